@@ -125,7 +125,9 @@ def parse_card(token: str) -> Card:
     if text in _JOKER_BY_TEXT:
         return Card(0, "", _JOKER_BY_TEXT[text])
     if len(text) < 2:
-        raise CardParseError(f"bad card {token!r}: too short (a card is a rank and a suit, e.g. 'AS')")
+        raise CardParseError(
+            f"bad card {token!r}: too short (a card is a rank and a suit, e.g. 'AS')"
+        )
     # The suit may come first when written with a symbol (♥Q), otherwise last.
     if text[0] in _SUIT_ALIASES and text[0] not in SUITS:
         suit_char, rank_text = text[0], text[1:]
@@ -163,7 +165,9 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(str(card) for card in cards)
 
 
-STANDARD_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in range(2, 15))
+STANDARD_CARDS: tuple[Card, ...] = tuple(
+    Card(rank, suit) for suit in SUITS for rank in range(2, 15)
+)
 PHYSICAL_JOKERS: tuple[Card, ...] = (Card.physical_joker(JOKER_A), Card.physical_joker(JOKER_B))
 #: The 54 physical cards of a Bowling Poker deck, in a fixed canonical order.
 FULL_DECK: tuple[Card, ...] = STANDARD_CARDS + PHYSICAL_JOKERS
