@@ -1,0 +1,172 @@
+"""The centre's configuration: ``config/alley.toml`` validated, plus environment overrides.
+
+Everything a centre sets up once lives here: its lanes and lane pairs, each scoreboard feed
+(serial URL, dialect, which lanes it carries), the database, the default rule book.  A broken
+file is refused at start-up with the file, the key and the problem named:
+
+>>> load_config_text('''
+... [centre]
+... name = "Demo Lanes"
+... lanes = 4
+... [[feeds]]
+... name = "main"
+... url = "loop://"
+... lanes = [1, 2, 5]
+... ''', source="alley.toml")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+alley_poker.config.ConfigError: alley.toml: feeds[0].lanes: lane 5 is not a lane of this ...
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CONFIG_PATH = PROJECT_ROOT / "config" / "alley.toml"
+
+#: Environment variables that override a key of the file (deployment sets these).
+ENV_OVERRIDES = {
+    "ALLEY_POKER_DATABASE_URL": ("database", "url"),
+    "ALLEY_POKER_CENTRE": ("centre", "id"),
+}
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used; the message names the file, key and problem."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CentreConfig(_Strict):
+    id: Annotated[str, Field(min_length=1, pattern=r"^[a-z0-9][a-z0-9-]*$")] = "default"
+    name: Annotated[str, Field(min_length=1)]
+    lanes: Annotated[int, Field(ge=2, le=200)]
+
+    @property
+    def lane_pairs(self) -> list[tuple[int, int]]:
+        """Lanes are paired odd-even (1-2, 3-4, ...), as league play uses them."""
+        return [(lane, lane + 1) for lane in range(1, self.lanes, 2)]
+
+
+class DatabaseConfig(_Strict):
+    url: Annotated[str, Field(min_length=1)] = "sqlite:///var/alley-poker.sqlite3"
+
+
+class RulesConfig(_Strict):
+    #: A rule book name under ``config/rules/`` (without ``.toml``) or a path to a TOML file.
+    default: Annotated[str, Field(min_length=1)] = "house-rev-1.2"
+
+
+class FeedConfig(_Strict):
+    name: Annotated[str, Field(min_length=1)]
+    url: Annotated[str, Field(min_length=1)]
+    dialect: Annotated[str, Field(min_length=1)] = "apf1"
+    lanes: Annotated[list[int], Field(min_length=1)]
+    baudrate: Annotated[int, Field(gt=0)] = 9600
+    #: A feed silent for longer than this turns amber on the tablet (red at twice it).
+    heartbeat_s: Annotated[float, Field(gt=0)] = 10.0
+
+
+class AlleyConfig(_Strict):
+    centre: CentreConfig
+    database: DatabaseConfig = DatabaseConfig()
+    rules: RulesConfig = RulesConfig()
+    feeds: list[FeedConfig] = []
+
+    @model_validator(mode="after")
+    def _feeds_fit_the_centre(self) -> AlleyConfig:
+        seen_names: set[str] = set()
+        lane_owner: dict[int, str] = {}
+        for index, feed in enumerate(self.feeds):
+            where = f"feeds[{index}]"
+            if feed.name in seen_names:
+                raise _KeyProblem(f"{where}.name", f"feed name {feed.name!r} is used twice")
+            seen_names.add(feed.name)
+            for lane in feed.lanes:
+                if not 1 <= lane <= self.centre.lanes:
+                    raise _KeyProblem(
+                        f"{where}.lanes",
+                        f"lane {lane} is not a lane of this centre (lanes 1-{self.centre.lanes})",
+                    )
+                if lane in lane_owner:
+                    raise _KeyProblem(
+                        f"{where}.lanes",
+                        f"lane {lane} is already carried by feed {lane_owner[lane]!r}",
+                    )
+                lane_owner[lane] = feed.name
+        return self
+
+    def feed_for_lane(self, lane: int) -> FeedConfig | None:
+        """The feed that carries ``lane``, or None for a lane scored by manual entry."""
+        return next((feed for feed in self.feeds if lane in feed.lanes), None)
+
+
+class _KeyProblem(ValueError):
+    """Raised inside validators so the key path survives pydantic's wrapping."""
+
+    def __init__(self, key: str, problem: str):
+        super().__init__(f"{key}: {problem}")
+        self.key = key
+        self.problem = problem
+
+
+def _describe(error: ValidationError, source: str) -> str:
+    first = error.errors()[0]
+    cause = first.get("ctx", {}).get("error")
+    if isinstance(cause, _KeyProblem):
+        return f"{source}: {cause.key}: {cause.problem}"
+    key = ".".join(
+        f"[{part}]" if isinstance(part, int) else str(part) for part in first["loc"]
+    ).replace(".[", "[")
+    message = first["msg"]
+    if first["type"] == "extra_forbidden":
+        message = "unknown key (check the spelling; see config/alley.toml for every key)"
+    elif first["type"] == "missing":
+        message = "required key is missing"
+    return f"{source}: {key or '(top level)'}: {message}"
+
+
+def _apply_env(data: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+    merged = {section: dict(values) if isinstance(values, dict) else values
+              for section, values in data.items()}
+    for variable, (section, key) in ENV_OVERRIDES.items():
+        if env.get(variable):
+            target = merged.setdefault(section, {})
+            if isinstance(target, dict):
+                target[key] = env[variable]
+    return merged
+
+
+def load_config_text(
+    text: str, *, source: str = "<config>", env: Mapping[str, str] | None = None
+) -> AlleyConfig:
+    """Parse and validate configuration TOML; ``env`` overrides keys (see ENV_OVERRIDES)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    data = _apply_env(data, os.environ if env is None else env)
+    try:
+        return AlleyConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc, source)) from None
+
+
+def load_config(path: str | os.PathLike[str] | None = None,
+                *, env: Mapping[str, str] | None = None) -> AlleyConfig:
+    """Load ``config/alley.toml`` (or ``path``) with environment overrides applied."""
+    config_path = Path(path) if path is not None else DEFAULT_CONFIG_PATH
+    try:
+        text = config_path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{config_path}: cannot read the file: {exc.strerror}") from None
+    return load_config_text(text, source=str(config_path), env=env)

@@ -1,0 +1,66 @@
+"""The centre configuration: the shipped file loads; broken files name the file, key, problem."""
+
+from __future__ import annotations
+
+import pytest
+
+from alley_poker.config import ConfigError, load_config, load_config_text
+
+GOOD = """
+[centre]
+name = "Strike Zone"
+lanes = 8
+[[feeds]]
+name = "north"
+url = "socket://127.0.0.1:7001"
+lanes = [1, 2, 3, 4]
+[[feeds]]
+name = "south"
+url = "loop://"
+dialect = "scoresheet"
+lanes = [5, 6]
+"""
+
+
+def test_the_shipped_config_loads_and_pairs_lanes():
+    config = load_config(env={})
+    assert config.centre.lanes >= 2
+    assert config.centre.lane_pairs[0] == (1, 2)
+    assert all(config.feed_for_lane(lane) for feed in config.feeds for lane in feed.lanes)
+
+
+def test_lanes_without_a_feed_are_manual_entry_lanes():
+    config = load_config_text(GOOD, env={})
+    assert config.feed_for_lane(5).dialect == "scoresheet"
+    assert config.feed_for_lane(7) is None
+    assert config.database.url.startswith("sqlite:///")
+
+
+def test_environment_overrides_the_database_url():
+    config = load_config_text(GOOD, env={"ALLEY_POKER_DATABASE_URL": "postgresql+psycopg://db/x"})
+    assert config.database.url == "postgresql+psycopg://db/x"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("lanes = 8", "lanes = 8\nlane_count = 8"), "centre.lane_count: unknown key"),
+        (("lanes = 8", "lanes = 'eight'"), "centre.lanes: Input should be a valid integer"),
+        (("lanes = [5, 6]", "lanes = [6, 9]"), "feeds[1].lanes: lane 9 is not a lane"),
+        (("lanes = [5, 6]", "lanes = [4, 5]"), "feeds[1].lanes: lane 4 is already carried"),
+        (('name = "south"', 'name = "north"'), "feeds[1].name: feed name 'north' is used twice"),
+        (('url = "loop://"\n', ""), "feeds[1].url: required key is missing"),
+        (("[centre]", "[centre\n"), "not valid TOML"),
+    ],
+)
+def test_a_broken_file_names_the_file_the_key_and_the_problem(change, message):
+    old, new = change
+    with pytest.raises(ConfigError) as excinfo:
+        load_config_text(GOOD.replace(old, new, 1), source="league.toml", env={})
+    assert str(excinfo.value).startswith("league.toml: ")
+    assert message in str(excinfo.value)
+
+
+def test_a_missing_file_is_a_config_error(tmp_path):
+    with pytest.raises(ConfigError, match="cannot read the file"):
+        load_config(tmp_path / "nope.toml")
