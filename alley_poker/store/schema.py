@@ -1,0 +1,76 @@
+"""The event store's tables, as SQLAlchemy metadata.
+
+This module is the single description of the schema: the Alembic migrations build exactly
+this (a test compares the migrated database with this metadata on SQLite and PostgreSQL), so
+a change here needs a migration in ``migrations/versions/`` (see ``docs/persistence.md``).
+
+Only portable types are used (no JSONB, no SQLite-only tricks) so one set of migrations
+builds both back-ends.
+
+>>> sorted(metadata.tables)
+['events', 'matches']
+>>> [column.name for column in events.columns]
+['id', 'match_id', 'seq', 'type', 'data', 'recorded_at', 'centre']
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+)
+
+#: Every centre-scoped row carries this until a deployment names its centre.
+DEFAULT_CENTRE = "default"
+
+# Named constraints make migrations reproducible: the same names on every back-end, so a
+# later migration can drop or alter them by name.
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+matches = Table(
+    "matches",
+    metadata,
+    Column("match_id", String(64), primary_key=True),
+    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# The unique constraint on (match_id, seq) is both the optimistic-concurrency guard (two
+# writers cannot both store seq N of a match) and the index every load uses: PostgreSQL and
+# SQLite back a unique constraint with a b-tree index on exactly those columns, so a second,
+# identical index would only double the cost of every append.
+events = Table(
+    "events",
+    metadata,
+    # A global, increasing id: the cursor for "every event since ..." across matches.
+    # BIGINT on PostgreSQL; SQLite only auto-increments a column declared INTEGER.
+    Column(
+        "id",
+        BigInteger().with_variant(Integer(), "sqlite"),
+        primary_key=True,
+        autoincrement=True,
+    ),
+    Column("match_id", String(64), ForeignKey("matches.match_id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("type", String(64), nullable=False),
+    # The rest of the ledger's record (its ``at`` and ``data``), exactly as appended.
+    Column("data", JSON(none_as_null=True), nullable=False),
+    Column("recorded_at", DateTime(timezone=True), nullable=False),
+    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    UniqueConstraint("match_id", "seq"),
+)
