@@ -1,8 +1,4 @@
-"""Ten-pin bowling scored the way a lane scoring system does it.
-
-A :class:`Game` takes one ball at a time and refuses impossible input at once, leaving the
-game exactly as it was.  Each accepted ball comes back as an immutable :class:`Ball` record
-that the ledger deals cards from.
+"""A game of ten frames, fed one ball at a time, scored the way a lane scoring system does.
 
 >>> game = Game()
 >>> game.roll(10).mark
@@ -26,117 +22,10 @@ import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from alley_poker.bowling.errors import BowlingError
+from alley_poker.bowling.pins import PINS, format_leave, is_split, parse_pins
+
 FRAMES_PER_GAME = 10
-PINS = frozenset(range(1, 11))
-
-
-class BowlingError(ValueError):
-    """Impossible bowling input (a roll, standing pins, a scoresheet); the message says why."""
-
-
-# --------------------------------------------------------------------------- pin deck
-#
-# Pin positions as (row, column) with the head pin at the front:
-#
-#     7   8   9   10        row 3
-#       4   5   6           row 2
-#         2   3             row 1
-#           1               row 0
-_POSITION = {
-    1: (0, 0), 2: (1, -1), 3: (1, 1), 4: (2, -2), 5: (2, 0), 6: (2, 2),
-    7: (3, -3), 8: (3, -1), 9: (3, 1), 10: (3, 3),
-}
-_PIN_AT = {position: pin for pin, position in _POSITION.items()}
-
-
-def _connected(a: int, b: int) -> bool:
-    """Pins that touch diagonally, or a sleeper hidden directly behind another (2-8, 3-9)."""
-    (row_a, col_a), (row_b, col_b) = _POSITION[a], _POSITION[b]
-    rows, cols = abs(row_a - row_b), abs(col_a - col_b)
-    return (rows == 1 and cols == 1) or (rows == 2 and cols == 0)
-
-
-def _pin_ahead_between(a: int, b: int) -> int | None:
-    """For side-by-side pins (4-5, 9-10 ...) the pin immediately ahead of and between them."""
-    (row_a, col_a), (row_b, col_b) = _POSITION[a], _POSITION[b]
-    if row_a != row_b or abs(col_a - col_b) != 2:
-        return None
-    return _PIN_AT[(row_a - 1, (col_a + col_b) // 2)]
-
-
-def parse_pins(pins: Iterable[int], *, what: str = "standing pins") -> frozenset[int]:
-    """Validate pin numbers (1-10, each once) into a frozenset.
-
-    >>> sorted(parse_pins([10, 7]))
-    [7, 10]
-    >>> parse_pins([7, 11])
-    Traceback (most recent call last):
-    ...
-    alley_poker.bowling.BowlingError: standing pins: there is no pin 11; pins are numbered 1 to 10
-    """
-    if isinstance(pins, (str, bytes)) or not isinstance(pins, Iterable):
-        raise BowlingError(
-            f"{what} must be a list of pin numbers such as [7, 10], got {pins!r}"
-        )
-    seen: set[int] = set()
-    for pin in pins:
-        if isinstance(pin, bool) or not isinstance(pin, int):
-            raise BowlingError(f"{what}: {pin!r} is not a pin number (1 to 10)")
-        if pin not in PINS:
-            raise BowlingError(f"{what}: there is no pin {pin}; pins are numbered 1 to 10")
-        if pin in seen:
-            raise BowlingError(f"{what}: pin {pin} is listed twice")
-        seen.add(pin)
-    return frozenset(seen)
-
-
-def format_leave(pins: Iterable[int]) -> str:
-    """Pins written the way bowlers say them: ``7-10``; ``none`` for a clean deck.
-
-    >>> format_leave({10, 7}), format_leave([])
-    ('7-10', 'none')
-    """
-    ordered = sorted(pins)
-    return "-".join(str(pin) for pin in ordered) if ordered else "none"
-
-
-def is_split(standing: Iterable[int]) -> bool:
-    """Whether a leave is a split by the USBC definition.
-
-    A split needs the head pin down, two or more pins standing, and at least one pin down
-    *between* standing pins (here: the standing pins do not form one group of pins that touch
-    diagonally, a sleeper directly behind another - 2-8, 3-9 - counting as touching) or
-    *immediately ahead of and between* two side-by-side standing pins (2-3, 4-5, 5-6, 7-8,
-    8-9, 9-10 with the pin in front of them down).
-
-    >>> [is_split(leave) for leave in ([7, 10], [4, 6], [2, 7], [3, 10], [5, 7, 10], [7, 9])]
-    [True, True, True, True, True, True]
-    >>> [is_split(leave) for leave in ([2, 3], [4, 5], [5, 6], [7, 8], [9, 10])]
-    [True, True, True, True, True]
-    >>> [is_split(leave) for leave in ([1, 2, 10], [2, 4], [3, 6, 10], [2, 8], [10], [])]
-    [False, False, False, False, False, False]
-    """
-    pins = parse_pins(standing)
-    if 1 in pins or len(pins) < 2:
-        return False
-    # One group?  Walk the touching pins from any standing pin.
-    start = min(pins)
-    reached, frontier = {start}, [start]
-    while frontier:
-        pin = frontier.pop()
-        for other in pins - reached:
-            if _connected(pin, other):
-                reached.add(other)
-                frontier.append(other)
-    if reached != pins:
-        return True
-    for a in pins:
-        for b in pins:
-            ahead = _pin_ahead_between(a, b)
-            if ahead is not None and ahead not in pins:
-                return True
-    return False
-
 
 # --------------------------------------------------------------------------- balls
 
@@ -255,19 +144,25 @@ def _make_ball(
     if gutter and count:
         raise BowlingError(f"{where}: a gutter ball knocks down no pins, but {count} fell")
     left_physically = at.standing_count - count
+    foul_pinfall = count if foul else 0
     given = None if standing is None else parse_pins(standing)
     if given is not None:
-        if len(given) != left_physically:
+        if at.standing is not None and not given <= at.standing:
+            risen = given - at.standing
+            were = "pin {} was" if len(risen) == 1 else "pins {} were"
+            raise BowlingError(
+                f"{where}: {were.format(format_leave(risen))} already down and cannot stand "
+                f"again (standing before this ball: {format_leave(at.standing)})"
+            )
+        if foul and count == 0 and len(given) <= at.standing_count:
+            # Feeds report a foul as 0 pins credited; the standing pins then tell what the
+            # ball really knocked down before the respot (or are the respotted deck itself).
+            foul_pinfall = at.standing_count - len(given)
+        elif len(given) != left_physically:
             raise BowlingError(
                 f"{where}: {count} of {at.standing_count} pins fell, which leaves "
                 f"{left_physically} standing, but {len(given)} standing pins were given "
                 f"({format_leave(given)})"
-            )
-        if at.standing is not None and not given <= at.standing:
-            risen = format_leave(given - at.standing)
-            raise BowlingError(
-                f"{where}: pin {risen} was already down and cannot stand again "
-                f"(standing before this ball: {format_leave(at.standing)})"
             )
     if split:
         if foul:
@@ -315,7 +210,7 @@ def _make_ball(
         is_spare=is_spare,
         is_split_conversion=is_spare and first is not None and first.split,
         ends_frame=ends_frame, pins_before=at.standing_count,
-        foul_pinfall=count if foul else 0,
+        foul_pinfall=foul_pinfall,
     )
 
 
@@ -401,12 +296,17 @@ class Game:
 
     @classmethod
     def from_rolls(cls, rolls: Iterable[int | Mapping[str, object]]) -> Game:
-        """A game from pin counts, or mappings of :meth:`roll` arguments.
+        """A game from pin counts, or mappings of :meth:`roll` arguments; an impossible roll
+        raises :class:`BowlingError` naming it.
 
         >>> Game.from_rolls([9, 0] * 10).score()
         90
         >>> Game.from_rolls([{"pins": 0, "foul": True}, 10]).scoresheet()
         'F/'
+        >>> Game.from_rolls([10, 7, 4])
+        Traceback (most recent call last):
+        ...
+        alley_poker.bowling.BowlingError: roll 3: frame 2 has only 3 pins standing; 4 cannot fall
         """
         game = cls()
         for index, roll in enumerate(rolls, start=1):
@@ -414,10 +314,24 @@ class Game:
                 if isinstance(roll, Mapping):
                     game.roll(**roll)  # type: ignore[arg-type]
                 else:
-                    game.roll(roll)
-            except TypeError as exc:  # an unknown keyword in a mapping
+                    game.roll(roll)  # type: ignore[arg-type]
+            except BowlingError as exc:
                 raise BowlingError(f"roll {index}: {exc}") from None
+            except TypeError as exc:  # a mapping without pins, or with an unknown keyword
+                raise BowlingError(f"roll {index}: {roll!r} is not a roll: {exc}") from None
         return game
+
+    @classmethod
+    def from_scoresheet(cls, sheet: str) -> Game:
+        """A game from scoresheet marks, one word per frame, as :meth:`scoresheet` writes them.
+
+        >>> game = Game.from_scoresheet("X 7/ 9- S8/ G7 F/ X X X XX9")
+        >>> game.score(), game.balls[5].split, game.balls[9].foul
+        (204, True, True)
+        """
+        from alley_poker.bowling.scoresheet import parse_scoresheet
+
+        return parse_scoresheet(sheet)
 
     def roll(
         self,
@@ -564,73 +478,3 @@ class Game:
         if self._next is None:
             return f"<Game {sheet} = {self.score()}>"
         return f"<Game {sheet} | frame {self._next.frame} ball {self._next.ball} next>"
-
-
-# --------------------------------------------------------------------------- series
-
-
-class Series:
-    """Several finished games of one bowler, with scratch and handicap totals.
-
-    The handicap is a fixed number of pins per game given by the league (its own formula,
-    e.g. 90% of 220 minus average, is the league's business); the series handicap is that
-    times the number of games.
-
-    >>> series = Series(handicap_per_game=12)
-    >>> series.add(Game.from_rolls([10] * 12)); series.add(Game.from_rolls([9, 0] * 10))
-    >>> series.scratch, series.handicap, series.total
-    (390, 24, 414)
-    """
-
-    __slots__ = ("_games", "handicap_per_game")
-
-    def __init__(self, handicap_per_game: int = 0, games: Iterable[Game] = ()) -> None:
-        if isinstance(handicap_per_game, bool) or not isinstance(handicap_per_game, int):
-            raise BowlingError(f"handicap per game must be whole pins, got {handicap_per_game!r}")
-        if handicap_per_game < 0:
-            raise BowlingError(f"handicap per game cannot be negative, got {handicap_per_game}")
-        self.handicap_per_game = handicap_per_game
-        self._games: tuple[Game, ...] = ()
-        for game in games:
-            self.add(game)
-
-    def add(self, game: Game) -> None:
-        """Add a finished game (an unfinished one is refused: its score is not known yet)."""
-        if not isinstance(game, Game):
-            raise BowlingError(f"a series holds games, got {game!r}")
-        if not game.is_complete:
-            raise BowlingError(
-                f"only a finished game can join a series; this one is at frame "
-                f"{game.current_frame}"
-            )
-        if any(existing is game for existing in self._games):
-            raise BowlingError("this game is already in the series")
-        self._games = (*self._games, game)
-
-    @property
-    def games(self) -> tuple[Game, ...]:
-        return self._games
-
-    @property
-    def game_scores(self) -> tuple[int, ...]:
-        return tuple(game.score() for game in self._games)
-
-    @property
-    def scratch(self) -> int:
-        """The natural (non-handicapped) total."""
-        return sum(self.game_scores)
-
-    @property
-    def handicap(self) -> int:
-        return self.handicap_per_game * len(self._games)
-
-    @property
-    def total(self) -> int:
-        return self.scratch + self.handicap
-
-    def __repr__(self) -> str:
-        scores = " ".join(str(score) for score in self.game_scores) or "no games"
-        return (
-            f"<Series {scores}: scratch {self.scratch} + handicap {self.handicap}"
-            f" = {self.total}>"
-        )
