@@ -1,0 +1,72 @@
+"""The working context of one command: a scratch copy of the state and the events so far.
+
+``handle`` never touches the state it is given: a command works on a clone, and every event
+it produces is applied to that clone at once, so later steps of the same command see the
+effect of earlier ones (a card drawn is no longer in the pile).  Only if the whole command
+succeeds, and the clone still satisfies every invariant, are the events handed back.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from typing import Any, NoReturn
+
+from alley_poker.ledger.commands import Command
+from alley_poker.ledger.errors import CommandRefused
+from alley_poker.ledger.events import Event
+from alley_poker.ledger.state import MatchState
+
+
+class Context:
+    """One command in progress: ``state`` is the scratch copy, ``events`` what it produced."""
+
+    def __init__(self, state: MatchState, command: Command, rng: random.Random, now: datetime):
+        if not isinstance(now, datetime) or now.tzinfo is None:
+            raise ValueError("handle needs an aware datetime for `now`")
+        self.state = state.clone()
+        self.command = command
+        self.rng = rng
+        self.now = now.astimezone(UTC)
+        self.events: list[Event] = []
+        self._common = {
+            "actor": command.actor,
+            "command": type(command).__name__,
+            "action": state.seq + 1,
+        }
+
+    def emit(self, kind: str, **data: Any) -> Event:
+        """Record one event and apply it to the scratch state."""
+        data.update(self._common)
+        event = Event(self.state.match_id, self.state.seq + 1, kind, self.now, data)
+        self.state.apply(event)
+        self.events.append(event)
+        return event
+
+    def shuffle(self, why: str) -> None:
+        """Reshuffle the draw pile (the resulting order goes into the event)."""
+        order = list(self.state.pile)
+        self.rng.shuffle(order)
+        self.emit("pile_shuffled", order=order, why=why)
+
+    def deadline(self, seconds: int) -> str:
+        return iso(self.now + timedelta(seconds=seconds))
+
+
+def refuse(reason: str, field: str | None = None) -> NoReturn:
+    """Stop the command: nothing it did so far is kept."""
+    raise CommandRefused(reason, field)
+
+
+def iso(moment: datetime) -> str:
+    """An aware datetime as ISO 8601 UTC text with a ``Z``.
+
+    >>> iso(datetime(2026, 3, 1, 19, 30, tzinfo=UTC))
+    '2026-03-01T19:30:00Z'
+    """
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def parse_iso(text: str) -> datetime:
+    """Inverse of :func:`iso`."""
+    return datetime.fromisoformat(text).astimezone(UTC)

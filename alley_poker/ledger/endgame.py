@@ -1,0 +1,157 @@
+"""The end of a match: the lowest-score draw, buys, the showdown, settlement, and void.
+
+Sequence (see docs/rules.md): when every bowler has finished the last game the match is
+``ending`` and each bowler with the lowest scratch series is offered a draw.  Once no draw
+offer is open, every bowler is offered one buy (while the pile is not empty).  Once no
+decision at all is open (buys, and any card loss or steal still pending from play), the
+showdown names the winners.  The commissioner's confirmation pays them and settles.
+"""
+
+from __future__ import annotations
+
+from alley_poker.bowling import Game
+from alley_poker.ledger.context import Context, refuse
+from alley_poker.ledger.decisions import close_decision, open_decision
+from alley_poker.ledger.state import MatchState
+from alley_poker.ledger.values import hand_value, is_morgan
+
+
+def rebuild_game(balls: list[dict]) -> Game:
+    """A bowling ``Game`` from the recorded balls of one bowler's game."""
+    game = Game()
+    for ball in balls:
+        game.roll(ball["pins"], standing=ball["standing"], foul=ball["foul"],
+                  gutter=bool(ball["gutter"]), split=ball["split"])
+    return game
+
+
+def all_games_complete(state: MatchState) -> bool:
+    return all(state.game_complete(b, state.games) for b in state.bowlers)
+
+
+def scratch_series(state: MatchState) -> dict[str, int]:
+    """Each bowler's natural (scratch) series over the match's games."""
+    return {b: sum(rebuild_game(games).score() for games in state.balls[b])
+            for b in state.bowlers}
+
+
+def begin_end(ctx: Context) -> None:
+    """Every bowler finished the last game: the match is ending; offer the lowest-score draws."""
+    state = ctx.state
+    series = scratch_series(state)
+    low = min(series.values())
+    lowest = [b for b in state.bowlers if series[b] == low]
+    ctx.emit("match_ending", series=series, lowest=lowest)
+    if state.rules.lowest_score_draw:
+        for bowler in lowest:
+            open_decision(ctx, bowler, "end_draw", choices=["draw", "decline"],
+                          reason=f"lowest scratch series ({low})")
+
+
+def advance_end(ctx: Context) -> None:
+    """Move the end of the match on as far as the open decisions allow."""
+    state = ctx.state
+    if state.status != "ending" or state.result is not None:
+        return
+    kinds = {d["kind"] for d in state.decisions.values()}
+    if state.end_stage == "draws" and "end_draw" not in kinds:
+        ctx.emit("end_phase", stage="buys")
+        if state.rules.buy_in and state.pile:
+            for bowler in state.bowlers:
+                open_decision(ctx, bowler, "buy", choices=["buy", "decline"],
+                              reason=f"pay {state.ante_cents} cents to draw one card")
+        kinds = {d["kind"] for d in state.decisions.values()}
+    if state.end_stage == "buys" and not kinds:
+        ctx.emit("end_phase", stage="showdown")
+        showdown(ctx)
+
+
+def lapse_buys_if_pile_empty(ctx: Context) -> None:
+    """Buys are only offered while the pile holds a card."""
+    if ctx.state.pile:
+        return
+    for decision in list(ctx.state.decisions.values()):
+        if decision["kind"] == "buy":
+            close_decision(ctx, decision, "lapsed", "the draw pile is empty")
+
+
+def automatic_win(ctx: Context, bowler: str, card: str) -> None:
+    """A good joker drawn on a buy: the match ends at once and the buyer takes the pot."""
+    for decision in list(ctx.state.decisions.values()):
+        close_decision(ctx, decision, "lapsed", "automatic win")
+    ctx.emit("automatic_win", bowler=bowler, card=card)
+    ctx.emit("end_phase", stage="showdown")
+    showdown(ctx)
+
+
+def showdown(ctx: Context) -> None:
+    """Judge every hand and split the pot between the best (odd cents by the rule book)."""
+    state = ctx.state
+    hands = {}
+    values = {}
+    for bowler in state.bowlers:
+        value = hand_value(state, bowler)
+        values[bowler] = value
+        hands[bowler] = {
+            "hand": [state.display_card(c) for c in state.hands[bowler]],
+            "category": value.category,
+            "describe": value.describe(),
+            "unbeatable": value.category == "unbeatable",
+            "morgan": is_morgan(state, bowler),
+        }
+    if state.automatic_winner is not None:
+        winners = [state.automatic_winner]
+    else:
+        best = max(values.values())
+        winners = [b for b in state.bowlers if values[b] == best]
+    ctx.emit("showdown", winners=winners, shares=split_pot(state, winners), hands=hands)
+
+
+def split_pot(state: MatchState, winners: list[str]) -> dict[str, int]:
+    """Equal shares in cents; the odd cents to the first-seated winner (or the house)."""
+    share, odd = divmod(state.pot_cents, len(winners))
+    shares = {b: share for b in winners}
+    if odd and state.rules.odd_cents == "first_seated":
+        shares[winners[0]] += odd
+    return shares
+
+
+def confirm_result(ctx: Context) -> None:
+    state = ctx.state
+    if state.status != "ending":
+        refuse(f"there is no result to confirm (match is {state.status})", "status")
+    if state.result is None:
+        if state.decisions:
+            refuse("end-of-match decisions are still open: "
+                   + ", ".join(f"{d['bowler']} {d['kind']}" for d in state.decisions.values()))
+        if state.end_stage not in ("showdown", "buys"):
+            refuse("the end-of-match draws have not finished")
+        ctx.emit("end_phase", stage="showdown")
+        showdown(ctx)
+    for bowler, cents in state.result["shares"].items():
+        if cents:
+            ctx.emit("payout", bowler=bowler, cents=cents)
+    ctx.emit("match_settled", reason=getattr(ctx.command, "reason", ""))
+
+
+def undo_result(ctx: Context) -> None:
+    """Reverse a confirmed (or announced) result with compensating events."""
+    state = ctx.state
+    reason = getattr(ctx.command, "reason", "")
+    if state.status == "settled":
+        reversed_ = {b: state.result["shares"][b] for b in state.result["winners"]
+                     if state.result["shares"][b]}
+        ctx.emit("result_undone", reversed=reversed_, reason=reason)
+    elif state.status == "ending" and state.result is not None:
+        ctx.emit("result_undone", reversed={}, reason=reason)
+    else:
+        refuse(f"there is no result to undo (match is {state.status})", "status")
+
+
+def void_match(ctx: Context) -> None:
+    state = ctx.state
+    if state.status in ("settled", "void"):
+        refuse(f"a {state.status} match cannot be voided"
+               + (" (undo the result first)" if state.status == "settled" else ""), "status")
+    refunds = {b: cents for b, cents in state.paid.items() if cents}
+    ctx.emit("match_voided", refunds=refunds, reason=getattr(ctx.command, "reason", ""))

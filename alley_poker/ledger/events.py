@@ -1,0 +1,143 @@
+"""Ledger events: the immutable facts a match's state is folded from, and their JSON records.
+
+An event is one fact with a type, a per-match sequence number, a UTC timestamp and a data
+table of JSON-safe values (cards as strings such as ``"AS"``/``"JOKER-A"``, money in integer
+cents).  Every event's data names the ``actor`` (who caused it, for the audit trail), the
+``command`` that produced it and ``action``: the seq of the first event of that command.
+
+>>> from datetime import datetime, timezone
+>>> event = Event("m1", 3, "hole_deepened", datetime(2026, 1, 2, 20, 0, tzinfo=timezone.utc),
+...               {"bowler": "Ann", "why": "gutter", "actor": "feed:lane-3",
+...                "command": "RecordBall", "action": 3})
+>>> record = event_to_record(event)
+>>> record["at"], record["data"]["bowler"]
+('2026-01-02T20:00:00Z', 'Ann')
+>>> event_from_record(record) == event
+True
+>>> event_from_record({**record, "type": "card_teleported"})
+Traceback (most recent call last):
+...
+alley_poker.ledger.events.EventFormatError: event m1#3: unknown event type 'card_teleported'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+#: Keys every event's data carries.
+COMMON_KEYS = frozenset({"actor", "command", "action"})
+
+#: Each event type and the data keys it carries besides :data:`COMMON_KEYS`.
+EVENT_KEYS: dict[str, frozenset[str]] = {
+    name: frozenset(keys.split()) for name, keys in {
+        # setup
+        "match_created": "bowlers games ante_cents rules test_mode",
+        "consent_recorded": "bowler ante_cents",
+        "match_started": "pile powers antes",
+        "bowler_added": "bowler ante_paid",
+        "bowler_removed": "bowler refund_cents",
+        # the pile and cards
+        "pile_shuffled": "order why",
+        "pile_stacked": "order",
+        "card_drawn": "bowler card reason for_ball",
+        "card_taken": "bowler from_bowler card via reason for_ball",
+        "card_returned": "bowler card why",
+        "jokers_swapped": "trigger disarmed powers",
+        "draw_skipped": "bowler reason why for_ball",
+        "hole_deepened": "bowler why",
+        "hole_paid_off": "bowler reason for_ball",
+        # balls
+        "ball_recorded": "bowler game frame ball pins standing foul gutter split mark "
+                         "gutter_ball split_pickup cards_due bonus completes_game "
+                         "streak_before streak_after",
+        "ball_corrected": "bowler game balls streak_after reason",
+        "holland_daze": "bowler reason",
+        # decisions
+        "decision_opened": "id bowler kind deadline choices reason guess_allowed",
+        "guess_made": "decision_id bowler side",
+        "guess_resolved": "decision_id bowler side correct",
+        "guess_voided": "decision_id bowler reason",
+        "decision_closed": "decision_id bowler outcome choice",
+        # reviews
+        "review_raised": "id bowler game description difference remedy",
+        "review_closed": "id outcome reason",
+        # end of match and money
+        "match_ending": "series lowest",
+        "end_phase": "stage",
+        "buy_paid": "bowler cents",
+        "automatic_win": "bowler card",
+        "showdown": "winners shares hands",
+        "payout": "bowler cents",
+        "match_settled": "reason",
+        "result_undone": "reversed reason",
+        "match_voided": "refunds reason",
+        "action_undone": "undone_from undone_to restored reason",
+    }.items()
+}
+
+
+class EventFormatError(ValueError):
+    """A stored record that is not a valid ledger event (the message says which and why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One fact in a match's log.  ``data`` is JSON-safe and must be treated as read-only."""
+
+    match_id: str
+    seq: int
+    type: str
+    at: datetime
+    data: dict[str, Any]
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+
+def event_to_record(event: Event) -> dict[str, Any]:
+    """The JSON-safe record of an event: ``{"match_id", "seq", "type", "at", "data"}``."""
+    at = event.at.astimezone(UTC)
+    return {
+        "match_id": event.match_id,
+        "seq": event.seq,
+        "type": event.type,
+        "at": at.isoformat().replace("+00:00", "Z"),
+        "data": event.data,
+    }
+
+
+def event_from_record(record: Mapping[str, Any]) -> Event:
+    """Rebuild an event from its record, checking its shape (type, keys, timestamp)."""
+    if not isinstance(record, Mapping):
+        raise EventFormatError(f"event record must be a mapping, got {type(record).__name__}")
+    missing = {"match_id", "seq", "type", "at", "data"} - set(record)
+    if missing:
+        raise EventFormatError(f"event record lacks {', '.join(sorted(missing))}")
+    match_id, seq, kind = record["match_id"], record["seq"], record["type"]
+    where = f"event {match_id}#{seq}"
+    if not isinstance(match_id, str) or not isinstance(seq, int) or isinstance(seq, bool):
+        raise EventFormatError(f"{where}: match_id must be text and seq an integer")
+    if kind not in EVENT_KEYS:
+        raise EventFormatError(f"{where}: unknown event type {kind!r}")
+    data = record["data"]
+    if not isinstance(data, Mapping):
+        raise EventFormatError(f"{where}: data must be a mapping")
+    expected = EVENT_KEYS[kind] | COMMON_KEYS
+    if set(data) != expected:
+        extra, lacking = set(data) - expected, expected - set(data)
+        raise EventFormatError(
+            f"{where}: {kind} data keys wrong"
+            + (f"; unexpected {sorted(extra)}" if extra else "")
+            + (f"; missing {sorted(lacking)}" if lacking else "")
+        )
+    at = record["at"]
+    try:
+        when = at if isinstance(at, datetime) else datetime.fromisoformat(str(at))
+    except ValueError:
+        raise EventFormatError(f"{where}: bad timestamp {at!r}") from None
+    if when.tzinfo is None:
+        raise EventFormatError(f"{where}: timestamp {at!r} has no time zone")
+    return Event(match_id, seq, kind, when.astimezone(UTC), dict(data))

@@ -1,0 +1,78 @@
+"""``handle``: validate a command against a match and return the events it produces."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import datetime
+
+from alley_poker.ledger import commands as c
+from alley_poker.ledger import corrections, deciding, endgame, play
+from alley_poker.ledger.context import Context, refuse
+from alley_poker.ledger.decisions import require_commissioner
+from alley_poker.ledger.events import Event
+from alley_poker.ledger.invariants import check_invariants
+from alley_poker.ledger.state import MatchState
+
+
+def _commissioner(action: Callable[[Context], None]) -> Callable[[Context, c.Command], None]:
+    def run(ctx: Context, cmd: c.Command) -> None:
+        require_commissioner(ctx)
+        action(ctx)
+
+    return run
+
+
+_HANDLERS: dict[type, Callable[[Context, c.Command], None]] = {
+    c.CreateMatch: play.create_match,
+    c.ConsentToAnte: play.consent,
+    c.StartMatch: play.start_match,
+    c.StackPile: play.stack_pile,
+    c.RecordBall: play.record_ball,
+    c.CorrectBall: corrections.correct_ball,
+    c.HollandDaze: play.holland_daze,
+    c.DecideLoseCard: deciding.decide_lose_card,
+    c.DecideGuess: deciding.decide_guess,
+    c.RecordGuessOutcome: deciding.record_guess_outcome,
+    c.DecideSteal: deciding.decide_steal,
+    c.DecideEndDraw: deciding.decide_end_draw,
+    c.DecideBuy: deciding.decide_buy,
+    c.ExpireDecision: deciding.expire_decision,
+    c.CommissionerAddBowler: play.add_bowler,
+    c.CommissionerRemoveBowler: play.remove_bowler,
+    c.CommissionerVoidGuess: deciding.void_guess,
+    c.CommissionerApplyReview: corrections.apply_review,
+    c.CommissionerDismissReview: corrections.dismiss_review,
+    c.CommissionerUndoLastAction: corrections.undo_last_action,
+    c.CommissionerVoidMatch: _commissioner(endgame.void_match),
+    c.CommissionerConfirmResult: _commissioner(endgame.confirm_result),
+    c.CommissionerUndoResult: _commissioner(endgame.undo_result),
+}
+
+#: Commands that still apply to a settled or void match.
+_AFTER_THE_END = (c.CommissionerUndoResult, c.CommissionerUndoLastAction)
+
+
+def handle(state: MatchState, command: c.Command, *, rng: random.Random,
+           now: datetime) -> list[Event]:
+    """The events ``command`` produces against ``state`` (which is never modified).
+
+    Raises :class:`CommandRefused` with the reason when the command does not apply; then
+    nothing happened.
+    """
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        refuse(f"unknown command {type(command).__name__}", "command")
+    actor = getattr(command, "actor", None)
+    if not isinstance(actor, str) or not actor.strip():
+        refuse("every command names its actor (e.g. 'feed:lane-3', 'bowler:Ann')", "actor")
+    if state.status == "new" and not isinstance(command, c.CreateMatch):
+        refuse(f"match {state.match_id} does not exist", "match_id")
+    if state.status in ("settled", "void") and not isinstance(command, _AFTER_THE_END):
+        refuse(f"match {state.match_id} is {state.status}", "status")
+    ctx = Context(state, command, rng, now)
+    handler(ctx, command)
+    if ctx.state.status == "ending":
+        endgame.advance_end(ctx)
+    check_invariants(ctx.state)
+    return ctx.events
