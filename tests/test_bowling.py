@@ -37,6 +37,13 @@ WHOLE_GAMES = [
         167,
         "X 7/ 9- X -8 8/ -6 X X X81",
     ),
+    # Worked by hand, running totals 20 40 60 78 86 115 134 143 163 183.
+    (
+        "hand-worked 183 sheet",
+        [10, 9, 1, 10, 7, 3, 8, 0, 10, 10, 9, 0, 8, 2, 10, 8, 2],
+        183,
+        "X 9/ X 7/ 8- X X 9- 8/ X8/",
+    ),
     # 11 strikes then a 9: eight frames of 30, then 10+10+10 and 10+10+9 = 299.
     ("heartbreak 299", [10] * 11 + [9], 299, "X X X X X X X X X XX9"),
     # 9/ every frame, 10th 9/9: each spare frame 19, 10th 19 = 190.

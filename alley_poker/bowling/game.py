@@ -389,6 +389,16 @@ class Game:
         return None if self._next is None else self._next.ball
 
     @property
+    def at_full_rack(self) -> bool:
+        """Whether the next ball is the first at ten fresh pins (only such a ball can strike or
+        leave a split); false once the game is over.
+
+        >>> game = Game(); game.at_full_rack, game.roll(0, foul=True).foul, game.at_full_rack
+        (True, True, False)
+        """
+        return self._next is not None and self._next.full_rack
+
+    @property
     def standing_count(self) -> int:
         """How many pins the next ball faces (0 once the game is over)."""
         return 0 if self._next is None else self._next.standing_count
