@@ -83,6 +83,7 @@ FIRST_BALL_SPLIT_REFUSALS = [
     pytest.param({"pins": 10, "split": True}, "two or more pins standing", id="strike-split"),
     pytest.param({"pins": 7, "standing": [1, 7, 10], "split": True}, "head pin (1) stands",
                  id="head-pin-split"),
+    pytest.param({"pins": 0, "split": True}, "head pin (1) stands", id="nothing-down-split"),
     pytest.param({"pins": 0, "standing": [1, 2]}, "10 standing, but 2", id="first-ball-count"),
 ]
 

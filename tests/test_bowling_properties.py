@@ -29,7 +29,7 @@ def rolls(draw, *, finish: bool = True) -> list[dict[str, object]]:
             order = draw(st.permutations(sorted(known)))
             roll["standing"] = order[: facing - roll["pins"]]
         left = facing - roll["pins"]
-        if (game.at_full_rack and not roll.get("foul") and left >= 2
+        if (game.at_full_rack and not roll.get("foul") and left >= 2 and roll["pins"] >= 1
                 and 1 not in roll.get("standing", ()) and draw(st.integers(0, 4)) == 0):
             roll["split"] = draw(st.booleans())  # the lane system's own ruling
         game.roll(**roll)

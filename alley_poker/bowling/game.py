@@ -39,7 +39,8 @@ class Ball:
     the scoring system did not say and it cannot be worked out.  ``split`` is the scoring
     system's flag, or computed from ``standing`` when no flag was sent.  ``full_rack`` is true
     for the first ball at ten fresh pins (first ball of a frame, a 10th-frame fill ball after a
-    strike or spare).  ``foul_pinfall`` is what a foul ball knocked down before the respot.
+    strike or spare).  ``pins_before`` is how many pins the ball faced, and ``foul_pinfall``
+    what a foul ball knocked down before the respot (0 for a fair ball).
     """
 
     frame: int
@@ -173,7 +174,7 @@ def _make_ball(
             )
         if left_physically < 2:
             raise BowlingError(f"{where}: a split needs two or more pins standing")
-        if given is not None and 1 in given:
+        if count == 0 or (given is not None and 1 in given):
             raise BowlingError(f"{where}: no split while the head pin (1) stands")
     if foul:
         credited, after_count, after = 0, at.standing_count, at.standing
