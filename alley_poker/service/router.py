@@ -1,0 +1,248 @@
+"""From lane events to ledger commands: every ball dealt exactly once, in bowling order.
+
+The scoring system may re-send a ball after a reconnect, skip some while the cable was out, or
+send a scoresheet snapshot after the service restarted.  The router keys every ball by its
+position in the bowler's game — ``(game, frame, ball)`` — and compares it with what the ledger
+has already recorded, so:
+
+- a ball the ledger already holds is a duplicate and is dropped;
+- the ball the ledger expects next is recorded (and deals);
+- a ball further ahead waits until the balls before it arrive (a snapshot fills the gap);
+- a snapshot replays, in order, every ball the ledger never saw, and the commissioner is told.
+
+Balls for lanes with no match keep their bowling score here and deal nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from alley_poker.bowling import BowlingError, Game
+from alley_poker.ledger import CommandRefused, MatchState
+from alley_poker.ledger.commands import Command, CorrectBall, HollandDaze, RecordBall
+from alley_poker.service.lanes import LaneMap
+from drivers.base import (
+    BallCorrected,
+    BallRecorded,
+    BallRetracted,
+    LaneEvent,
+    ScoresheetSnapshot,
+    WrongLane,
+)
+
+log = logging.getLogger(__name__)
+
+Position = tuple[int, int]  # (frame, ball)
+
+
+class LedgerGateway(Protocol):
+    """What the router needs of the service: the current state and a way to run a command."""
+
+    def state(self, match_id: str) -> MatchState: ...
+
+    def execute(self, match_id: str, command: Command) -> list[Any]: ...
+
+    def announce(self, topic: str, message: dict[str, Any]) -> None: ...
+
+
+@dataclass
+class RouterStats:
+    recorded: int = 0
+    duplicates: int = 0
+    recovered: int = 0
+    held: int = 0
+    refused: int = 0
+    unassigned: int = 0
+
+
+class LaneEventRouter:
+    """Turns lane events into ledger commands for the match on that lane."""
+
+    def __init__(self, lanes: LaneMap, ledger: LedgerGateway):
+        self.lanes = lanes
+        self.ledger = ledger
+        self.stats = RouterStats()
+        self._held: dict[tuple[str, str, int], dict[Position, BallRecorded]] = {}
+        self._open_games: dict[tuple[int, int, int], Game] = {}  # lanes with no match
+        self._match_locks: dict[str, threading.Lock] = {}
+        self._locks_lock = threading.Lock()
+
+    # --- entry point ---------------------------------------------------------------------
+    def handle(self, event: LaneEvent) -> None:
+        """Route one lane event.  Never raises for a refused ball: it is logged and announced."""
+        handler: Callable[[Any], None] | None = {
+            BallCorrected: self._on_correction,  # before BallRecorded: it is a subclass
+            BallRecorded: self._on_ball,
+            ScoresheetSnapshot: self._on_snapshot,
+            WrongLane: self._on_wrong_lane,
+            BallRetracted: self._on_retraction,
+        }.get(type(event))
+        if handler is not None:
+            handler(event)
+
+    # --- balls ---------------------------------------------------------------------------
+    def _on_ball(self, ball: BallRecorded) -> None:
+        found = self.lanes.bowler_at(ball.lane, ball.bowler)
+        if found is None:
+            self._keep_unassigned(ball)
+            return
+        match_id, bowler = found
+        with self._lock_for(match_id):
+            self._offer(match_id, bowler, ball)
+            self._drain_held(match_id, bowler, ball.game)
+
+    def _on_snapshot(self, sheet: ScoresheetSnapshot) -> None:
+        found = self.lanes.bowler_at(sheet.lane, sheet.bowler)
+        if found is None:
+            return
+        match_id, bowler = found
+        with self._lock_for(match_id):
+            last = self._last_position(match_id, bowler, sheet.game)
+            missing = sheet.balls_after(last)
+            before = self.stats.recovered
+            for ball in missing:
+                if not self._offer(match_id, bowler, ball, recovered=True):
+                    break
+            self._drain_held(match_id, bowler, sheet.game)
+            recovered = self.stats.recovered - before
+        if recovered:
+            self.ledger.announce("alley", {
+                "kind": "balls_recovered", "lane": sheet.lane, "match_id": match_id,
+                "bowler": bowler, "count": recovered,
+                "message": f"lane {sheet.lane}: recovered {recovered} "
+                           f"ball{'s' if recovered != 1 else ''} from the scoresheet",
+            })
+
+    def _offer(self, match_id: str, bowler: str, ball: BallRecorded, *,
+               recovered: bool = False) -> bool:
+        """Record ``ball`` if it is the next one; True when the ledger now holds it."""
+        state = self.ledger.state(match_id)
+        if bowler not in state.bowlers or not 1 <= ball.game <= state.games:
+            self._refuse(match_id, ball, f"{bowler} has no game {ball.game} in this match")
+            return False
+        position = (ball.frame, ball.ball)
+        recorded = {(b["frame"], b["ball"]) for b in state.balls[bowler][ball.game - 1]}
+        if position in recorded:
+            self.stats.duplicates += 1
+            return True
+        expected = self._next_position(state, bowler, ball.game)
+        if expected is None or position != expected:
+            if expected is not None and position > expected:
+                self._held.setdefault((match_id, bowler, ball.game), {})[position] = ball
+                self.stats.held += 1
+                return False
+            self._refuse(match_id, ball, f"not the next ball of {bowler}'s game {ball.game} "
+                                         f"(expected frame/ball {expected})")
+            return False
+        command = RecordBall(
+            bowler, ball.game, ball.pins,
+            standing=sorted(ball.standing) if ball.standing is not None else None,
+            foul=ball.flags.foul,
+            gutter=ball.flags.gutter or None,  # a feed that flags nothing lets the rule decide
+            split=True if ball.flags.split else None,  # None: computed from standing pins
+            actor=f"feed:{ball.source or 'lane'}:lane-{ball.lane}",
+        )
+        try:
+            self.ledger.execute(match_id, command)
+        except CommandRefused as refused:
+            self._refuse(match_id, ball, refused.reason)
+            return False
+        if recovered:
+            self.stats.recovered += 1
+        else:
+            self.stats.recorded += 1
+        return True
+
+    def _drain_held(self, match_id: str, bowler: str, game: int) -> None:
+        held = self._held.get((match_id, bowler, game))
+        while held:
+            expected = self._next_position(self.ledger.state(match_id), bowler, game)
+            ball = held.pop(expected, None) if expected else None
+            if ball is None or not self._offer(match_id, bowler, ball):
+                break
+
+    def _on_correction(self, ball: BallCorrected) -> None:
+        found = self.lanes.bowler_at(ball.lane, ball.bowler)
+        if found is None:
+            return
+        match_id, bowler = found
+        command = CorrectBall(
+            bowler, ball.game, ball.frame, ball.ball, ball.pins,
+            standing=sorted(ball.standing) if ball.standing is not None else None,
+            foul=ball.flags.foul, gutter=ball.flags.gutter or None,
+            split=ball.flags.split or None, reason="corrected at the scorer",
+            actor=f"feed:{ball.source or 'lane'}:lane-{ball.lane}",
+        )
+        with self._lock_for(match_id):
+            try:
+                self.ledger.execute(match_id, command)
+            except CommandRefused as refused:
+                self._refuse(match_id, ball, refused.reason)
+
+    def _on_wrong_lane(self, event: WrongLane) -> None:
+        found = self.lanes.bowler_at(event.lane, event.bowler)
+        if found is None:
+            return
+        match_id, bowler = found
+        with self._lock_for(match_id):
+            try:
+                self.ledger.execute(match_id, HollandDaze(
+                    bowler, reason=f"scorer reported a wrong-lane correction on lane {event.lane}",
+                    actor=f"feed:{event.source or 'lane'}:lane-{event.lane}"))
+            except CommandRefused as refused:
+                self._refuse(match_id, event, refused.reason)
+
+    def _on_retraction(self, event: BallRetracted) -> None:
+        # Cards are never silently taken back: a withdrawn ball goes to the commissioner.
+        found = self.lanes.bowler_at(event.lane, event.bowler)
+        if found is not None:
+            self.ledger.announce("alley", {
+                "kind": "ball_retracted", "lane": event.lane, "match_id": found[0],
+                "bowler": found[1], "game": event.game, "frame": event.frame, "ball": event.ball,
+                "message": f"lane {event.lane}: the scorer withdrew {found[1]}'s ball "
+                           f"(game {event.game} frame {event.frame} ball {event.ball}); "
+                           "enter a correction if cards were dealt for it",
+            })
+
+    # --- helpers -------------------------------------------------------------------------
+    def _next_position(self, state: MatchState, bowler: str, game: int) -> Position | None:
+        balls = state.balls[bowler][game - 1]
+        replayed = Game.from_rolls({"pins": b["pins"], "foul": b["foul"]} for b in balls)
+        if replayed.is_complete:
+            return None
+        return (replayed.current_frame, replayed.current_ball)
+
+    def _last_position(self, match_id: str, bowler: str, game: int) -> Position | None:
+        state = self.ledger.state(match_id)
+        if bowler not in state.bowlers or not 1 <= game <= state.games:
+            return None
+        balls = state.balls[bowler][game - 1]
+        return (balls[-1]["frame"], balls[-1]["ball"]) if balls else None
+
+    def _keep_unassigned(self, ball: BallRecorded) -> None:
+        game = self._open_games.setdefault((ball.lane, ball.bowler, ball.game), Game())
+        try:
+            if (game.current_frame, game.current_ball) == (ball.frame, ball.ball):
+                game.roll(ball.pins, foul=ball.flags.foul)
+        except BowlingError as exc:
+            log.warning("lane %s (no match): %s", ball.lane, exc)
+        self.stats.unassigned += 1
+
+    def open_game(self, lane: int, slot: int, game: int) -> Game | None:
+        """The bowling score kept for a lane slot that has no match."""
+        return self._open_games.get((lane, slot, game))
+
+    def _refuse(self, match_id: str, event: LaneEvent, reason: str) -> None:
+        self.stats.refused += 1
+        describe = event.describe() if hasattr(event, "describe") else repr(event)
+        log.warning("match %s: refused %s: %s", match_id, describe, reason)
+        self.ledger.announce("alley", {"kind": "feed_ball_refused", "match_id": match_id,
+                                       "ball": describe, "reason": reason})
+
+    def _lock_for(self, match_id: str) -> threading.Lock:
+        with self._locks_lock:
+            return self._match_locks.setdefault(match_id, threading.Lock())

@@ -1,0 +1,125 @@
+"""Lane events become ledger commands exactly once, in bowling order."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+
+from alley_poker.ledger import MatchState, check_invariants, handle
+from alley_poker.ledger.commands import ConsentToAnte, StartMatch
+from alley_poker.service import AlleyService
+from drivers.base import BallRecorded, Flags, ScoresheetSnapshot, SheetBall, WrongLane
+
+NOW = datetime(2026, 11, 20, 19, 0, tzinfo=UTC)
+
+
+class MemoryRepository:
+    """The match repository's contract, in memory (the store's own tests cover persistence)."""
+
+    def __init__(self, seed: int = 7):
+        self.states: dict[str, MatchState] = {}
+        self.rng = random.Random(seed)
+
+    def state(self, match_id):
+        return self.states.setdefault(match_id, MatchState.empty(match_id))
+
+    def execute(self, match_id, command):
+        state = self.state(match_id)
+        events = handle(state, command, rng=self.rng, now=NOW)
+        for event in events:
+            state.apply(event)
+        check_invariants(state)
+        return events
+
+
+@pytest.fixture
+def alley():
+    service = AlleyService(MemoryRepository())
+    published = []
+    service.bus.subscribe(lambda topic, message: published.append((topic, message)))
+    service.create_match("m1", {(1, 1): "Ann", (1, 2): "Bob", (2, 1): "Cy"}, games=1,
+                         actor="commissioner:pat")
+    for bowler in ("Ann", "Bob", "Cy"):
+        service.execute("m1", ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
+    service.execute("m1", StartMatch(actor="commissioner:pat"))
+    service.published = published
+    return service
+
+
+def ball(frame, number, pins, *, lane=1, slot=1, game=1, seq=None, **flags):
+    return BallRecorded(lane=lane, bowler=slot, game=game, frame=frame, ball=number, pins=pins,
+                        flags=Flags(**flags), source="scorer", seq=seq)
+
+
+def test_a_strike_from_the_feed_deals_to_the_bowler_in_that_slot(alley):
+    alley.handle_lane_event(ball(1, 1, 10, lane=1, slot=2))
+    state = alley.state("m1")
+    assert len(state.hands["Bob"]) == 3  # strike 2 + first strike of the game 1
+    assert state.hands["Ann"] == []
+    assert any(topic == "match:m1" for topic, _ in alley.published)
+
+
+def test_a_resent_ball_is_not_dealt_twice(alley):
+    alley.handle_lane_event(ball(1, 1, 10, seq=1))
+    alley.handle_lane_event(ball(1, 1, 10, seq=1))
+    state = alley.state("m1")
+    assert len(state.hands["Ann"]) == 3
+    assert alley.router.stats.duplicates == 1
+    assert len(state.balls["Ann"][0]) == 1
+
+
+def test_a_ball_ahead_of_a_gap_waits_for_the_missing_one(alley):
+    alley.handle_lane_event(ball(1, 1, 7))
+    alley.handle_lane_event(ball(2, 1, 10))         # frame 1 ball 2 never arrived (yet)
+    assert len(alley.state("m1").balls["Ann"][0]) == 1
+    alley.handle_lane_event(ball(1, 2, 3))          # the spare arrives late
+    state = alley.state("m1")
+    assert [(b["frame"], b["ball"]) for b in state.balls["Ann"][0]] == [(1, 1), (1, 2), (2, 1)]
+    assert len(state.hands["Ann"]) == 1 + 2 + 1  # spare 1, strike 2, first strike 1
+
+
+def test_a_snapshot_after_an_outage_replays_only_the_missing_balls(alley):
+    alley.handle_lane_event(ball(1, 1, 10))
+    sheet = ScoresheetSnapshot(lane=1, bowler=1, game=1, source="scorer", frames=(
+        (SheetBall(10),), (SheetBall(6), SheetBall(4)), (SheetBall(0, Flags(gutter=True)),)))
+    alley.handle_lane_event(sheet)
+    alley.handle_lane_event(sheet)  # the same sheet again changes nothing
+    state = alley.state("m1")
+    assert [b["pins"] for b in state.balls["Ann"][0]] == [10, 6, 4, 0]
+    assert alley.router.stats.recovered == 3
+    notes = [m["message"] for t, m in alley.published if m.get("kind") == "balls_recovered"]
+    assert notes == ["lane 1: recovered 3 balls from the scoresheet"]
+
+
+def test_an_impossible_ball_is_refused_and_announced_never_raised(alley):
+    alley.handle_lane_event(ball(1, 1, 7))
+    alley.handle_lane_event(ball(1, 2, 5))  # only 3 pins stand
+    state = alley.state("m1")
+    assert len(state.balls["Ann"][0]) == 1
+    refusals = [m for t, m in alley.published if m.get("kind") == "feed_ball_refused"]
+    assert refusals and "3" in refusals[0]["reason"]
+
+
+def test_balls_on_a_lane_without_a_match_keep_score_but_deal_nothing(alley):
+    for frame, number, pins in [(1, 1, 7), (1, 2, 2), (2, 1, 10), (2, 1, 10)]:  # one re-sent
+        alley.handle_lane_event(ball(frame, number, pins, lane=3))
+    game = alley.router.open_game(3, 1, 1)
+    assert game.score_so_far() == 9
+    assert len(game.balls) == 3
+    assert all(not hand for hand in alley.state("m1").hands.values())
+
+
+def test_a_wrong_lane_record_is_a_holland_daze(alley):
+    alley.handle_lane_event(ball(1, 1, 10))
+    alley.handle_lane_event(WrongLane(lane=1, bowler=1, source="scorer"))
+    assert alley.state("m1").hands["Ann"] == []
+
+
+def test_a_slot_another_match_holds_cannot_be_claimed(alley):
+    from alley_poker.service import LaneAssignmentError
+
+    with pytest.raises(LaneAssignmentError, match="lane 1 slot 1 is already Ann"):
+        alley.create_match("m2", {(1, 1): "Dee", (2, 2): "Eve"}, actor="commissioner:pat")
+    assert alley.lanes.assignment("m2") is None
