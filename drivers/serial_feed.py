@@ -1,0 +1,381 @@
+"""Reading a scorer's line feed from any pyserial URL, in a thread that survives unplugging.
+
+``SerialFeed`` opens the URL with ``serial.serial_for_url`` — so ``/dev/ttyUSB0``,
+``socket://host:port`` (a serial device server), ``rfc2217://`` and ``loop://`` all work —
+cuts the byte stream into lines, hands each to its dialect and passes the lane events on.
+When the port vanishes (USB unplugged, cable pulled, device server rebooted) it closes it,
+waits on a bounded exponential schedule and opens it again; the dialect keeps its state, so
+lines a scorer re-sends after the reconnect are recognised and dropped.  Bad lines are
+counted, logged with their raw bytes and kept for the commissioner's feed screen.
+
+>>> events = []
+>>> feed = SerialFeed("loop://", "apf1", events.append, source="demo")
+>>> feed.start()
+>>> feed.wait_connected(2)
+True
+>>> feed.write_for_test(b"$APF1,1,HB*5D\\r\\nnot a line\\r\\n")
+>>> feed.wait_for(lambda health: health.lines_ok + health.lines_rejected == 2, 2)
+True
+>>> feed.stop()
+>>> health = feed.health()
+>>> type(events[0]).__name__, health.lines_ok, health.lines_rejected, health.last_rejected.reason
+('Heartbeat', 1, 1, "a line must start with '$'")
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import serial
+
+from drivers.base import Dialect, DuplicateLine, FeedLineRejected, LaneEvent, SequenceGap
+from drivers.dialects import make_dialect
+
+log = logging.getLogger(__name__)
+
+#: Longest line the framer keeps; anything longer is garbage (no dialect line comes close).
+MAX_LINE_BYTES = 1024
+#: How many rejected lines and gaps the health report keeps for the feed screen.
+KEEP_RECENT = 20
+
+
+class BackoffSchedule:
+    """Delays between reconnect attempts: doubling from ``initial`` up to ``maximum``, jittered.
+
+    >>> schedule = BackoffSchedule(initial=0.5, maximum=4.0, jitter=0.0)
+    >>> [schedule.next_delay() for _ in range(6)]
+    [0.5, 1.0, 2.0, 4.0, 4.0, 4.0]
+    >>> schedule.reset(); schedule.next_delay()
+    0.5
+    """
+
+    def __init__(self, initial: float = 0.2, maximum: float = 10.0, *, factor: float = 2.0,
+                 jitter: float = 0.1, rng: random.Random | None = None):
+        if not 0 < initial <= maximum:
+            raise ValueError("backoff: need 0 < initial <= maximum")
+        self.initial, self.maximum, self.factor, self.jitter = initial, maximum, factor, jitter
+        self._rng = rng or random.Random()
+        self._attempt = 0
+
+    def next_delay(self) -> float:
+        """The delay before the next attempt (grows with every call until :meth:`reset`)."""
+        delay = min(self.maximum, self.initial * self.factor ** self._attempt)
+        self._attempt += 1
+        # Jitter keeps many feeds from hammering one device server in lock-step.
+        return delay * (1 + self.jitter * (self._rng.random() * 2 - 1))
+
+    def reset(self) -> None:
+        """Start again from ``initial`` (after a successful connection)."""
+        self._attempt = 0
+
+
+class LineFramer:
+    """Cuts a byte stream into lines at LF (a CR before it is dropped); refuses runaway lines.
+
+    >>> framer = LineFramer(max_line=8)
+    >>> list(framer.feed(b"ab\\r\\ncd")), list(framer.feed(b"e\\n"))
+    ([b'ab'], [b'cde'])
+    >>> list(framer.feed(b"0123456789\\nok\\n"))  # the long one comes back as an overflow
+    [LineOverflow(b'01234567'), b'ok']
+    """
+
+    def __init__(self, max_line: int = MAX_LINE_BYTES):
+        self.max_line = max_line
+        self._buffer = bytearray()
+        self._discarding = False
+
+    def feed(self, data: bytes) -> Iterator[bytes | LineOverflow]:
+        """Lines completed by ``data``, in order; an over-long line as one :class:`LineOverflow`."""
+        chunks = data.split(b"\n")
+        for index, chunk in enumerate(chunks):
+            last = index == len(chunks) - 1
+            if not self._discarding:
+                self._buffer += chunk
+                if len(self._buffer) > self.max_line:
+                    yield LineOverflow(bytes(self._buffer[: self.max_line]))
+                    self._buffer.clear()
+                    self._discarding = True
+            if last:
+                break
+            if self._discarding:
+                self._discarding = False
+                continue
+            line = bytes(self._buffer).removesuffix(b"\r")
+            self._buffer.clear()
+            if line:
+                yield line
+
+    def take_partial(self) -> bytes:
+        """Whatever unfinished line is buffered (emptying the buffer): cut off by a disconnect."""
+        partial = bytes(self._buffer)
+        self._buffer.clear()
+        self._discarding = False
+        return partial
+
+
+class LineOverflow(bytes):
+    """The start of a line that ran past the framer's limit (it is rejected, not parsed)."""
+
+    def __repr__(self) -> str:
+        return f"LineOverflow({bytes(self)!r})"
+
+
+@dataclass(frozen=True)
+class RejectedLine:
+    """A line the feed refused, as the commissioner sees it."""
+
+    raw: bytes
+    reason: str
+    at: float  # wall-clock time.time()
+
+
+@dataclass(frozen=True)
+class FeedHealth:
+    """How a feed is doing right now; what the commissioner's feed status shows."""
+
+    source: str
+    url: str
+    dialect: str
+    connected: bool
+    #: ``ok``; ``silent`` (amber: nothing for ``heartbeat_s``); ``down`` (red: disconnected,
+    #: or nothing for twice ``heartbeat_s``); ``stopped``.
+    state: str
+    last_line_at: float | None
+    lines_ok: int
+    lines_rejected: int
+    duplicates: int
+    reconnects: int
+    handler_errors: int
+    gaps: tuple[tuple[int, int], ...]
+    last_rejected: RejectedLine | None
+    recent_rejected: tuple[RejectedLine, ...]
+    last_error: str | None
+
+
+class SerialFeed:
+    """One scorer feed in its own thread: ``start()``, ``health()``, ``stop()``.
+
+    ``on_event`` is called in the feed's thread for every lane event, in order; it should
+    hand the event on quickly (a queue).  If it raises, the error is logged and counted and
+    reading goes on.  ``dialect`` is a dialect instance or a registered name.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        dialect: Dialect | str,
+        on_event: Callable[[LaneEvent], None],
+        *,
+        source: str = "feed",
+        baudrate: int = 9600,
+        heartbeat_s: float = 10.0,
+        read_timeout: float = 0.2,
+        backoff: BackoffSchedule | None = None,
+    ):
+        self.url = url
+        self.source = source
+        self.dialect = make_dialect(dialect, source=source) if isinstance(dialect, str) \
+            else dialect
+        self.on_event = on_event
+        self.baudrate = baudrate
+        self.heartbeat_s = heartbeat_s
+        self.read_timeout = read_timeout
+        self.backoff = backoff or BackoffSchedule()
+        self._stop = threading.Event()
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._port: serial.SerialBase | None = None
+        self._connected = False
+        self._ever_connected = False
+        self._last_line_at: float | None = None
+        self._last_line_monotonic: float | None = None
+        self._lines_ok = self._lines_rejected = self._duplicates = 0
+        self._reconnects = self._handler_errors = 0
+        self._gaps: deque[tuple[int, int]] = deque(maxlen=KEEP_RECENT)
+        self._rejected: deque[RejectedLine] = deque(maxlen=KEEP_RECENT)
+        self._last_error: str | None = None
+
+    # Control ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start reading in a daemon thread (returns at once; never blocks on the port)."""
+        if self._thread is not None:
+            raise RuntimeError(f"feed {self.source!r} is already started")
+        self._thread = threading.Thread(target=self._run, name=f"feed-{self.source}",
+                                        daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop reading, close the port and wait for the thread (at most ``timeout``)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self._notify()
+
+    def __enter__(self) -> SerialFeed:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def health(self) -> FeedHealth:
+        """A consistent snapshot of the feed's counters and state."""
+        with self._changed:
+            return FeedHealth(
+                source=self.source, url=self.url, dialect=self.dialect.name,
+                connected=self._connected, state=self._state(),
+                last_line_at=self._last_line_at, lines_ok=self._lines_ok,
+                lines_rejected=self._lines_rejected, duplicates=self._duplicates,
+                reconnects=self._reconnects, handler_errors=self._handler_errors,
+                gaps=tuple(self._gaps),
+                last_rejected=self._rejected[-1] if self._rejected else None,
+                recent_rejected=tuple(self._rejected), last_error=self._last_error,
+            )
+
+    def wait_for(self, condition: Callable[[FeedHealth], bool], timeout: float) -> bool:
+        """Wait until ``condition(health())`` holds; False if ``timeout`` passes first."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while not condition(self.health()):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._changed.wait(min(remaining, 0.1))
+        return True
+
+    def wait_connected(self, timeout: float) -> bool:
+        """Wait until the port is open."""
+        return self.wait_for(lambda health: health.connected, timeout)
+
+    def write_for_test(self, data: bytes) -> None:
+        """Write into the open port (for ``loop://`` examples and tests)."""
+        port = self._port
+        if port is None:
+            raise RuntimeError("the feed is not connected")
+        port.write(data)
+
+    # The thread ---------------------------------------------------------------------------
+
+    def _state(self) -> str:
+        if self._stop.is_set():
+            return "stopped"
+        if not self._connected:
+            return "down"
+        since = self._last_line_monotonic
+        silent_for = time.monotonic() - since if since is not None else 0.0
+        if since is None:
+            return "ok"
+        if silent_for > 2 * self.heartbeat_s:
+            return "down"
+        return "silent" if silent_for > self.heartbeat_s else "ok"
+
+    def _notify(self) -> None:
+        with self._changed:
+            self._changed.notify_all()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            port = self._open()
+            if port is not None:
+                try:
+                    self._read_until_lost(port)
+                finally:
+                    self._close(port)
+            if not self._stop.is_set():
+                self._stop.wait(self.backoff.next_delay())
+
+    def _open(self) -> serial.SerialBase | None:
+        try:
+            port = serial.serial_for_url(self.url, baudrate=self.baudrate,
+                                         timeout=self.read_timeout)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            with self._changed:
+                self._last_error = f"cannot open {self.url}: {exc}"
+            log.debug("feed %s: %s", self.source, self._last_error)
+            return None
+        with self._changed:
+            if self._ever_connected:
+                self._reconnects += 1
+            self._ever_connected = True
+            self._connected = True
+            self._port = port
+            self._changed.notify_all()
+        self.backoff.reset()
+        log.info("feed %s: connected to %s", self.source, self.url)
+        return port
+
+    def _close(self, port: serial.SerialBase) -> None:
+        with contextlib.suppress(serial.SerialException, OSError):
+            port.close()
+        with self._changed:
+            self._connected = False
+            self._port = None
+            self._changed.notify_all()
+
+    def _read_until_lost(self, port: serial.SerialBase) -> None:
+        framer = LineFramer()
+        try:
+            while not self._stop.is_set():
+                data = port.read(port.in_waiting or 1)
+                for line in framer.feed(data):
+                    self._handle(line)
+        except (serial.SerialException, OSError) as exc:
+            with self._changed:
+                self._last_error = f"connection lost: {exc}"
+            log.warning("feed %s: connection to %s lost: %s", self.source, self.url, exc)
+        partial = framer.take_partial()
+        if partial:
+            self._reject(partial, "line cut off by the disconnect")
+
+    def _handle(self, line: bytes) -> None:
+        if isinstance(line, LineOverflow):
+            self._reject(bytes(line), f"line longer than {MAX_LINE_BYTES} bytes (garbage?)")
+            return
+        try:
+            events = self.dialect.parse(line)
+        except DuplicateLine:
+            with self._changed:
+                self._duplicates += 1
+                self._seen_line()
+            return
+        except FeedLineRejected as exc:
+            self._reject(line, exc.reason)
+            return
+        except Exception as exc:  # a dialect bug must not stop the feed
+            log.exception("feed %s: dialect %s failed on %r", self.source, self.dialect.name,
+                          line)
+            self._reject(line, f"dialect error: {exc!r}")
+            return
+        with self._changed:
+            self._lines_ok += 1
+            self._seen_line()
+            self._gaps.extend((event.first_missing, event.last_missing)
+                              for event in events if isinstance(event, SequenceGap))
+        for event in events:
+            try:
+                self.on_event(event)
+            except Exception:
+                log.exception("feed %s: the event handler failed on %r", self.source, event)
+                with self._changed:
+                    self._handler_errors += 1
+        self._notify()
+
+    def _seen_line(self) -> None:
+        self._last_line_at = time.time()
+        self._last_line_monotonic = time.monotonic()
+        self._changed.notify_all()
+
+    def _reject(self, raw: bytes, reason: str) -> None:
+        log.warning("feed %s: rejected line (%s): %r", self.source, reason, raw)
+        with self._changed:
+            self._lines_rejected += 1
+            self._seen_line()
+            self._rejected.append(RejectedLine(raw, reason, time.time()))
