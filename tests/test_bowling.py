@@ -253,6 +253,8 @@ def test_series_refuses_unfinished_game_and_keeps_its_games():
     with pytest.raises(BowlingError, match="only a finished game"):
         series.add(Game.from_rolls([10, 10]))
     assert len(series.games) == 1 and series.total == 10
+    with pytest.raises(AttributeError):
+        series.handicap_per_game = 50  # fixed by the league for the series
 
 
 @pytest.mark.parametrize("bad", [-5, 2.5, "10", True])

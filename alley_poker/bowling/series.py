@@ -21,14 +21,14 @@ class Series:
     (390, 24, 414)
     """
 
-    __slots__ = ("_games", "handicap_per_game")
+    __slots__ = ("_games", "_handicap_per_game")
 
     def __init__(self, handicap_per_game: int = 0, games: Iterable[Game] = ()) -> None:
         if isinstance(handicap_per_game, bool) or not isinstance(handicap_per_game, int):
             raise BowlingError(f"handicap per game must be whole pins, got {handicap_per_game!r}")
         if handicap_per_game < 0:
             raise BowlingError(f"handicap per game cannot be negative, got {handicap_per_game}")
-        self.handicap_per_game = handicap_per_game
+        self._handicap_per_game = handicap_per_game
         self._games: tuple[Game, ...] = ()
         for game in games:
             self.add(game)
@@ -47,6 +47,11 @@ class Series:
         self._games = (*self._games, game)
 
     @property
+    def handicap_per_game(self) -> int:
+        """The league's handicap for this bowler, in pins per game (fixed for the series)."""
+        return self._handicap_per_game
+
+    @property
     def games(self) -> tuple[Game, ...]:
         return self._games
 
@@ -61,7 +66,7 @@ class Series:
 
     @property
     def handicap(self) -> int:
-        return self.handicap_per_game * len(self._games)
+        return self._handicap_per_game * len(self._games)
 
     @property
     def total(self) -> int:
