@@ -123,3 +123,18 @@ def test_a_slot_another_match_holds_cannot_be_claimed(alley):
     with pytest.raises(LaneAssignmentError, match="lane 1 slot 1 is already Ann"):
         alley.create_match("m2", {(1, 1): "Dee", (2, 2): "Eve"}, actor="commissioner:pat")
     assert alley.lanes.assignment("m2") is None
+
+
+def test_the_public_view_shows_hands_and_never_the_pile_order(alley):
+    from alley_poker.service.views import public_match_view
+
+    alley.handle_lane_event(ball(1, 1, 10))
+    state = alley.state("m1")
+    view = public_match_view(state)
+    assert view["bowlers"]["Ann"]["hand"] == [state.display_card(c) for c in state.hands["Ann"]]
+    assert view["bowlers"]["Ann"]["scoresheet"] == "X"
+    assert view["bowlers"]["Ann"]["next_strike_cards"] == 3
+    assert view["pile_count"] == len(state.pile) == 51
+    text = repr({key: value for key, value in view.items() if key != "jokers"})
+    assert not any(f"'{card}'" in text for card in state.pile), "a pile card leaked"
+    assert view["places"][0] == ["Ann"]

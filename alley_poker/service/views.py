@@ -1,0 +1,104 @@
+"""The public view of a match: what every screen may show, and nothing more.
+
+Every client — kiosk, tablet, a centre's own system — receives the same public state.  Cards
+are dealt face up in Bowling Poker, so hands are public; the order of the draw pile is not,
+and it never appears here (only how many cards it holds).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from alley_poker.bowling import BowlingError
+from alley_poker.ledger.dealing import cards_for_mark
+from alley_poker.ledger.endgame import rebuild_game
+from alley_poker.ledger.state import MatchState
+from alley_poker.ledger.values import hand_value
+
+
+def pending_view(state: MatchState, decision: dict) -> dict[str, Any]:
+    """One open decision as the kiosk shows it (choices as they stand now)."""
+    bowler, kind = decision["bowler"], decision["kind"]
+    if kind == "lose_card":
+        choices: Any = [state.display_card(card) for card in state.hands[bowler]]
+    elif kind == "steal":
+        choices = {other: [state.display_card(card) for card in hand]
+                   for other, hand in state.hands.items() if other != bowler and hand}
+    else:
+        choices = decision["choices"]
+    view = {"id": decision["id"], "kind": kind, "reason": decision["reason"],
+            "created_at": decision["created_at"], "deadline": decision["deadline"],
+            "choices": choices}
+    if kind == "lose_card":
+        view["guess_allowed"] = decision["guess_allowed"]
+        view["guess"] = decision["guess"]
+    return view
+
+
+def bowler_view(state: MatchState, bowler: str) -> dict[str, Any]:
+    """One bowler's panel: hand in the order drawn, hole, hand in words, decisions, money."""
+    entry: dict[str, Any] = {
+        "hand": [state.display_card(card) for card in state.hands[bowler]],
+        "hole": state.hole[bowler],
+    }
+    if state.status not in ("new", "open"):
+        value = hand_value(state, bowler)
+        entry.update(category=value.category, describe=value.describe(),
+                     unbeatable=value.category == "unbeatable")
+    else:
+        entry.update(category="no_hand", describe="no cards", unbeatable=False)
+    entry.update(
+        pending=[pending_view(state, decision) for decision in state.pending_for(bowler)],
+        paid_cents=state.paid[bowler],
+        won_cents=state.won[bowler],
+    )
+    return entry
+
+
+def _progress(state: MatchState, bowler: str) -> dict[str, Any]:
+    """Where the bowler is in the match, the current game's marks, what a strike pays next."""
+    game_number = min(state.current_game(bowler), state.games) if state.games else 0
+    marks = ""
+    if game_number:
+        try:
+            marks = rebuild_game(state.balls[bowler][game_number - 1]).scoresheet()
+        except BowlingError:  # a game under correction review still shows its hand
+            marks = ""
+    view: dict[str, Any] = {"game": game_number, "scoresheet": marks}
+    if state.rules is not None:
+        view["next_strike_cards"] = cards_for_mark(state.rules, state.streak[bowler], "strike")[0]
+        view["next_spare_cards"] = cards_for_mark(state.rules, state.streak[bowler], "spare")[0]
+    return view
+
+
+def public_match_view(state: MatchState) -> dict[str, Any]:
+    """The whole public state of a match (JSON-safe); never the draw pile's order."""
+    result = state.result or {}
+    bowlers = {}
+    for bowler in state.bowlers:
+        bowlers[bowler] = bowler_view(state, bowler) | _progress(state, bowler)
+    return {
+        "match_id": state.match_id,
+        "seq": state.seq,
+        "status": state.status,
+        "games": state.games,
+        "ante_cents": state.ante_cents,
+        "pot_cents": state.pot_cents,
+        "pile_count": len(state.pile),
+        "jokers": {joker: state.powers[joker] for joker in sorted(state.powers)},
+        "seat_order": list(state.bowlers),
+        "bowlers": bowlers,
+        "places": _places(state),
+        "winners": list(result.get("winners", [])),
+        "shares": dict(result.get("shares", {})),
+        "reviews": [dict(review) for review in state.reviews.values()],
+    }
+
+
+def _places(state: MatchState) -> list[list[str]]:
+    """Bowlers grouped best to worst as if the match ended now (ties share a place)."""
+    if state.status in ("new", "open") or not state.bowlers:
+        return [list(state.bowlers)] if state.bowlers else []
+    values = {bowler: hand_value(state, bowler) for bowler in state.bowlers}
+    ordered = sorted(set(values.values()), reverse=True)
+    return [[b for b in state.bowlers if values[b] == value] for value in ordered]
