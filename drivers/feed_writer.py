@@ -1,0 +1,314 @@
+"""The simulator's output side: lines to a serial URL, surviving disconnects like a scorer.
+
+``FeedWriter`` owns one connection in its own thread and a queue of lines:
+
+* ``socket://HOST:PORT`` — it **listens** on HOST:PORT, as a serial device server (a Moxa
+  NPort, a Lantronix box) in TCP-server mode does, and the alley service's
+  ``SerialFeed("socket://HOST:PORT", ...)`` connects to it.  One reader at a time.
+* anything else — a pty path made by ``socat``, ``/dev/ttyUSB1``, ``rfc2217://`` — is opened
+  with ``serial.serial_for_url`` and written to.
+
+Lines queue while nobody is connected and go out when a reader (re)connects.  Because a
+serial line has no acknowledgements, after every reconnect the last ``resend_window`` lines
+are sent again, as scorers do; the reader recognises them by sequence number.
+
+:func:`serve` runs a :class:`~drivers.simulator.Simulator` into a writer at real or
+accelerated speed — the ``alley-poker simulate`` command.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import select
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import serial
+
+from drivers.base import BallRecorded, Heartbeat, LaneEvent, SheetBall
+from drivers.dialects.apf1 import Apf1Encoder
+from drivers.dialects.notation import format_sheet
+from drivers.dialects.scoresheet import format_line
+from drivers.serial_feed import BackoffSchedule
+
+log = logging.getLogger(__name__)
+
+
+class _TcpServerLink:
+    """Listens like a device server; one accepted reader is the connection."""
+
+    def __init__(self, host: str, port: int):
+        self.server = socket.create_server((host, port), reuse_port=False)
+        self.server.settimeout(0.1)
+        self.address = self.server.getsockname()[:2]
+        self.conn: socket.socket | None = None
+
+    def connect(self) -> bool:
+        try:
+            conn, peer = self.server.accept()
+        except (TimeoutError, OSError):
+            return False
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        log.info("simulator: reader connected from %s:%s", *peer[:2])
+        self.conn = conn
+        return True
+
+    def write(self, line: bytes) -> None:
+        assert self.conn is not None
+        readable, _, _ = select.select([self.conn], [], [], 0)
+        if readable and self.conn.recv(1, socket.MSG_PEEK) == b"":
+            raise ConnectionResetError("the reader closed the connection")
+        self.conn.sendall(line)
+
+    def disconnect(self) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(OSError):
+                self.conn.shutdown(socket.SHUT_RDWR)
+            self.conn.close()
+            self.conn = None
+
+    def close(self) -> None:
+        self.disconnect()
+        self.server.close()
+
+
+class _SerialLink:
+    """A pty or serial port opened with ``serial_for_url``."""
+
+    def __init__(self, url: str, baudrate: int):
+        self.url, self.baudrate = url, baudrate
+        self.port: serial.SerialBase | None = None
+        self.address = url
+
+    def connect(self) -> bool:
+        try:
+            self.port = serial.serial_for_url(self.url, baudrate=self.baudrate,
+                                              write_timeout=2)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            log.debug("simulator: cannot open %s: %s", self.url, exc)
+            return False
+        return True
+
+    def write(self, line: bytes) -> None:
+        assert self.port is not None
+        self.port.write(line)
+
+    def disconnect(self) -> None:
+        if self.port is not None:
+            with contextlib.suppress(serial.SerialException, OSError):
+                self.port.close()
+            self.port = None
+
+    def close(self) -> None:
+        self.disconnect()
+
+
+class FeedWriter:
+    """Writes lines to ``url`` from its own thread; see the module docstring."""
+
+    def __init__(self, url: str, *, baudrate: int = 9600, resend_window: int = 32,
+                 backoff: BackoffSchedule | None = None):
+        self.url = url
+        parts = urlsplit(url)
+        if parts.scheme == "socket":
+            if not parts.hostname or parts.port is None:
+                raise ValueError(f"{url!r}: write socket://HOST:PORT")
+            self._link: _TcpServerLink | _SerialLink = _TcpServerLink(parts.hostname,
+                                                                      parts.port)
+        else:
+            self._link = _SerialLink(url, baudrate)
+        self.resend_window = resend_window
+        self.backoff = backoff or BackoffSchedule(initial=0.05, maximum=1.0)
+        self._queue: deque[bytes] = deque()
+        self._sent: deque[bytes] = deque(maxlen=max(resend_window, 1))
+        self._lock = threading.Condition()
+        self._stop = threading.Event()
+        self._drop = threading.Event()
+        self.connections = 0
+        self.lines_sent = 0
+        self._connected = False
+        self._thread = threading.Thread(target=self._run, name="feed-writer", daemon=True)
+
+    @property
+    def address(self) -> tuple[str, int] | str:
+        """Where readers find it: (host, port) for ``socket://`` (port 0 picks one)."""
+        return self._link.address
+
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    def start(self) -> FeedWriter:
+        self._thread.start()
+        return self
+
+    def write(self, line: bytes) -> None:
+        """Queue ``line`` for the reader (returns at once)."""
+        with self._lock:
+            self._queue.append(line)
+            self._lock.notify_all()
+
+    def flush(self, timeout: float) -> bool:
+        """Wait until every queued line went out; False if ``timeout`` passed first."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self._queue:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._lock.wait(min(remaining, 0.05))
+        return True
+
+    def wait_connected(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not self._connected:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+    def drop_connection(self) -> None:
+        """Pull the cable: close the current connection (the writer then waits for a new one)."""
+        self._drop.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        with self._lock:
+            self._lock.notify_all()
+        self._thread.join(5)
+        self._link.close()
+
+    def __enter__(self) -> FeedWriter:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            if not self._connected:
+                if not self._link.connect():
+                    if isinstance(self._link, _SerialLink):
+                        self._stop.wait(self.backoff.next_delay())
+                    continue
+                self.backoff.reset()
+                self.connections += 1
+                self._connected = True
+                if self.connections > 1 and not self._resend(list(self._sent)):
+                    continue
+            if self._drop.is_set():
+                self._drop.clear()
+                self._disconnect("dropped on purpose (cable pulled)")
+                continue
+            with self._lock:
+                if not self._queue:
+                    self._lock.wait(0.05)
+                    continue
+                line = self._queue[0]
+            try:
+                self._link.write(line)
+            except (OSError, serial.SerialException) as exc:
+                self._disconnect(f"write failed: {exc}")
+                continue
+            with self._lock:
+                self._queue.popleft()
+                self._sent.append(line)
+                self.lines_sent += 1
+                self._lock.notify_all()
+
+    def _resend(self, lines: list[bytes]) -> bool:
+        try:
+            for line in lines:
+                self._link.write(line)
+        except (OSError, serial.SerialException) as exc:
+            self._disconnect(f"re-send failed: {exc}")
+            return False
+        return True
+
+    def _disconnect(self, why: str) -> None:
+        log.info("simulator: connection to the reader closed: %s", why)
+        self._link.disconnect()
+        self._connected = False
+
+
+@dataclass(frozen=True)
+class TimedLine:
+    at: float
+    line: bytes
+
+
+def encode_lines(events: Iterator, dialect: str, *, session: str = "sim",
+                 heartbeat_s: float = 10.0) -> Iterator[TimedLine]:
+    """The lines a scorer speaking ``dialect`` sends for timed events (``apf1``: with HELLO
+    first and a heartbeat in every silence longer than ``heartbeat_s``)."""
+    if dialect == "apf1":
+        encoder = Apf1Encoder(session=session)
+        yield TimedLine(0.0, encoder.hello())
+        last = 0.0
+        for timed in events:
+            while timed.at - last > heartbeat_s:
+                last += heartbeat_s
+                yield TimedLine(last, encoder.encode(Heartbeat()))
+            line = _apf1_line(encoder, timed.event)
+            if line is not None:
+                yield TimedLine(timed.at, line)
+            last = timed.at
+    elif dialect == "scoresheet":
+        sheets: dict[tuple[int, int, int], list[BallRecorded]] = {}
+        for timed in events:
+            event = timed.event
+            if type(event) is BallRecorded:
+                balls = sheets.setdefault((event.lane, event.bowler, event.game), [])
+                balls.append(event)
+                yield TimedLine(timed.at, format_line(event.lane, event.bowler, "-",
+                                                      event.game, _sheet(balls)))
+    else:
+        raise ValueError(f"the simulator writes apf1 or scoresheet, not {dialect!r}")
+
+
+def _apf1_line(encoder: Apf1Encoder, event: LaneEvent) -> bytes | None:
+    try:
+        return encoder.encode(event)
+    except ValueError:
+        return None
+
+
+def _sheet(balls: list[BallRecorded]) -> str:
+    frames: dict[int, list[SheetBall]] = {}
+    for ball in balls:
+        frames.setdefault(ball.frame, []).append(SheetBall(ball.pins, ball.flags))
+    return format_sheet(list(frames.values()))
+
+
+def serve(simulator, writer: FeedWriter, *, dialect: str = "apf1", speed: float = 1.0,
+          heartbeat_s: float = 10.0, session: str | None = None,
+          on_line: Callable[[TimedLine], None] | None = None,
+          stop: threading.Event | None = None) -> int:
+    """Play ``simulator`` into ``writer``; ``speed`` 20 runs 20x real time, 0 as fast as
+    possible.  Returns the number of lines written."""
+    if speed < 0:
+        raise ValueError("speed: 0 (as fast as possible) or more")
+    session = session or f"sim-{int(time.time())}"
+    started = time.monotonic()
+    count = 0
+    for timed in encode_lines(simulator.events(), dialect, session=session,
+                              heartbeat_s=heartbeat_s):
+        if speed:
+            delay = started + timed.at / speed - time.monotonic()
+            if delay > 0 and stop is not None and stop.wait(delay):
+                break
+            if delay > 0 and stop is None:
+                time.sleep(delay)
+        if stop is not None and stop.is_set():
+            break
+        writer.write(timed.line)
+        count += 1
+        if on_line is not None:
+            on_line(timed)
+    return count
