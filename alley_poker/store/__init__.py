@@ -13,10 +13,12 @@ from alley_poker.store.event_store import (
     StoreUnavailable,
     utcnow,
 )
+from alley_poker.store.repository import MatchRepository
 
 __all__ = [
     "ConcurrencyConflict",
     "EventStore",
+    "MatchRepository",
     "RecordError",
     "StoreError",
     "StoreUnavailable",

@@ -1,0 +1,175 @@
+"""Matches kept in the event store: run ledger commands durably, serve their states.
+
+:class:`MatchRepository` is the one place commands meet the database.  For each command it
+asks the ledger for the events (``handle``, pure), appends them to the store in one
+transaction, and only then folds them into its cached state, so what the service shows is
+never ahead of what is stored.  Commands for one match run one at a time (a lock per
+match); different matches run in parallel.  Another process appending to the same match is
+caught by the store's optimistic concurrency: the repository reloads the match and decides
+the command once more against the fresh state; if it loses the race again the command is
+refused.
+
+>>> import random
+>>> from alley_poker.ledger import commands
+>>> repo = MatchRepository(EventStore.open("sqlite://"), rng_factory=lambda: random.Random(7))
+>>> for command in [commands.CreateMatch("m1", ["Ann", "Bob"], actor="desk:pat"),
+...                 commands.ConsentToAnte("Ann", actor="bowler:Ann"),
+...                 commands.ConsentToAnte("Bob", actor="bowler:Bob"),
+...                 commands.StartMatch(actor="desk:pat")]:
+...     _ = repo.execute("m1", command)
+>>> [event.type for event in repo.execute("m1", commands.RecordBall("Ann", 1, 10,
+...                                                                 actor="feed:lane-3"))][:2]
+['ball_recorded', 'card_drawn']
+>>> restarted = MatchRepository(repo.store)
+>>> restarted.state("m1") == repo.state("m1"), restarted.state("m1").status
+(True, 'playing')
+>>> repo.execute("m1", commands.RecordBall("Zed", 1, 10, actor="feed:lane-3"))
+... # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+alley_poker.ledger.errors.CommandRefused: bowler: ...'Zed'...
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections.abc import Callable
+from datetime import datetime
+
+from alley_poker.ledger import (
+    CommandRefused,
+    Event,
+    EventFormatError,
+    InvariantViolation,
+    MatchState,
+    check_invariants,
+    event_from_record,
+    event_to_record,
+    handle,
+    replay,
+)
+from alley_poker.ledger.commands import Command
+from alley_poker.store.event_store import ConcurrencyConflict, EventStore, utcnow
+
+log = logging.getLogger(__name__)
+
+
+class MatchRepository:
+    """Matches rebuilt from the store on first use, kept in memory, changed only by commands.
+
+    ``rng_factory`` makes the random source for each command (a cryptographically strong
+    one in play, a seeded one in tests and the simulator); ``clock`` gives the aware UTC
+    time stamped on the events a command produces.
+    """
+
+    def __init__(
+        self,
+        store: EventStore,
+        rng_factory: Callable[[], random.Random] = random.SystemRandom,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.store = store
+        self._rng_factory = rng_factory
+        self._clock = clock
+        self._states: dict[str, MatchState] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    # ------------------------------------------------------------------------------ commands
+
+    def execute(self, match_id: str, command: Command) -> list[Event]:
+        """Run ``command`` against the match; return the events it stored (in order).
+
+        Raises :class:`CommandRefused` when the ledger refuses the command, or when another
+        writer changed the match twice while this command was being decided; either way
+        nothing was stored and the match is as it was.
+        """
+        with self._lock_for(match_id):
+            state = self._state_locked(match_id)
+            try:
+                return self._decide_and_store(match_id, state, command)
+            except ConcurrencyConflict as conflict:
+                log.info("%s; reloading the match and deciding %s again",
+                         conflict, type(command).__name__)
+            state = self._rebuild(match_id)
+            try:
+                return self._decide_and_store(match_id, state, command)
+            except ConcurrencyConflict as conflict:
+                raise CommandRefused(
+                    f"match {match_id} kept changing under another writer while "
+                    f"{type(command).__name__} was decided; nothing was done, try again",
+                    "match_id",
+                ) from conflict
+
+    def _decide_and_store(self, match_id: str, state: MatchState, command: Command) -> list[Event]:
+        events = handle(state, command, rng=self._rng_factory(), now=self._clock())
+        if not events:
+            return []
+        self.store.append(match_id, [event_to_record(e) for e in events], expected_seq=state.seq)
+        # Stored: from here on the store is the truth.  Should folding fail (it cannot, as
+        # handle already folded these events into a scratch copy), drop the cached state
+        # rather than keep one that disagrees with the store; the next use rebuilds it.
+        try:
+            for event in events:
+                state.apply(event)
+            check_invariants(state)
+        except BaseException:
+            self._states.pop(match_id, None)
+            raise
+        self._states[match_id] = state
+        return events
+
+    # -------------------------------------------------------------------------------- states
+
+    def state(self, match_id: str) -> MatchState:
+        """A copy of the match's current state (``status == "new"`` for an unknown match).
+
+        The first call for a match rebuilds it from the store and checks every invariant;
+        later calls answer from memory.  Raises :class:`InvariantViolation` (or
+        ``EventFormatError``) for a log that does not rebuild into a sound match.
+        """
+        with self._lock_for(match_id):
+            return self._state_locked(match_id).clone()
+
+    def refresh(self, match_id: str) -> MatchState:
+        """Catch up with events other processes appended since this one last looked."""
+        with self._lock_for(match_id):
+            state = self._states.get(match_id)
+            if state is None:
+                return self._rebuild(match_id).clone()
+            newer = self.store.load(match_id, after_seq=state.seq)
+            if newer:
+                try:
+                    for record in newer:
+                        state.apply(event_from_record(record))
+                    check_invariants(state)
+                except BaseException:
+                    self._states.pop(match_id, None)
+                    raise
+            return state.clone()
+
+    def _state_locked(self, match_id: str) -> MatchState:
+        state = self._states.get(match_id)
+        return state if state is not None else self._rebuild(match_id)
+
+    def _rebuild(self, match_id: str) -> MatchState:
+        self._states.pop(match_id, None)
+        records = self.store.load(match_id)
+        try:
+            state = replay(match_id, (event_from_record(record) for record in records))
+            check_invariants(state)
+        except (InvariantViolation, EventFormatError) as error:
+            error.add_note(f"while rebuilding match {match_id!r} from {self.store!r}")
+            raise
+        if records:  # an unknown id (a typo, a probe) must not take up memory for good
+            self._states[match_id] = state
+        return state
+
+    def _lock_for(self, match_id: str) -> threading.Lock:
+        with self._locks_guard:
+            lock = self._locks.get(match_id)
+            if lock is None:
+                lock = self._locks[match_id] = threading.Lock()
+            return lock
