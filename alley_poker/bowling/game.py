@@ -41,6 +41,14 @@ class Ball:
     for the first ball at ten fresh pins (first ball of a frame, a 10th-frame fill ball after a
     strike or spare).  ``pins_before`` is how many pins the ball faced, and ``foul_pinfall``
     what a foul ball knocked down before the respot (0 for a fair ball).
+
+    >>> game = Game()
+    >>> first = game.roll(9, standing=[10])
+    >>> first.full_rack, first.split, first.ends_frame, sorted(first.standing)
+    (True, False, False, [10])
+    >>> second = game.roll(1)
+    >>> second.ball, second.is_spare, second.mark, second.standing
+    (2, True, '/', frozenset())
     """
 
     frame: int
@@ -234,6 +242,12 @@ class Frame:
 
     ``points`` is what the frame is worth with its bonus and ``score`` the running total
     through it; both are ``None`` until the frame and its bonus balls are thrown.
+
+    >>> first, second = Game.from_rolls([{"pins": 7, "standing": [4, 7, 10]}, 3, 6, 2]).frames
+    >>> first.marks, first.is_spare, first.is_split_conversion, first.points, first.score
+    (('S7', '/'), True, True, 16, 16)
+    >>> str(second), second.is_open, second.score
+    ('62', True, 24)
     """
 
     number: int
