@@ -1,0 +1,53 @@
+"""The centre's scoreboard feeds, started from ``alley.toml`` and watched.
+
+One :class:`drivers.serial_feed.SerialFeed` thread per configured feed; every lane event goes
+straight to the service's router in the feed's own thread.  Commands for one match are
+serialized by the router's per-match lock, so feeds for different matches deal in parallel
+while a slow write on one match never reorders another's balls.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from alley_poker.config import ConfigError, FeedConfig
+from drivers.base import LaneEvent
+from drivers.dialects import UnknownDialect, available_dialects, make_dialect
+from drivers.serial_feed import SerialFeed
+
+log = logging.getLogger(__name__)
+
+
+class FeedSupervisor:
+    """Starts, reports on and stops every configured feed."""
+
+    def __init__(self, feeds: Sequence[FeedConfig], on_event: Callable[[LaneEvent], None]):
+        self.feeds: dict[str, SerialFeed] = {}
+        for index, feed in enumerate(feeds):
+            try:
+                dialect = make_dialect(feed.dialect, source=feed.name)
+            except UnknownDialect:
+                raise ConfigError(
+                    f"feeds[{index}].dialect: unknown dialect {feed.dialect!r} "
+                    f"(available: {', '.join(available_dialects())})"
+                ) from None
+            self.feeds[feed.name] = SerialFeed(
+                feed.url, dialect, on_event, source=feed.name, baudrate=feed.baudrate,
+                heartbeat_s=feed.heartbeat_s,
+            )
+
+    def start(self) -> None:
+        for feed in self.feeds.values():
+            log.info("feed %s: reading %s (%s)", feed.source, feed.url, feed.dialect.name)
+            feed.start()
+
+    def stop(self) -> None:
+        for feed in self.feeds.values():
+            feed.stop()
+
+    def health(self) -> list[dict[str, Any]]:
+        """Per feed: state (ok / silent / down), last line, lines ok and rejected, reconnects."""
+        return [asdict(feed.health()) for feed in self.feeds.values()]

@@ -1,0 +1,106 @@
+"""End to end: simulated scorer → real pty → pyserial feed → service → ledger in SQLite.
+
+The ledger must deal the right cards for every mark of complete games on several lanes.
+The expected cards come from an independent reading of the dealing rules over the
+simulator's own record of what it bowled.
+"""
+
+from __future__ import annotations
+
+import time
+
+from alley_poker.bowling import Game
+from alley_poker.config import FeedConfig
+from alley_poker.ledger import check_invariants
+from alley_poker.ledger.commands import ConsentToAnte, StartMatch
+from alley_poker.service.feeds import FeedSupervisor
+from drivers.base import BallRecorded
+from drivers.feed_writer import FeedWriter, serve
+from drivers.simulator import Simulator
+
+GAMES = 2
+
+
+def expected_marks(balls: list[BallRecorded], bowler_of) -> dict[str, list[tuple[int, int]]]:
+    """Per bowler, (cards for the mark, first-strike bonus) for every ball, in bowling order.
+
+    Strike 2, spare 1; a mark of the same kind as the previous frame's earns one more than
+    it did, up to 3; an open frame or a new game ends a streak; the first strike of each game
+    by anyone in the match earns one more.
+    """
+    games: dict[tuple[str, int], Game] = {}
+    streak: dict[tuple[str, int], tuple[str, int] | None] = {}
+    first_strike_taken: set[int] = set()
+    out: dict[str, list[tuple[int, int]]] = {}
+    for ball in balls:
+        bowler = bowler_of(ball)
+        key = (bowler, ball.game)
+        game = games.setdefault(key, Game())
+        rolled = game.roll(ball.pins, foul=ball.flags.foul)
+        previous = streak.get(key)
+        mark = "strike" if rolled.is_strike else "spare" if rolled.is_spare else None
+        cards = bonus = 0
+        if mark:
+            base = 2 if mark == "strike" else 1
+            cards = min(previous[1] + 1, 3) if previous and previous[0] == mark else base
+            streak[key] = (mark, cards)
+            if mark == "strike" and ball.game not in first_strike_taken:
+                first_strike_taken.add(ball.game)
+                bonus = 1
+        elif rolled.ends_frame:
+            streak[key] = None
+        out.setdefault(bowler, []).append((cards, bonus))
+    return out
+
+
+def test_simulated_games_on_four_lanes_deal_every_mark_exactly(store_service, pty_pair):
+    service = store_service
+    simulator = Simulator([1, 2, 3, 4], seed=11, games=GAMES, bowlers_per_lane=2)
+    slots = {(setup.lane, slot): profile.name
+             for setup in simulator.lanes for slot, profile in enumerate(setup.bowlers, 1)}
+    matches = {"pair-1-2": (1, 2), "pair-3-4": (3, 4)}
+    for match_id, lanes in matches.items():
+        mine = {key: name for key, name in slots.items() if key[0] in lanes}
+        service.create_match(match_id, mine, games=GAMES, actor="commissioner:test")
+        for name in mine.values():
+            service.execute(match_id, ConsentToAnte(name, actor=f"bowler:{name}"))
+        service.execute(match_id, StartMatch(actor="commissioner:test"))
+
+    writer_end, reader_end = pty_pair
+    feeds = FeedSupervisor([FeedConfig(name="scorer", url=reader_end, lanes=[1, 2, 3, 4])],
+                           service.handle_lane_event)
+    feeds.start()
+    writer = FeedWriter(writer_end).start()
+    try:
+        serve(simulator, writer, speed=0)
+        assert writer.flush(10)
+        bowled = simulator.balls
+        deadline = time.monotonic() + 30
+        while service.router.stats.recorded < len(bowled) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        writer.stop()
+        feeds.stop()
+
+    stats = service.router.stats
+    assert stats.recorded == len(bowled), stats
+    assert stats.refused == 0
+    health = feeds.health()[0]
+    assert health["lines_rejected"] == 0
+
+    def match_bowler(ball):
+        return slots[(ball.lane, ball.bowler)]
+
+    for match_id, lanes in matches.items():
+        state = service.state(match_id)
+        check_invariants(state)
+        assert state.status != "playing", "every game finished, so the match is ending"
+        in_match = [b for b in bowled if b.lane in lanes]
+        expected = expected_marks(in_match, match_bowler)
+        for bowler in state.bowlers:
+            ledger_balls = [b for game in state.balls[bowler] for b in game]
+            mine = [b for b in in_match if match_bowler(b) == bowler]
+            assert [b["pins"] for b in ledger_balls] == [b.pins for b in mine]
+            dealt = [(b["cards_due"], b["bonus"]) for b in ledger_balls]
+            assert dealt == expected[bowler], f"{match_id} {bowler}"
+        assert sum(sum(c + b for c, b in marks) for marks in expected.values()) > 0
