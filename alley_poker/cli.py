@@ -35,5 +35,21 @@ def demo() -> None:
     ctx.invoke(evaluate, cards="AS KS GJ 7D 7C")
 
 
+@main.group()
+def scenario() -> None:
+    """Bowling Poker scenarios (JSON Lines scripts of a match, run in memory)."""
+
+
+@scenario.command("run")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("--json", "as_json", is_flag=True, help="Print the final state as one JSON object.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for the shuffles.")
+def scenario_run(file, as_json: bool, seed: int) -> None:
+    """Run scenario FILE and print the final state (exit status 2 on a bad line)."""
+    from alley_poker.scenario.cli import run_file
+
+    raise SystemExit(run_file(file, as_json=as_json, seed=seed))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

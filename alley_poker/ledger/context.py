@@ -35,10 +35,10 @@ class Context:
             "action": state.seq + 1,
         }
 
-    def emit(self, kind: str, **data: Any) -> Event:
+    def emit(self, event_type: str, /, **data: Any) -> Event:
         """Record one event and apply it to the scratch state."""
         data.update(self._common)
-        event = Event(self.state.match_id, self.state.seq + 1, kind, self.now, data)
+        event = Event(self.state.match_id, self.state.seq + 1, event_type, self.now, data)
         self.state.apply(event)
         self.events.append(event)
         return event
