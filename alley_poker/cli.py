@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from alley_poker import __version__
+from alley_poker.cards import parse_cards
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -17,7 +20,6 @@ def main() -> None:
 @click.argument("cards", required=False, default="AS KS GJ 7D 7C")
 def evaluate(cards: str) -> None:
     """Print the evaluator's verdict on a hand, e.g. ``alley-poker evaluate "AS KS GJ"``."""
-    from alley_poker.cards import parse_cards
     from alley_poker.hands import evaluate as evaluate_hand
 
     try:
@@ -28,11 +30,27 @@ def evaluate(cards: str) -> None:
 
 
 @main.command()
-def demo() -> None:
-    """Run the demo alley (for now: the version and a sample hand's verdict)."""
-    click.echo(f"alley-poker {__version__}")
-    ctx = click.get_current_context()
-    ctx.invoke(evaluate, cards="AS KS GJ 7D 7C")
+@click.option("--games", type=click.IntRange(1, 5), default=1, show_default=True,
+              help="Games in each match (a league night is 3).")
+@click.option("--speed", type=click.FloatRange(0), default=40.0, show_default=True,
+              help="Simulated time runs this many times faster than real time (0: flat out).")
+@click.option("--seed", type=int, default=None, help="Seed for the simulated bowlers.")
+@click.option("--database", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="SQLite file for the ledger (default: a new temporary file).")
+def demo(games: int, speed: float, seed: int | None, database: Path | None) -> None:
+    """Run the demo alley: a simulated scorer bowls four lanes into the real service.
+
+    Two matches (lanes 1-2 and 3-4) are dealt live from a serial feed over
+    socket://127.0.0.1, and every card movement is printed as it happens.
+    """
+    from alley_poker.demo import run_demo
+    from alley_poker.hands import evaluate as evaluate_hand
+
+    click.echo(f"alley-poker {__version__} demo alley")
+    sample = "AS KS GJ 7D 7C"
+    click.echo(f"the evaluator on a sample hand: {sample} is "
+               f"{evaluate_hand(parse_cards(sample)).describe()}\n")
+    run_demo(games=games, speed=speed, seed=seed, database=database, echo=click.echo)
 
 
 @main.group()

@@ -1,0 +1,237 @@
+"""The demo alley: a simulated scorer bowls into the real service over a real serial URL.
+
+Four lanes, two matches (lanes 1-2 and 3-4), three bowlers a lane.  The simulator listens on
+``socket://127.0.0.1:PORT`` as a serial device server does; the service's feed connects to
+it through pyserial, exactly as it would to a centre's scorer.  Everything the ledger does is
+narrated as it happens; demo bowlers answer their own decisions (a quick guess at the ball
+return, the card to lose, a steal, the end-of-match draw and buy) and the demo commissioner
+confirms each result.  The ledger is stored in SQLite like a real night.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from alley_poker.config import FeedConfig
+from alley_poker.ledger import CommandRefused
+from alley_poker.ledger import commands as c
+from alley_poker.ledger.values import automatic_loss
+from alley_poker.service import AlleyService
+from alley_poker.service.feeds import FeedSupervisor
+from alley_poker.service.views import public_match_view
+from alley_poker.store import EventStore
+from alley_poker.store.repository import MatchRepository
+from drivers.feed_writer import FeedWriter, serve
+from drivers.simulator import Simulator
+
+COMMISSIONER = "commissioner:demo"
+MATCH_LANES = {"lanes-1-2": (1, 2), "lanes-3-4": (3, 4)}
+
+
+@dataclass
+class DemoResult:
+    """What the demo did, for the closing summary and for tests."""
+
+    database: Path
+    balls: int = 0
+    views: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def _money(cents: int) -> str:
+    return f"${cents // 100}.{cents % 100:02d}"
+
+
+class Narrator:
+    """Turns ledger events into one line each for the terminal."""
+
+    def __init__(self, service: AlleyService, echo: Callable[[str], None]):
+        self.service = service
+        self.echo = echo
+
+    def __call__(self, topic: str, message: dict[str, Any]) -> None:
+        if message.get("kind") == "balls_recovered":
+            self.echo(f"  ** {message['message']}")
+            return
+        if message.get("kind") != "events":
+            return
+        match_id = message["match_id"]
+        state = self.service.state(match_id)
+        for record in message["events"]:
+            line = self._line(state, record["type"], record["data"])
+            if line:
+                self.echo(f"[{match_id}] {line}")
+
+    @staticmethod
+    def _line(state, kind: str, data: dict[str, Any]) -> str | None:
+        shown = state.display_card
+        if kind == "ball_recorded" and data["mark"]:
+            extra = " (first strike of the game: +1)" if data["bonus"] else ""
+            label = "STRIKE" if data["mark"] == "strike" else "spare"
+            if data["split_pickup"]:
+                label = "SPLIT PICKED UP"
+            return (f"{data['bowler']}: {label} in frame {data['frame']} "
+                    f"(+{data['cards_due']}){extra}")
+        if kind == "ball_recorded" and data["gutter_ball"]:
+            return f"{data['bowler']}: GUTTER BALL in frame {data['frame']}"
+        if kind == "card_drawn":
+            return f"    {data['bowler']} draws {shown(data['card'])}"
+        if kind == "card_taken":
+            return (f"    {data['bowler']} takes {shown(data['card'])} from "
+                    f"{data['from_bowler']} ({data['via']})")
+        if kind == "card_returned":
+            return f"    {data['bowler']} puts {shown(data['card'])} back in the pile"
+        if kind == "jokers_swapped":
+            return "    FREAKY FRIDAY! the jokers swap powers"
+        if kind == "hole_deepened":
+            return f"    {data['bowler']} goes deeper in the hole"
+        if kind == "hole_paid_off":
+            return f"    {data['bowler']} climbs out of the hole by one card"
+        if kind == "guess_resolved":
+            verdict = "right: keeps the card" if data["correct"] else "wrong"
+            return f"    {data['bowler']} guessed the ball return {verdict}"
+        if kind == "automatic_win":
+            return f"AUTOMATIC WIN: {data['bowler']} bought the good joker!"
+        if kind == "showdown":
+            return "SHOWDOWN: " + ", ".join(
+                f"{bowler} {_money(cents)}" for bowler, cents in data["shares"].items())
+        if kind == "match_settled":
+            return "result confirmed by the commissioner; the pot is paid"
+        return None
+
+
+class DemoBowlers:
+    """Answers every pending decision the way a quick, slightly reckless bowler would."""
+
+    def __init__(self, service: AlleyService, rng: random.Random):
+        self.service = service
+        self.rng = rng
+        self.work: queue.Queue[str | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="demo-bowlers", daemon=True)
+
+    def start(self) -> None:
+        self.service.bus.subscribe(self._on_message)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self.work.put(None)
+        self._thread.join(5)
+
+    def _on_message(self, topic: str, message: dict[str, Any]) -> None:
+        if message.get("kind") == "events" and any(
+                r["type"] in ("decision_opened", "showdown", "guess_made")
+                for r in message["events"]):
+            self.work.put(message["match_id"])
+
+    def _run(self) -> None:
+        while (match_id := self.work.get()) is not None:
+            try:
+                self.settle_decisions(match_id)
+            except CommandRefused:
+                continue  # the state moved on under us; the next message retries
+
+    def settle_decisions(self, match_id: str) -> None:
+        """Answer every open decision of the match, then confirm a result that is ready."""
+        state = self.service.state(match_id)
+        for decision in list(state.decisions.values()):
+            command = self._answer(state, decision)
+            if command is not None:
+                self.service.execute(match_id, command)
+                state = self.service.state(match_id)
+        if state.result is not None and state.status == "ending" and not state.decisions:
+            self.service.execute(match_id, c.CommissionerConfirmResult(
+                reason="demo night", actor=COMMISSIONER))
+
+    def _answer(self, state, decision: dict) -> c.Command | None:
+        bowler, kind = decision["bowler"], decision["kind"]
+        actor = f"bowler:{bowler}"
+        if kind == "lose_card":
+            guess = decision["guess"]
+            if guess is not None and "outcome" not in guess:
+                return c.RecordGuessOutcome(bowler, self.rng.choice(["left", "right"]),
+                                            actor=actor)
+            if decision["guess_allowed"] and self.rng.random() < 0.5:
+                return c.DecideGuess(bowler, self.rng.choice(["left", "right"]), actor=actor)
+            card = automatic_loss(state, bowler)
+            return c.DecideLoseCard(bowler, state.display_card(card), actor=actor)
+        if kind == "steal":
+            victims = [b for b in state.bowlers if b != bowler and state.hands[b]]
+            if not victims:
+                return None
+            victim = max(victims, key=lambda b: len(state.hands[b]))
+            card = state.display_card(self.rng.choice(state.hands[victim]))
+            return c.DecideSteal(bowler, victim, card, actor=actor)
+        if kind == "end_draw":
+            return c.DecideEndDraw(bowler, True, actor=actor)
+        if kind == "buy":
+            return c.DecideBuy(bowler, self.rng.random() < 0.3, actor=actor)
+        return None
+
+
+def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
+             database: Path | None = None, echo: Callable[[str], None] = print,
+             bowlers_per_lane: int = 3) -> DemoResult:
+    """Bowl a simulated league night through the real feed, service and ledger."""
+    rng = random.Random(seed)
+    if database is None:
+        database = Path(tempfile.mkdtemp(prefix="alley-poker-demo-")) / "demo.sqlite3"
+    database.parent.mkdir(parents=True, exist_ok=True)
+    store = EventStore.open(f"sqlite:///{database}")
+    service = AlleyService(MatchRepository(store, rng_factory=random.SystemRandom))
+    simulator = Simulator([1, 2, 3, 4], seed=rng.randrange(2**32), games=games,
+                          bowlers_per_lane=bowlers_per_lane)
+    result = DemoResult(database)
+
+    for match_id, lanes in MATCH_LANES.items():
+        slots = {(setup.lane, slot): profile.name for setup in simulator.lanes
+                 if setup.lane in lanes for slot, profile in enumerate(setup.bowlers, 1)}
+        service.create_match(match_id, slots, games=games, actor=COMMISSIONER)
+        for name in slots.values():
+            service.execute(match_id, c.ConsentToAnte(name, actor=f"bowler:{name}"))
+        service.execute(match_id, c.StartMatch(actor=COMMISSIONER))
+        echo(f"[{match_id}] {', '.join(slots.values())} ante up; the pot is "
+             f"{_money(service.state(match_id).pot_cents)}")
+
+    writer = FeedWriter("socket://127.0.0.1:0").start()
+    host, port = writer.address
+    url = f"socket://{host}:{port}"
+    echo(f"scorer simulator listening on {url}; the service's feed reads it through pyserial")
+    feeds = FeedSupervisor([FeedConfig(name="demo-scorer", url=url, lanes=[1, 2, 3, 4])],
+                           service.handle_lane_event)
+    service.bus.subscribe(Narrator(service, echo))
+    bowlers = DemoBowlers(service, rng)
+    bowlers.start()
+    feeds.start()
+    try:
+        serve(simulator, writer, speed=speed)
+        writer.flush(30)
+        result.balls = len(simulator.balls)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not all(
+                service.state(m).status == "settled" for m in MATCH_LANES):
+            for match_id in MATCH_LANES:
+                bowlers.work.put(match_id)
+            time.sleep(0.2)
+    finally:
+        feeds.stop()
+        writer.stop()
+        bowlers.stop()
+    for match_id in MATCH_LANES:
+        view = public_match_view(service.state(match_id))
+        result.views[match_id] = view
+        echo(f"\n[{match_id}] {view['status']}: pot {_money(view['pot_cents'])}")
+        for name, bowler in view["bowlers"].items():
+            hand = " ".join(bowler["hand"]) or "(no cards)"
+            hole = f", hole {bowler['hole']}" if bowler["hole"] < 0 else ""
+            won = f", wins {_money(bowler['won_cents'])}" if bowler["won_cents"] else ""
+            echo(f"  {name:<8} {hand:<40} {bowler['describe']}{hole}{won}")
+    store.close()
+    echo(f"\nledger stored in {database}")
+    return result
