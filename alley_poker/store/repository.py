@@ -5,9 +5,10 @@ asks the ledger for the events (``handle``, pure), appends them to the store in 
 transaction, and only then folds them into its cached state, so what the service shows is
 never ahead of what is stored.  Commands for one match run one at a time (a lock per
 match); different matches run in parallel.  Another process appending to the same match is
-caught by the store's optimistic concurrency: the repository reloads the match and decides
-the command once more against the fresh state; if it loses the race again the command is
-refused.
+caught by the store's optimistic concurrency: the repository catches up with the log and
+decides the command once more against the fresh state; if it loses the race again the
+command is refused.  A command refused against a cached state that another process has
+since moved on is likewise decided once more against the log.
 
 >>> import random
 >>> from alley_poker.ledger import commands
@@ -91,12 +92,17 @@ class MatchRepository:
             try:
                 return self._decide_and_store(match_id, state, command)
             except ConcurrencyConflict as conflict:
-                log.info("%s; reloading the match and deciding %s again",
-                         conflict, type(command).__name__)
-            state = self._rebuild(match_id)
+                log.info("%s; catching up and deciding %s again", conflict, type(command).__name__)
+            except CommandRefused:
+                # Refused against what this process knew.  If another process has moved the
+                # match on meanwhile, that knowledge was stale: decide again on the real log.
+                if self.store.last_seq(match_id) == state.seq:
+                    raise
+            state = self._catch_up(match_id, state)
             try:
                 return self._decide_and_store(match_id, state, command)
             except ConcurrencyConflict as conflict:
+                self._catch_up(match_id, state)  # so the caller's next try starts current
                 raise CommandRefused(
                     f"match {match_id} kept changing under another writer while "
                     f"{type(command).__name__} was decided; nothing was done, try again",
@@ -136,19 +142,25 @@ class MatchRepository:
     def refresh(self, match_id: str) -> MatchState:
         """Catch up with events other processes appended since this one last looked."""
         with self._lock_for(match_id):
-            state = self._states.get(match_id)
-            if state is None:
-                return self._rebuild(match_id).clone()
-            newer = self.store.load(match_id, after_seq=state.seq)
-            if newer:
-                try:
-                    for record in newer:
-                        state.apply(event_from_record(record))
-                    check_invariants(state)
-                except BaseException:
-                    self._states.pop(match_id, None)
-                    raise
-            return state.clone()
+            return self._catch_up(match_id, self._state_locked(match_id)).clone()
+
+    def _catch_up(self, match_id: str, state: MatchState) -> MatchState:
+        # The cached state is only ever changed after a successful append, so it is always
+        # a true prefix of the log: folding in the newer events brings it up to date.
+        newer = self.store.load(match_id, after_seq=state.seq)
+        if not newer:
+            return state
+        try:
+            for record in newer:
+                state.apply(event_from_record(record))
+            check_invariants(state)
+        except BaseException as error:
+            self._states.pop(match_id, None)
+            if isinstance(error, InvariantViolation | EventFormatError):
+                error.add_note(f"while catching match {match_id!r} up from {self.store!r}")
+            raise
+        self._states[match_id] = state
+        return state
 
     def _state_locked(self, match_id: str) -> MatchState:
         state = self._states.get(match_id)
