@@ -160,6 +160,8 @@ def record_ball(ctx: Context, cmd: c.RecordBall) -> None:
     require_bowler(ctx, cmd.bowler)
     bowler = cmd.bowler
     current = state.current_game(bowler)
+    if cmd.game is None and current > state.games:
+        refuse(f"{bowler} has finished all {state.games} game(s) of the match", "game")
     game = current if cmd.game is None else cmd.game
     if not isinstance(game, int) or isinstance(game, bool) or not 1 <= game <= state.games:
         refuse(f"game must be 1 to {state.games}, not {game!r}", "game")
