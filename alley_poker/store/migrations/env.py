@@ -10,6 +10,7 @@ apply, and the upgrade runs inside the caller's transaction); the developer comm
 from __future__ import annotations
 
 import os
+from logging.config import fileConfig
 
 from alembic import context
 from sqlalchemy import create_engine
@@ -17,6 +18,9 @@ from sqlalchemy import create_engine
 from alley_poker.store.schema import metadata
 
 config = context.config
+if config.config_file_name is not None and "connection" not in config.attributes:
+    # The developer command line: log what runs, as the ini file says.
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
 
 
 def _run(connection) -> None:
