@@ -219,7 +219,7 @@ class LedgerMachine(RuleBasedStateMachine):
 
 TestLedgerMachine = LedgerMachine.TestCase
 TestLedgerMachine.settings = settings(
-    max_examples=40, stateful_step_count=60, deadline=None,
+    max_examples=20, stateful_step_count=50, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 
