@@ -7,6 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from alley_poker.store import (
     ConcurrencyConflict,
@@ -62,6 +64,30 @@ def test_records_come_back_exactly_as_appended(store):
     assert store.load("m-ünï", after_seq=2) == awkward[2:]
     assert store.load("m-ünï", after_seq=3) == []
     assert store.load("no-such-match") == []
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text()
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(), inner, max_size=5),
+    max_leaves=25,
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(payloads=st.lists(st.dictionaries(st.text(), JSON_VALUES, max_size=6), min_size=1,
+                         max_size=4))
+def test_any_json_payload_round_trips(store, payloads):
+    match_id = f"prop-{len(store.match_ids())}"
+    records = [
+        {"match_id": match_id, "seq": seq, "type": "Anything", "at": "2024-05-01T19:00:00Z",
+         "data": payload}
+        for seq, payload in enumerate(payloads, start=1)
+    ]
+    store.append(match_id, records, expected_seq=0)
+    assert store.load(match_id) == records
 
 
 def test_appends_continue_the_log_and_loads_reopen(store_url):
