@@ -19,6 +19,8 @@ alley_poker.store.event_store.ConcurrencyConflict: match 'm1': expected to appen
 but the log is at seq 1
 >>> store.match_ids(), store.last_seq("m1")
 (['m1'], 1)
+>>> [(stored.id, stored.record["type"]) for stored in store.events_since(0)]
+[(1, 'MatchCreated')]
 >>> store.close()
 """
 
@@ -106,12 +108,20 @@ class StoredEvent:
 
 
 def utcnow() -> datetime:
-    """The current time as an aware UTC datetime."""
+    """The current time as an aware UTC datetime.
+
+    >>> utcnow().utcoffset()
+    datetime.timedelta(0)
+    """
     return datetime.now(UTC)
 
 
 class EventStore:
-    """An event log in SQLite (WAL, fsync on commit) or PostgreSQL, migrated on open."""
+    """An event log in SQLite (WAL, fsync on commit) or PostgreSQL, migrated on open.
+
+    Make one with :meth:`open`, which configures the engine (SQLite pragmas, transaction
+    handling, strict JSON) and migrates the schema; the constructor takes that engine as is.
+    """
 
     def __init__(self, engine: Engine, *, centre: str = DEFAULT_CENTRE) -> None:
         self._engine = engine
@@ -423,7 +433,11 @@ def _create_sqlite_engine(url: URL) -> Engine:
 
 
 def alembic_config() -> Config:
-    """The Alembic configuration for the store's migrations (no ini file needed)."""
+    """The Alembic configuration for the store's migrations (no ini file needed).
+
+    >>> alembic_config().get_main_option("script_location").endswith("migrations")
+    True
+    """
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     return config
