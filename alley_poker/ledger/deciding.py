@@ -95,8 +95,15 @@ def decide_steal(ctx: Context, cmd: c.DecideSteal) -> None:
     close_decision(ctx, decision, "chosen", {"from": cmd.from_bowler, "card": shown})
 
 
+def _accept(value: object) -> bool:
+    if not isinstance(value, bool):
+        refuse(f"accept must be true or false, not {value!r}", "accept")
+    return value
+
+
 def decide_end_draw(ctx: Context, cmd: c.DecideEndDraw) -> None:
     decision = find_decision(ctx, cmd.bowler, "end_draw", cmd.decision_id)
+    _accept(cmd.accept)
     if cmd.accept:
         draw_one(ctx, cmd.bowler, "lowest score")
         close_decision(ctx, decision, "accepted", "draw")
@@ -107,7 +114,7 @@ def decide_end_draw(ctx: Context, cmd: c.DecideEndDraw) -> None:
 
 def decide_buy(ctx: Context, cmd: c.DecideBuy) -> None:
     decision = find_decision(ctx, cmd.bowler, "buy", cmd.decision_id)
-    if not cmd.accept:
+    if not _accept(cmd.accept):
         close_decision(ctx, decision, "declined", None)
         return
     _buy(ctx, decision)

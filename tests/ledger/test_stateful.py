@@ -193,6 +193,14 @@ class LedgerMachine(RuleBasedStateMachine):
             kind = c.CommissionerApplyReview if apply else c.CommissionerDismissReview
             self.run(kind(review_id, actor=DESK))
 
+    @rule(who=st.sampled_from(["Eve", "Ann", "Bob"]), add=st.booleans())
+    def seat_change(self, who, add):
+        if add:
+            if self.run(c.CommissionerAddBowler(who, "late", actor=DESK)):
+                self.names.append(who)
+        elif self.run(c.CommissionerRemoveBowler(who, "went home", actor=DESK)):
+            self.names.remove(who)
+
     @rule()
     def undo(self):
         self.run(c.CommissionerUndoLastAction("test", actor=DESK))
