@@ -57,7 +57,7 @@ def to_json(run: ScenarioRun) -> dict[str, Any]:
         "status": state.status,
         "pot_cents": state.pot_cents,
         "pile_count": len(state.pile),
-        "jokers": {joker: state.powers[joker] for joker in sorted(state.powers)},
+        "jokers": _jokers(state),
         "bowlers": bowlers,
         "winners": list(result.get("winners", [])),
         "shares": dict(result.get("shares", {})),
@@ -69,8 +69,19 @@ def to_json(run: ScenarioRun) -> dict[str, Any]:
     return out
 
 
+def _jokers(state: MatchState) -> dict[str, str]:
+    """Each physical joker's power (before the start: as the rule book will deal them)."""
+    if state.powers:
+        return {joker: state.powers[joker] for joker in sorted(state.powers)}
+    if state.rules is None:
+        return {}
+    good = state.rules.good_joker
+    return {joker: ("good" if joker == good else "bad") for joker in ("JOKER-A", "JOKER-B")}
+
+
 def _event_view(event: Any) -> dict[str, Any]:
-    view = {"seq": event.seq, "type": event.type}
+    view = {"seq": event.seq, "type": event.type,
+            "at": event.at.isoformat().replace("+00:00", "Z")}
     view.update({k: v for k, v in event.data.items() if k not in _BOOKKEEPING})
     view["actor"] = event.data["actor"]
     return view
