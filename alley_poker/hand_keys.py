@@ -1,0 +1,298 @@
+"""A hand's poker value as one integer: the encoding of cards, the key layout, the arithmetic.
+
+This is the engine behind :func:`alley_poker.hands.evaluate`; callers use that.
+
+**Cards** are encoded as one integer: :data:`EMPTY_HAND` plus each card's
+:data:`CARD_VALUE`, which is bit ``13 * suit + rank - 2`` for the card itself (clubs,
+diamonds, hearts, spades), plus one in its suit's count (5-bit fields from bit 52) and one
+in its rank's count (3-bit fields from bit 72); a joker of any kind adds one to the joker
+count at bit 112.  Summing, not OR-ing, lets a repeated card show itself: its bits carry,
+so the card bits no longer count the cards.  The suit counts tell at once whether a flush
+is possible; when none is, the rank counts decide the value, so they index a cache.
+
+**The key** is ``category << 20`` plus five 4-bit rank slots, the first tie-break rank in
+the highest slot and 0 for a missing card (short hands), so comparing keys compares hands:
+
+>>> hex(natural_key(encode(14, "S", 14, "D", 13, "C", 7, "H", 2, "D"), 5))  # AA K 7 2
+'0x2ed720'
+>>> CATEGORIES[0x2ed720 >> CATEGORY_SHIFT]
+'pair'
+>>> natural_key(encode(14, "S", 14, "D"), 2) < natural_key(encode(14, "S", 14, "D", 2, "C"), 3)
+True
+"""
+
+from __future__ import annotations
+
+from alley_poker.hand_tables import ALL_RANKS_MASK, STRAIGHT_WITH_GAPS, TOP_RANKS
+
+#: Category names, lowest first; a category's index is its strength.
+CATEGORIES: tuple[str, ...] = (
+    "no_hand", "high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush",
+    "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind", "unbeatable",
+)
+(NO_HAND, HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE,
+ FOUR_OF_A_KIND, STRAIGHT_FLUSH, FIVE_OF_A_KIND, UNBEATABLE) = range(len(CATEGORIES))
+CATEGORY_SHIFT = 20
+UNBEATABLE_KEY = UNBEATABLE << CATEGORY_SHIFT
+
+_HIGH = HIGH_CARD << CATEGORY_SHIFT
+_PAIR = PAIR << CATEGORY_SHIFT
+_TWO_PAIR = TWO_PAIR << CATEGORY_SHIFT
+_TRIPS = THREE_OF_A_KIND << CATEGORY_SHIFT
+_STRAIGHT = STRAIGHT << CATEGORY_SHIFT
+_FLUSH = FLUSH << CATEGORY_SHIFT
+_FULL_HOUSE = FULL_HOUSE << CATEGORY_SHIFT
+_QUADS = FOUR_OF_A_KIND << CATEGORY_SHIFT
+_STRAIGHT_FLUSH = STRAIGHT_FLUSH << CATEGORY_SHIFT
+_FIVE = FIVE_OF_A_KIND << CATEGORY_SHIFT
+
+ACE = 14
+_TOP1, _TOP2, _TOP3, _TOP5 = TOP_RANKS[1], TOP_RANKS[2], TOP_RANKS[3], TOP_RANKS[5]
+_STRAIGHT_TOP = STRAIGHT_WITH_GAPS[0]
+#: ``_ACES[k]``: k aces in the top k rank slots (wilds copying the ace of a flush).
+_ACES = tuple(sum(ACE << (4 * (4 - i)) for i in range(k)) for k in range(6))
+
+# -- the card encoding ---------------------------------------------------------------------
+# Fields, lowest bit first (kept under 128 bits: big-integer arithmetic costs per 30 bits).
+SUITS_IN_BLOCK_ORDER = "CDHS"
+CARD_BITS = (1 << 52) - 1  # one bit per card: 13 * suit block + rank - 2
+_SUIT_COUNT_SHIFT = 52  # a 5-bit count per suit, each started at 11 (see EMPTY_HAND)
+_SUIT_COUNT_BITS = ((1 << 20) - 1) << _SUIT_COUNT_SHIFT
+RANK_COUNT_SHIFT = 72  # a 3-bit count per rank
+_RANK_COUNT_BITS = ((1 << 39) - 1) << RANK_COUNT_SHIFT
+JOKER_SHIFT = 112  # how many jokers (of any kind)
+JOKER_COUNT_MASK = (1 << 16) - 1
+#: Above everything a hand encodes: where a value's source keeps the option flags.
+FLAGS_SHIFT = 128
+#: The encoding of no cards.  Each suit count starts at 11, so a suit holding 5 or more
+#: cards (16 to 24) shows its 16s bit, :data:`FLUSH_SIGN`: a flush is one AND away.
+EMPTY_HAND = sum(11 << (_SUIT_COUNT_SHIFT + 5 * block) for block in range(4))
+FLUSH_SIGN = sum(16 << (_SUIT_COUNT_SHIFT + 5 * block) for block in range(4))
+#: ``CARD_VALUE[suit][rank]``: what one card adds to an encoded hand.  A joker (suit ``""``,
+#: rank 0) adds to the joker count only; it is told apart from a GJ or BJ by a slower pass.
+CARD_VALUE: dict[str, list[int]] = {
+    suit: [0, 0] + [(1 << (13 * block + rank - 2)) + (1 << (_SUIT_COUNT_SHIFT + 5 * block))
+                    + (1 << (RANK_COUNT_SHIFT + 3 * (rank - 2)))
+                    for rank in range(2, 15)]
+    for block, suit in enumerate(SUITS_IN_BLOCK_ORDER)
+}
+CARD_VALUE[""] = [1 << JOKER_SHIFT]
+#: :data:`CARD_VALUE` plus :data:`EMPTY_HAND`, to start a sum without an extra addition.
+FIRST_CARD_VALUE: dict[str, list[int]] = {
+    suit: [EMPTY_HAND + value for value in values] for suit, values in CARD_VALUE.items()
+}
+#: Anything outside the fields of plain cards: a joker (or a value that is no card at all).
+NOT_PLAIN_CARDS = ~(CARD_BITS | _SUIT_COUNT_BITS | _RANK_COUNT_BITS)
+
+# Option flags, as a HandValue stores them.
+NO_COPIES = 1
+WILDS_CAPPED = 2
+
+
+def encode(*ranks_and_suits: int | str) -> int:
+    """Encode standard cards given as rank, suit, rank, suit, ... (for examples and tests).
+
+    >>> encode(2, "C") & CARD_BITS, encode(14, "S") & CARD_BITS == 1 << 51
+    (1, True)
+    """
+    pairs = zip(ranks_and_suits[::2], ranks_and_suits[1::2], strict=True)
+    return EMPTY_HAND + sum(CARD_VALUE[suit][rank] for rank, suit in pairs)  # type: ignore
+
+
+def usable_wilds(naturals: int, wilds: int, flags: int) -> int:
+    """How many of ``wilds`` may stand for a card beside ``naturals`` natural cards.
+
+    >>> usable_wilds(0, 1, WILDS_CAPPED), usable_wilds(3, 2, WILDS_CAPPED), usable_wilds(52, 1, 0)
+    (0, 2, 1)
+    """
+    if flags & WILDS_CAPPED:
+        wilds = min(wilds, naturals)
+    if flags & NO_COPIES:
+        wilds = min(wilds, 52 - naturals)  # each must be a different card the hand lacks
+    return wilds
+
+
+#: Keys of hands without a flush by their rank counts (a hand's value then depends on
+#: nothing else), filled as hands are seen.  Capped so odd inputs cannot grow it forever;
+#: hands of up to 7 cards have under 75,000 rank-count patterns.
+KEY_BY_RANK_COUNTS: dict[int, int] = {}
+_KEY_CACHE_LIMIT = 200_000
+
+
+def natural_key(hand: int, count: int) -> int:
+    """The key of ``count`` different natural cards, encoded as ``hand``; no wilds."""
+    if hand & FLUSH_SIGN:
+        return _natural_key(hand, count)
+    rank_counts = hand >> RANK_COUNT_SHIFT
+    key = KEY_BY_RANK_COUNTS.get(rank_counts)
+    if key is None:
+        key = _natural_key(hand, count)
+        if len(KEY_BY_RANK_COUNTS) < _KEY_CACHE_LIMIT:
+            KEY_BY_RANK_COUNTS[rank_counts] = key
+    return key
+
+
+def _natural_key(hand: int, count: int) -> int:
+    """:func:`natural_key`, worked out from the suit masks.
+
+    Written for speed: the common categories are decided with the fewest operations.
+    """
+    c = hand & ALL_RANKS_MASK
+    d = hand >> 13 & ALL_RANKS_MASK
+    h = hand >> 26 & ALL_RANKS_MASK
+    s = hand >> 39 & ALL_RANKS_MASK
+    ranks = c | d | h | s
+    distinct = ranks.bit_count()
+    if distinct == count:  # no two cards share a rank
+        if distinct >= 5:
+            if hand & FLUSH_SIGN:
+                flush, straight_flush = _best_flush(c, d, h, s)
+                if straight_flush:
+                    return _STRAIGHT_FLUSH | straight_flush << 16
+                return _FLUSH | flush
+            straight = _STRAIGHT_TOP[ranks]
+            if straight:
+                return _STRAIGHT | straight << 16
+        return _HIGH | _TOP5[ranks] if count else 0  # no cards: no hand
+
+    flush = 0
+    if distinct >= 5 and hand & FLUSH_SIGN:
+        flush, straight_flush = _best_flush(c, d, h, s)
+        if straight_flush:
+            return _STRAIGHT_FLUSH | straight_flush << 16
+    cd = c & d
+    hs = h & s
+    c_or_d = c | d
+    h_or_s = h | s
+    pairs = cd | hs | (c_or_d & h_or_s)  # ranks held twice or more
+    trips = (cd & h_or_s) | (hs & c_or_d)  # three times or more
+    if trips:
+        quads = cd & hs
+        if quads:
+            rank = _TOP1[quads]
+            return _QUADS | rank << 16 | _TOP1[ranks ^ (1 << (rank - 2))] << 12
+        rank = _TOP1[trips]
+        rank_bit = 1 << (rank - 2)
+        if pairs ^ rank_bit:
+            return _FULL_HOUSE | rank << 16 | _TOP1[pairs ^ rank_bit] << 12
+    if flush:
+        return _FLUSH | flush
+    if distinct >= 5:
+        straight = _STRAIGHT_TOP[ranks]
+        if straight:
+            return _STRAIGHT | straight << 16
+    if trips:
+        return _TRIPS | rank << 16 | _TOP2[ranks ^ rank_bit] << 8
+    high = _TOP1[pairs]
+    high_bit = 1 << (high - 2)
+    rest = pairs ^ high_bit
+    if rest:
+        low = _TOP1[rest]
+        return (_TWO_PAIR | high << 16 | low << 12
+                | _TOP1[ranks ^ high_bit ^ (1 << (low - 2))] << 8)
+    return _PAIR | high << 16 | _TOP3[ranks ^ high_bit] << 4
+
+
+def _best_flush(c: int, d: int, h: int, s: int) -> tuple[int, int]:
+    """(best flush ranks packed, best straight flush top or 0) over suits of 5+ cards."""
+    flush = straight_flush = 0
+    for suit in (c, d, h, s):
+        if suit.bit_count() >= 5:
+            flush = max(flush, _TOP5[suit])
+            straight_flush = max(straight_flush, _STRAIGHT_TOP[suit])
+    return flush, straight_flush
+
+
+def _held(rank_bit: int, c: int, d: int, h: int, s: int) -> int:
+    """How many suits of one rank the hand holds."""
+    return (c & rank_bit > 0) + (d & rank_bit > 0) + (h & rank_bit > 0) + (s & rank_bit > 0)
+
+
+def key_with_wilds(hand: int, wilds: int, flags: int) -> int:
+    """The key of the natural cards encoded as ``hand`` plus ``wilds`` usable wild cards.
+
+    Categories are tried best first; for each, the best use of the wilds is worked out from
+    the rank masks: the highest rank they lift to five (four, three) of a kind, the best
+    straight (flush) they fill.  A category is only reached when every better one is out of
+    reach, and that bounds the wilds left over (a wild left after making trips would have
+    made four of a kind), so kickers are natural cards except where noted.
+
+    >>> hex(key_with_wilds(encode(14, "S", 13, "S", 12, "S", 10, "S"), 1, 0))  # royal flush
+    '0x9e0000'
+    >>> hex(key_with_wilds(encode(9, "S", 9, "D"), 1, 0))  # a short hand: three nines
+    '0x490000'
+    """
+    count = (hand & CARD_BITS).bit_count()
+    if not wilds:
+        return natural_key(hand, count)
+    c = hand & ALL_RANKS_MASK
+    d = hand >> 13 & ALL_RANKS_MASK
+    h = hand >> 26 & ALL_RANKS_MASK
+    s = hand >> 39 & ALL_RANKS_MASK
+    ranks = c | d | h | s
+    cd, hs, c_or_d, h_or_s = c & d, h & s, c | d, h | s
+    # held_at_least[j]: the ranks held j or more times (any rank at all for j = 0).
+    held_at_least = (ALL_RANKS_MASK, ranks, cd | hs | (c_or_d & h_or_s),
+                     (cd & h_or_s) | (hs & c_or_d), cd & hs)
+    total = count + wilds
+    copies_allowed = not flags & NO_COPIES
+
+    if total >= 5:
+        if copies_allowed:  # five of a kind: the highest rank the wilds make five of
+            rank = ACE if wilds >= 5 else _TOP1[held_at_least[5 - wilds]]
+            if rank:
+                return _FIVE | rank << 16
+        if wilds >= 5:
+            return _STRAIGHT_FLUSH | ACE << 16
+        with_gaps = STRAIGHT_WITH_GAPS[wilds]
+        top = max(with_gaps[c], with_gaps[d], with_gaps[h], with_gaps[s])
+        if top:
+            return _STRAIGHT_FLUSH | top << 16
+
+    rank = ACE if wilds >= 4 else _TOP1[held_at_least[4 - wilds]]
+    if rank:  # four of a kind
+        rank_bit = 1 << (rank - 2)
+        spare = wilds - (4 - _held(rank_bit, c, d, h, s))
+        # A spare wild (only under No Copies: otherwise it made five of a kind) is the best
+        # kicker there is: an ace, or a king beside four aces.
+        kicker = (13 if rank == ACE else ACE) if spare > 0 else _TOP1[ranks & ~rank_bit]
+        return _QUADS | rank << 16 | kicker << 12
+
+    if total >= 5:
+        # Full house: the highest trips the wilds can make that still leave a pair.
+        candidates = held_at_least[max(0, 3 - wilds)]
+        while candidates:
+            rank = _TOP1[candidates]
+            rank_bit = 1 << (rank - 2)
+            spare = wilds - max(0, 3 - _held(rank_bit, c, d, h, s))
+            if spare >= 2:
+                pair = 13 if rank == ACE else ACE
+            else:
+                pair = _TOP1[held_at_least[2 - spare] & ~rank_bit]
+            if pair:
+                return _FULL_HOUSE | rank << 16 | pair << 12
+            candidates ^= rank_bit
+
+        flush = 0
+        for suit in (c, d, h, s):
+            if suit.bit_count() + wilds >= 5:
+                if copies_allowed:  # every wild is the ace of the suit, held or not
+                    flush = max(flush, _ACES[wilds] | TOP_RANKS[5 - wilds][suit])
+                else:  # each wild is the highest card of the suit not yet in the hand
+                    filled = suit
+                    for _ in range(wilds):
+                        filled |= 1 << ((ALL_RANKS_MASK ^ filled).bit_length() - 1)
+                    flush = max(flush, _TOP5[filled])
+        if flush:
+            return _FLUSH | flush
+        top = STRAIGHT_WITH_GAPS[wilds][ranks]
+        if top:
+            return _STRAIGHT | top << 16
+
+    rank = ACE if wilds >= 3 else _TOP1[held_at_least[3 - wilds]]
+    if rank:
+        return _TRIPS | rank << 16 | _TOP2[ranks & ~(1 << (rank - 2))] << 8
+    rank = ACE if wilds >= 2 else _TOP1[ranks]
+    if rank:
+        return _PAIR | rank << 16 | _TOP3[ranks & ~(1 << (rank - 2))] << 4
+    return _HIGH | ACE << 16  # a lone wild is an ace
