@@ -159,6 +159,30 @@ class FeedHealth:
     last_error: str | None
 
 
+def _open_keeping_input(url: str, **settings: object) -> serial.SerialBase:
+    """``serial_for_url(url)`` opened *without* the input flush pyserial does on open.
+
+    pyserial starts every port clean by discarding whatever is already waiting.  For a feed
+    that is a lost ball: a device server that sends the moment the TCP connection is up, or
+    a pty holding lines written while the reader was reconnecting, would lose them.  So the
+    flush is switched off for this one open (both names: socket:// calls the public one,
+    posix ports the private one).
+    """
+    port = serial.serial_for_url(url, do_not_open=True, **settings)
+    port.reset_input_buffer = _keep_input  # type: ignore[method-assign]
+    port._reset_input_buffer = _keep_input  # type: ignore[attr-defined]
+    try:
+        port.open()
+    finally:
+        del port.reset_input_buffer
+        del port._reset_input_buffer
+    return port
+
+
+def _keep_input() -> None:
+    """Stands in for pyserial's input flush while a feed port opens."""
+
+
 class SerialFeed:
     """One scorer feed in its own thread: ``start()``, ``health()``, ``stop()``.
 
@@ -294,8 +318,8 @@ class SerialFeed:
 
     def _open(self) -> serial.SerialBase | None:
         try:
-            port = serial.serial_for_url(self.url, baudrate=self.baudrate,
-                                         timeout=self.read_timeout)
+            port = _open_keeping_input(self.url, baudrate=self.baudrate,
+                                       timeout=self.read_timeout)
         except (serial.SerialException, OSError, ValueError) as exc:
             with self._changed:
                 self._last_error = f"cannot open {self.url}: {exc}"
@@ -374,7 +398,7 @@ class SerialFeed:
         self._changed.notify_all()
 
     def _reject(self, raw: bytes, reason: str) -> None:
-        log.warning("feed %s: rejected line (%s): %r", self.source, reason, raw)
+        log.warning("feed %s: rejected line (%s): %r", self.source, reason, raw[:200])
         with self._changed:
             self._lines_rejected += 1
             self._seen_line()

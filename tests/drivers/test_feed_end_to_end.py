@@ -1,0 +1,219 @@
+"""End to end over real byte streams: the simulator writes into a socat pty pair or a TCP
+port, SerialFeed reads through pyserial, and the events must be exactly what was bowled."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from drivers.base import BallRecorded, GameEnded, SequenceGap
+from drivers.dialects.apf1 import Apf1Encoder
+from drivers.feed_writer import FeedWriter, encode_lines, serve
+from drivers.serial_feed import BackoffSchedule, SerialFeed
+from drivers.simulator import Simulator
+from tests.drivers.conftest import ball_projection, comparable
+
+FAST = BackoffSchedule(initial=0.02, maximum=0.2)
+
+
+def _reader(url: str, dialect: str, events: list) -> SerialFeed:
+    feed = SerialFeed(url, dialect, events.append, source="scorer", backoff=FAST,
+                      read_timeout=0.05)
+    feed.start()
+    return feed
+
+
+def _all_read(feed: SerialFeed, lines: int, timeout: float = 20) -> None:
+    done = feed.wait_for(
+        lambda h: h.lines_ok + h.lines_rejected + h.duplicates >= lines, timeout)
+    assert done, feed.health()
+
+
+def test_apf1_over_a_tcp_port_delivers_exactly_the_games_bowled():
+    simulator = Simulator(lanes=[1, 2, 3, 4], seed=11, games=2)
+    events: list = []
+    with FeedWriter("socket://127.0.0.1:0") as writer:
+        host, port = writer.address
+        feed = _reader(f"socket://{host}:{port}", "apf1", events)
+        try:
+            written = serve(simulator, writer, speed=0)
+            assert writer.flush(20)
+            _all_read(feed, written)
+        finally:
+            feed.stop()
+    health = feed.health()
+    assert comparable(events) == simulator.record
+    assert health.lines_ok == written and health.lines_rejected == 0
+    assert health.duplicates == 0 and health.gaps == ()
+    ended = [event for event in events if isinstance(event, GameEnded)]
+    assert len(ended) == 4 * 4 * 2  # lanes x bowlers x games, every one complete
+    assert {event.source for event in events} == {"scorer"}
+
+
+def test_apf1_through_a_socat_pty_pair(pty_pair):
+    simulator = Simulator(lanes=[5, 6], seed=12, games=3, bowlers_per_lane=3)
+    events: list = []
+    feed = _reader(pty_pair.reader_path, "apf1", events)
+    try:
+        assert feed.wait_connected(5)
+        with FeedWriter(pty_pair.writer_path) as writer:
+            written = serve(simulator, writer, speed=0)
+            assert writer.flush(20)
+            _all_read(feed, written)
+    finally:
+        feed.stop()
+    assert comparable(events) == simulator.record
+    assert feed.health().lines_ok == written
+    assert sum(isinstance(event, GameEnded) for event in events) == 2 * 3 * 3
+
+
+def test_scoresheet_dialect_through_a_socat_pty_pair(pty_pair):
+    simulator = Simulator(lanes=[1, 2], seed=13, games=2, bowlers_per_lane=2)
+    events: list = []
+    feed = _reader(pty_pair.reader_path, "scoresheet", events)
+    try:
+        assert feed.wait_connected(5)
+        with FeedWriter(pty_pair.writer_path) as writer:
+            written = serve(simulator, writer, dialect="scoresheet", speed=0)
+            assert writer.flush(20)
+            _all_read(feed, written)
+    finally:
+        feed.stop()
+    assert ball_projection(events) == ball_projection(simulator.record)
+    assert len([event for event in events if type(event) is BallRecorded]) \
+        == len(simulator.balls)
+
+
+def test_tcp_cable_pulled_mid_game_loses_nothing_and_emits_nothing_twice():
+    simulator = Simulator(lanes=[1, 2], seed=21, games=2)
+    lines = [timed.line for timed in encode_lines(simulator.events(), "apf1", session="s1")]
+    events: list = []
+    with FeedWriter("socket://127.0.0.1:0", resend_window=32) as writer:
+        host, port = writer.address
+        feed = _reader(f"socket://{host}:{port}", "apf1", events)
+        try:
+            for line in lines[:200]:
+                writer.write(line)
+            assert writer.flush(10)
+            _all_read(feed, 200)
+            writer.drop_connection()  # mid-game: lane 1 is in game 1's middle frames
+            for line in lines[200:]:
+                writer.write(line)
+            assert writer.flush(20)
+            _all_read(feed, len(lines) + 32)
+        finally:
+            feed.stop()
+    health = feed.health()
+    assert comparable(events) == simulator.record
+    assert health.reconnects == 1
+    assert health.duplicates == 32  # the re-sent window, each recognised and dropped
+    assert health.lines_ok == len(lines) and health.lines_rejected == 0
+    assert writer.connections == 2
+
+
+def test_pty_unplugged_mid_game_reader_reconnects_and_loses_nothing(pty_pair):
+    simulator = Simulator(lanes=[3, 4], seed=22, games=2, bowlers_per_lane=3)
+    lines = [timed.line for timed in encode_lines(simulator.events(), "apf1", session="s2")]
+    events: list = []
+    feed = _reader(pty_pair.reader_path, "apf1", events)
+    try:
+        assert feed.wait_connected(5)
+        with FeedWriter(pty_pair.writer_path, resend_window=16) as writer:
+            for line in lines[:150]:
+                writer.write(line)
+            assert writer.flush(10)
+            _all_read(feed, 150)
+            pty_pair.unplug()  # SIGKILL: both ptys vanish under the open ports
+            assert feed.wait_for(lambda h: not h.connected, 5)
+            pty_pair.plug()
+            assert feed.wait_for(lambda h: h.connected and h.reconnects == 1, 10)
+            for line in lines[150:]:
+                writer.write(line)
+            assert writer.flush(20)
+            _all_read(feed, len(lines) + 16)
+    finally:
+        feed.stop()
+    health = feed.health()
+    assert comparable(events) == simulator.record
+    assert health.reconnects == 1 and health.duplicates == 16
+    assert health.last_error is not None and "lost" in health.last_error
+
+
+def test_bad_lines_on_the_wire_are_rejected_counted_and_reading_goes_on():
+    simulator = Simulator(lanes=[1], seed=31, games=1, bowlers_per_lane=2)
+    good = [timed.line for timed in encode_lines(simulator.events(), "apf1", session="s3")]
+    rng = random.Random(5)
+    bad_checksum = good[5].replace(b"*", b"0*", 1)  # a byte changed in flight
+    truncated = good[6][: len(good[6]) // 2] + b"\r\n"
+    garbage = bytes(rng.randrange(256) for _ in range(300)).replace(b"\n", b"") + b"\n"
+    endless = b"\x00\xff" * 1500 + b"\n"  # no line end for 3000 bytes: line noise
+    late = next(index for index in range(20, len(good)) if b",HB*" in good[index])
+    # A heartbeat held back in a buffer arrives five lines late: its number was skipped.
+    stream = [*good[:10], bad_checksum, truncated, garbage, endless, good[8], good[9],
+              *good[10:late], *good[late + 1:late + 6], good[late], *good[late + 6:]]
+    events: list = []
+    with FeedWriter("socket://127.0.0.1:0") as writer:
+        host, port = writer.address
+        feed = _reader(f"socket://{host}:{port}", "apf1", events)
+        try:
+            for line in stream:
+                writer.write(line)
+            assert writer.flush(10)
+            _all_read(feed, len(good) + 6)
+        finally:
+            feed.stop()
+    health = feed.health()
+    assert comparable(events) == simulator.record
+    assert health.lines_ok == len(good) - 1
+    assert health.gaps == ((late + 1, late + 1),)  # reported when the next line came
+    assert health.duplicates == 2  # good[8] and good[9] again
+    reasons = [rejected.reason for rejected in health.recent_rejected]
+    assert health.lines_rejected == len(reasons) == 5, reasons
+    assert reasons[0].startswith("bad checksum")
+    assert "truncated" in reasons[1]
+    assert any("longer than" in reason for reason in reasons)
+    assert reasons[-1].startswith("out of order")
+    assert health.recent_rejected[0].raw == bad_checksum.rstrip(b"\r\n")
+
+
+def test_lost_lines_are_reported_as_a_gap_and_recovered_from_the_next_snapshot():
+    from drivers.catchup import BallLog
+    from drivers.dialects.apf1 import Apf1Dialect
+
+    simulator = Simulator(lanes=[7], seed=41, games=1, bowlers_per_lane=2, snapshots=True)
+    encoder = Apf1Encoder(session="s4")
+    lines = [encoder.encode(timed.event) for timed in simulator.events()]
+    dialect, log = Apf1Dialect(source="scorer"), BallLog()
+    dealt: list[BallRecorded] = []
+    gaps = []
+    lost = range(40, 46)  # the cable was out for six lines
+    for index, line in enumerate(lines):
+        if index in lost:
+            continue
+        for event in dialect.parse(line):
+            if isinstance(event, SequenceGap):
+                gaps.append((event.first_missing, event.last_missing))
+            dealt.extend(log.apply(event))
+    assert gaps == [(41, 46)]
+    assert sorted(ball.key for ball in dealt) == sorted(ball.key for ball in simulator.balls)
+    assert len(dealt) == len(simulator.balls)  # each ball once
+    lost_balls = {event.key for event in simulator.record[40:46]
+                  if type(event) is BallRecorded}
+    assert lost_balls and {ball.key for ball in dealt if ball.recovered} == lost_balls
+
+
+@pytest.mark.slow
+def test_many_lanes_and_games_over_tcp():
+    simulator = Simulator(lanes=range(1, 13), seed=99, games=3)
+    events: list = []
+    with FeedWriter("socket://127.0.0.1:0") as writer:
+        host, port = writer.address
+        feed = _reader(f"socket://{host}:{port}", "apf1", events)
+        try:
+            written = serve(simulator, writer, speed=0)
+            assert writer.flush(60)
+            _all_read(feed, written, timeout=60)
+        finally:
+            feed.stop()
+    assert comparable(events) == simulator.record
