@@ -69,5 +69,29 @@ def scenario_run(file, as_json: bool, seed: int) -> None:
     raise SystemExit(run_file(file, as_json=as_json, seed=seed))
 
 
+@main.command()
+@click.option("--lanes", default="1-4", show_default=True, help="Lanes to bowl: 1-4, 1,3,5.")
+@click.option("--speed", type=float, default=1.0, show_default=True,
+              help="Times real speed; 0 = as fast as possible.")
+@click.option("--url", default="socket://127.0.0.1:7001", show_default=True,
+              help="socket://HOST:PORT to listen on (like a device server), or a serial URL/pty.")
+@click.option("--dialect", type=click.Choice(["apf1", "scoresheet"]), default="apf1",
+              show_default=True)
+@click.option("--seed", type=int, default=None, help="Repeat the same games.")
+@click.option("--games", type=int, default=3, show_default=True)
+@click.option("--bowlers", type=int, default=4, show_default=True, help="Bowlers per lane.")
+@click.option("--snapshots/--no-snapshots", default=False, help="SNAP after every frame.")
+@click.option("--heartbeat", "heartbeat_s", type=float, default=10.0, show_default=True)
+@click.option("-v", "--verbose", is_flag=True, help="Print every line written.")
+def simulate(**options: object) -> None:
+    """Bowl realistic games and write them as a lane scorer would (apf1 or scoresheet)."""
+    from drivers.simulate_command import run_simulation
+
+    try:
+        run_simulation(echo=click.echo, **options)  # type: ignore[arg-type]
+    except (ValueError, OSError) as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

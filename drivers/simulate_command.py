@@ -1,0 +1,52 @@
+"""What ``alley-poker simulate`` does: bowl simulated games into a serial URL until done.
+
+Kept out of the CLI module so the command stays one small function there.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Callable
+
+from drivers.feed_writer import FeedWriter, TimedLine, serve
+from drivers.simulator import Simulator, parse_lanes
+
+
+def run_simulation(*, url: str, lanes: str, speed: float, dialect: str, seed: int | None,
+                   games: int, bowlers: int, snapshots: bool, heartbeat_s: float,
+                   echo: Callable[[str], None], verbose: bool = False) -> int:
+    """Run the simulator into ``url`` and return the number of lines written.
+
+    ``socket://HOST:PORT`` listens there (the service connects, as to a device server); any
+    other URL or a pty path is opened and written.  Ctrl-C stops it cleanly.
+    """
+    simulator = Simulator(lanes=parse_lanes(lanes), seed=seed, games=games,
+                          bowlers_per_lane=bowlers, snapshots=snapshots)
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set()) \
+        if threading.current_thread() is threading.main_thread() else None
+    writer = FeedWriter(url).start()
+    pace = f"{speed:g}x real time" if speed else "as fast as possible"
+    echo(f"simulator: {len(simulator.lanes)} lane(s), {games} game(s), dialect {dialect}, "
+         f"{pace}, writing to {url}")
+    for setup in simulator.lanes:
+        echo(f"  lane {setup.lane}: " + ", ".join(
+            f"{profile.name} ({profile.average})" for profile in setup.bowlers))
+
+    def show(timed: TimedLine) -> None:
+        if verbose:
+            echo(timed.line.decode("ascii").rstrip())
+
+    try:
+        written = serve(simulator, writer, dialect=dialect, speed=speed,
+                        heartbeat_s=heartbeat_s, on_line=show, stop=stop)
+        while not stop.is_set() and not writer.flush(1.0):
+            pass  # wait for a reader to take the rest (Ctrl-C gives up)
+    finally:
+        writer.stop()
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    echo(f"simulator: wrote {written} lines, {len(simulator.balls)} balls, "
+         f"{sum(1 for game in simulator.games_bowled if game.game.is_complete)} games")
+    return written
