@@ -1,0 +1,91 @@
+"""The web service: one Flask app for the kiosk, the commissioner's tablet and the JSON API.
+
+>>> app = create_app({"TESTING": True, "DATABASE_URL": "sqlite://"})
+>>> client = app.test_client()
+>>> client.get("/api/v1/matches").get_json()
+{'matches': []}
+>>> client.post("/api/v1/matches/m1/commands/record-ball").status_code  # no CSRF token
+403
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_socketio import SocketIO
+from flask_wtf.csrf import CSRFProtect
+
+from alley_poker.service import AlleyService
+from alley_poker.web.api import api
+from alley_poker.web.auth import hash_pin
+from alley_poker.web.commissioner import commissioner
+from alley_poker.web.errors import register_error_handlers
+from alley_poker.web.kiosk import kiosk
+from alley_poker.web.sockets import SocketBridge
+
+#: The kiosk's templates and static files (socket.io-client is vendored into static/vendor).
+KIOSK_DIR = Path(__file__).resolve().parent.parent.parent / "kiosk"
+
+DEFAULTS: dict[str, Any] = {
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    # A tablet stays signed in for the night; the token lives as long as the session.
+    "WTF_CSRF_TIME_LIMIT": None,
+    "RATELIMIT_STORAGE_URI": "memory://",
+    "SIGN_IN_RATE_LIMIT": "5 per minute",
+    "COMMISSIONER_PIN_HASH": None,
+    "DATABASE_URL": "sqlite://",
+}
+
+
+def create_app(config_overrides: Mapping[str, Any] | None = None, *,
+               service: AlleyService | None = None) -> Flask:
+    """Build the app.  ``config_overrides`` beat ``ALLEY_POKER_*`` environment variables.
+
+    ``COMMISSIONER_PIN`` (plain) is hashed at once and only the hash kept; or give
+    ``COMMISSIONER_PIN_HASH``.  Without ``service`` one is opened over ``DATABASE_URL``.
+    The Socket.IO server is ``app.extensions["socketio"]``.
+    """
+    app = Flask(__name__, template_folder=str(KIOSK_DIR / "templates"),
+                static_folder=str(KIOSK_DIR / "static"), static_url_path="/static")
+    app.config.update(DEFAULTS)
+    app.config.from_prefixed_env("ALLEY_POKER")
+    app.config.update(config_overrides or {})
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secrets.token_hex(32)
+    plain_pin = app.config.pop("COMMISSIONER_PIN", None)
+    if plain_pin:
+        app.config["COMMISSIONER_PIN_HASH"] = hash_pin(str(plain_pin))
+
+    if service is None:
+        service = _open_service(app.config["DATABASE_URL"])
+    app.extensions["alley_service"] = service
+
+    CSRFProtect(app)
+    limiter = Limiter(get_remote_address, app=app,
+                      storage_uri=app.config["RATELIMIT_STORAGE_URI"])
+    register_error_handlers(app)
+    for blueprint in (kiosk, commissioner, api):
+        app.register_blueprint(blueprint)
+    sign_in_view = "commissioner.sign_in_with_pin"
+    app.view_functions[sign_in_view] = limiter.limit(
+        lambda: app.config["SIGN_IN_RATE_LIMIT"])(app.view_functions[sign_in_view])
+
+    socketio = SocketIO(app, async_mode="threading")
+    app.extensions["socketio_bridge"] = SocketBridge(socketio, service)
+    return app
+
+
+def _open_service(database_url: str) -> AlleyService:
+    from alley_poker.store import EventStore, MatchRepository
+
+    return AlleyService(MatchRepository(EventStore.open(database_url)))
+
+
+__all__ = ["create_app"]

@@ -1,0 +1,37 @@
+"""What the web layer may send to any client: public match state and public events.
+
+The public state is the service's :func:`~alley_poker.service.views.public_match_view`.  Ledger
+events mostly describe what everybody saw (a card drawn face up, a ball); the few that carry
+the order of the draw pile are stripped of it here before any event leaves the server.
+
+>>> public_event({"seq": 4, "type": "pile_shuffled", "at": "t",
+...               "data": {"order": ["7H", "2C"], "why": "start", "actor": "x"}})
+{'seq': 4, 'type': 'pile_shuffled', 'at': 't', 'data': {'why': 'start'}}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from alley_poker.service.views import public_match_view
+
+#: Data keys that must never leave the server, per event type (the pile's order).
+PRIVATE_KEYS: dict[str, frozenset[str]] = {
+    "pile_shuffled": frozenset({"order"}),
+    "pile_stacked": frozenset({"order"}),
+    "match_started": frozenset({"pile"}),
+}
+#: Bookkeeping keys no screen needs (who typed it, the raw command).
+INTERNAL_KEYS = frozenset({"actor", "command"})
+
+
+def public_event(record: dict[str, Any]) -> dict[str, Any]:
+    """An event record (``event_to_record``) without anything a bowler must not know."""
+    hidden = PRIVATE_KEYS.get(record.get("type", ""), frozenset()) | INTERNAL_KEYS
+    data = {key: value for key, value in (record.get("data") or {}).items()
+            if key not in hidden}
+    return {"seq": record.get("seq"), "type": record.get("type"), "at": record.get("at"),
+            "data": data}
+
+
+__all__ = ["public_event", "public_match_view"]

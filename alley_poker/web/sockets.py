@@ -1,0 +1,118 @@
+"""Live pushes: Socket.IO rooms per lane and per match, fed from the service's bus.
+
+A client joins with ``join`` ``{"lanes": "1-2"}`` (a kiosk: rooms ``lane:1`` and ``lane:2``) or
+``{"match_id": "m1"}`` (room ``match:m1``) and at once receives a ``state`` message — the full
+public state — for each match there, so a client that reconnects is whole again.  Each
+``match:<id>`` bus message becomes one ``match_update`` (public events plus the public state
+after them) to the match's room and the rooms of its lanes.  A kiosk may answer a pending
+lose-card decision (``decide_lose_card``) for a match on its own lanes; the ledger accepts it
+only for the bowler whose decision is open, and only while it is.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from flask import request
+from flask_socketio import SocketIO, emit, join_room
+from pydantic import ValidationError
+
+from alley_poker.ledger import CommandRefused
+from alley_poker.service import AlleyService
+from alley_poker.web.errors import error_body, validation_error
+from alley_poker.web.kiosk import parse_lane_pair
+from alley_poker.web.public import public_event, public_match_view
+from alley_poker.web.schemas import LoseCardBody
+
+log = logging.getLogger(__name__)
+
+
+def match_rooms(service: AlleyService, match_id: str) -> list[str]:
+    """The rooms a change of ``match_id`` goes to: the match's and each of its lanes'."""
+    assignment = service.lanes.assignment(match_id)
+    lanes = assignment.lanes if assignment else ()
+    return [f"match:{match_id}", *(f"lane:{lane}" for lane in lanes)]
+
+
+class SocketBridge:
+    """Subscribes to the bus; turns ``match:<id>`` messages into pushes to the rooms."""
+
+    def __init__(self, socketio: SocketIO, service: AlleyService):
+        self.socketio = socketio
+        self.service = service
+        self._kiosk_lanes: dict[str, tuple[int, ...]] = {}
+        self._lock = threading.Lock()
+        self.unsubscribe = service.bus.subscribe(self.on_bus_message)
+        self._register_handlers()
+
+    # --- bus → clients ---------------------------------------------------------------------
+    def on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
+        if not topic.startswith("match:") or message.get("kind") != "events":
+            return
+        match_id = topic.split(":", 1)[1]
+        state = self.service.state(match_id)
+        payload = {"match_id": match_id,
+                   "events": [public_event(record) for record in message.get("events", [])],
+                   "state": public_match_view(state)}
+        self.socketio.emit("match_update", payload, to=match_rooms(self.service, match_id))
+
+    def matches_on(self, lanes: tuple[int, ...]) -> list[str]:
+        found: list[str] = []
+        for lane in lanes:
+            found.extend(m for m in self.service.lanes.matches_on(lane) if m not in found)
+        return found
+
+    # --- clients → server ------------------------------------------------------------------
+    def _register_handlers(self) -> None:
+        socketio = self.socketio
+
+        @socketio.on("join")
+        def _join(data: Any) -> dict[str, Any]:
+            data = data if isinstance(data, dict) else {}
+            if "lanes" in data:
+                try:
+                    lanes = parse_lane_pair(data["lanes"])
+                except ValueError as problem:
+                    return error_body("bad_request", str(problem), 400, "lanes")[0]
+                for lane in lanes:
+                    join_room(f"lane:{lane}")
+                with self._lock:
+                    self._kiosk_lanes[request.sid] = lanes
+                match_ids = self.matches_on(lanes)
+            elif isinstance(data.get("match_id"), str):
+                join_room(f"match:{data['match_id']}")
+                match_ids = [data["match_id"]]
+            else:
+                return error_body("bad_request", "join needs 'lanes' or 'match_id'", 400)[0]
+            for match_id in match_ids:
+                state = self.service.state(match_id)
+                if state.status != "new":
+                    emit("state", {"match_id": match_id, "state": public_match_view(state)})
+            return {"ok": True, "matches": match_ids}
+
+        @socketio.on("decide_lose_card")
+        def _decide(data: Any) -> dict[str, Any]:
+            data = data if isinstance(data, dict) else {}
+            match_id = data.pop("match_id", None)
+            with self._lock:
+                lanes = self._kiosk_lanes.get(request.sid, ())
+            if not isinstance(match_id, str) or match_id not in self.matches_on(lanes):
+                return error_body("forbidden", "this kiosk's lanes have no such match", 403,
+                                  "match_id")[0]
+            try:
+                body = LoseCardBody.model_validate(data)
+                # The tap comes from the bowler at their own lanes' kiosk: it acts as them.
+                self.service.execute(match_id, body.to_command(actor=f"bowler:{body.bowler}"))
+            except ValidationError as invalid:
+                problem = validation_error(invalid)
+                return error_body(problem.code, problem.message, 422, problem.field)[0]
+            except CommandRefused as refused:
+                return error_body("command_refused", refused.reason, 409, refused.field)[0]
+            return {"ok": True}
+
+        @socketio.on("disconnect")
+        def _gone(*_reason: Any) -> None:
+            with self._lock:
+                self._kiosk_lanes.pop(request.sid, None)

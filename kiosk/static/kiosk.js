@@ -1,0 +1,199 @@
+// The lane-side kiosk: renders the public state pushed over Socket.IO.
+// It never asks for anything a bowler must not see: the server sends only public state.
+(function () {
+  "use strict";
+  const panels = document.getElementById("panels");
+  const lanePair = panels.dataset.lanePair;
+  const connection = document.getElementById("connection");
+  const matchLine = document.getElementById("match-line");
+  const pot = document.getElementById("pot");
+  const banner = document.getElementById("banner");
+  const fourColour = document.getElementById("four-colour");
+
+  const SUITS = { S: ["♠", "spades"], H: ["♥", "hearts"], D: ["♦", "diamonds"], C: ["♣", "clubs"] };
+  const RANKS = { T: "10", J: "J", Q: "Q", K: "K", A: "A" };
+  const RANK_WORDS = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten" };
+  const matches = {};      // match_id -> public state
+  let shownMatch = null;   // the match on screen (the one that changed last)
+
+  function money(cents) {
+    return "$" + Math.floor(cents / 100) + "." + String(cents % 100).padStart(2, "0");
+  }
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function cardFace(text) {
+    const card = el("div", "card");
+    card.dataset.card = text;
+    if (text === "GJ" || text === "BJ") {
+      const good = text === "GJ";
+      card.classList.add("joker", good ? "good" : "bad");
+      card.setAttribute("aria-label", good ? "Good joker" : "Bad joker");
+      card.append(el("span", "joker-mark", good ? "★" : "☠"),
+                  el("span", "joker-word", good ? "GOOD JOKER" : "BAD JOKER"));
+      return card;
+    }
+    const rank = text.slice(0, -1), suit = text.slice(-1);
+    const [symbol, suitName] = SUITS[suit] || ["?", "?"];
+    const shown = RANKS[rank] || rank;
+    card.classList.add("suit-" + suit);
+    card.setAttribute("aria-label", (RANK_WORDS[rank] || shown) + " of " + suitName);
+    card.append(el("span", "corner top", shown + symbol), el("span", "pip", symbol),
+                el("span", "corner bottom", shown + symbol));
+    return card;
+  }
+
+  function countdown(deadline) {
+    if (!deadline) return "";
+    const left = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
+    return Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+  }
+
+  function decisionBox(matchId, bowler, decision, hand) {
+    const box = el("div", "decision");
+    box.dataset.kind = decision.kind;
+    const clock = el("span", "deadline", countdown(decision.deadline));
+    clock.dataset.deadline = decision.deadline || "";
+    if (decision.kind === "lose_card") {
+      box.append(el("strong", "prompt", "GUTTER — tap a card to lose it"), clock);
+      hand.querySelectorAll(".card").forEach(function (card) {
+        card.classList.add("choosable");
+        card.setAttribute("role", "button");
+        card.tabIndex = 0;
+        card.addEventListener("click", function () {
+          socket.emit("decide_lose_card", {
+            match_id: matchId, bowler: bowler, card: card.dataset.card,
+            decision_id: decision.id,
+          }, function (answer) {
+            if (answer && answer.error) showBanner(answer.error.message, "refused");
+          });
+        });
+      });
+    } else {
+      const words = { guess: "Guess LEFT or RIGHT", steal: "Choose a card to steal",
+                      end_draw: "Take the end-of-match draw?", buy: "Buy a card?" };
+      box.append(el("strong", "prompt", (words[decision.kind] || decision.kind) +
+                    " — answer on the commissioner's tablet"), clock);
+    }
+    return box;
+  }
+
+  function bowlerPanel(state, name, place) {
+    const b = state.bowlers[name];
+    const panel = el("section", "bowler");
+    panel.dataset.bowler = name;
+    const head = el("header", "bowler-head");
+    head.append(el("h2", "name", name));
+    if (place) head.append(el("span", "place", place));
+    panel.append(head);
+    panel.append(el("div", "scoresheet", b.scoresheet || "—"));
+    const hand = el("div", "hand");
+    hand.setAttribute("aria-label", name + "'s hand");
+    b.hand.forEach(function (card) { hand.append(cardFace(card)); });
+    if (!b.hand.length) hand.append(el("span", "empty", "no cards yet"));
+    panel.append(hand);
+    if (b.hole < 0) panel.append(el("div", "hole", "IN THE HOLE " + "−" + Math.abs(b.hole)));
+    panel.append(el("div", "describe", b.describe));
+    if (b.next_strike_cards !== undefined) {
+      panel.append(el("div", "streak", "next strike: " + b.next_strike_cards + " card" +
+                      (b.next_strike_cards === 1 ? "" : "s")));
+    }
+    b.pending.forEach(function (decision) {
+      panel.append(decisionBox(state.match_id, name, decision, hand));
+    });
+    return panel;
+  }
+
+  function render() {
+    panels.replaceChildren();
+    const state = matches[shownMatch];
+    if (!state) { matchLine.textContent = "Waiting for a match…"; pot.textContent = ""; return; }
+    const games = state.bowlers[state.seat_order[0]];
+    matchLine.textContent = "Match " + state.match_id + " · " + state.status +
+      (games && games.game ? " · game " + games.game + " of " + state.games : "");
+    pot.textContent = "Pot " + money(state.pot_cents);
+    const placeOf = {};
+    const ordinal = ["1st", "2nd", "3rd"];
+    (state.places || []).forEach(function (group, index) {
+      group.forEach(function (name) { placeOf[name] = ordinal[index] || (index + 1) + "th"; });
+    });
+    if (state.places && state.places.length < 2) Object.keys(placeOf).forEach(function (k) { delete placeOf[k]; });
+    state.seat_order.forEach(function (name) { panels.append(bowlerPanel(state, name, placeOf[name])); });
+  }
+
+  let bannerTimer = null;
+  function showBanner(text, kind) {
+    banner.textContent = text;
+    banner.dataset.kind = kind || "moment";
+    banner.hidden = false;
+    banner.classList.remove("pop"); void banner.offsetWidth; banner.classList.add("pop");
+    clearTimeout(bannerTimer);
+    bannerTimer = setTimeout(function () { banner.hidden = true; }, 3500);
+  }
+
+  function announce(events) {
+    events.forEach(function (event) {
+      const d = event.data || {};
+      if (event.type === "ball_recorded" && d.mark === "strike") {
+        showBanner("STRIKE! " + d.bowler + " +" + d.cards_due + (d.bonus ? " · first strike of the game" : ""), "strike");
+      } else if (event.type === "ball_recorded" && d.split_pickup) {
+        showBanner("SPLIT PICKED UP — " + d.bowler, "spare");
+      } else if (event.type === "jokers_swapped") {
+        showBanner("FREAKY FRIDAY — the jokers swap!", "freaky");
+      } else if (event.type === "holland_daze") {
+        showBanner("HOLLAND-DAZE — " + d.bowler, "daze");
+      } else if (event.type === "hole_deepened") {
+        showBanner(d.bowler + " is IN THE HOLE", "hole");
+      } else if (event.type === "card_returned") {
+        showBanner("GUTTER — " + d.bowler + "'s " + d.card + " went back", "gutter");
+      } else if (event.type === "card_taken") {
+        showBanner("STEAL — " + d.bowler + " took " + d.card + " from " + d.from_bowler, "steal");
+      } else if (event.type === "automatic_win") {
+        showBanner("AUTOMATIC WIN — " + d.bowler, "winner");
+      } else if (event.type === "showdown") {
+        showBanner("WINNER — " + (d.winners || []).join(" & "), "winner");
+      }
+    });
+  }
+
+  function take(matchId, state) {
+    const known = matches[matchId];
+    if (known && known.seq > state.seq) return false;  // an older copy arriving late
+    matches[matchId] = state;
+    shownMatch = matchId;
+    render();
+    return true;
+  }
+
+  function setConnection(state, text) {
+    connection.dataset.state = state;
+    connection.textContent = text;
+  }
+
+  // Reconnects forever: a kiosk outlives network blips and server restarts.
+  const socket = io({ transports: ["websocket"], reconnectionDelayMax: 3000 });
+  socket.on("connect", function () {
+    setConnection("live", "● Live");
+    socket.emit("join", { lanes: lanePair });  // answered with a full state per match
+  });
+  socket.on("disconnect", function () { setConnection("down", "▲ Reconnecting…"); });
+  socket.io.on("reconnect_attempt", function () { setConnection("down", "▲ Reconnecting…"); });
+  socket.on("state", function (message) { take(message.match_id, message.state); });
+  socket.on("match_update", function (message) {
+    if (take(message.match_id, message.state)) announce(message.events || []);
+  });
+
+  fourColour.addEventListener("change", function () {
+    document.body.classList.toggle("four-colour", fourColour.checked);
+  });
+  setInterval(function () {
+    document.querySelectorAll(".deadline").forEach(function (clock) {
+      clock.textContent = countdown(clock.dataset.deadline);
+    });
+  }, 1000);
+})();

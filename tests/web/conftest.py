@@ -1,0 +1,124 @@
+"""Fixtures for the web tests: a real service over a tmp SQLite ledger, the app, a live server."""
+
+from __future__ import annotations
+
+import random
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import BaseWSGIServer, make_server
+
+from alley_poker.ledger import commands as c
+from alley_poker.service import AlleyService
+from alley_poker.store import EventStore, MatchRepository
+from alley_poker.web import create_app
+
+PIN = "2468"
+DESK = "commissioner:test-desk"
+
+
+def open_service(database: Path, seed: int = 7) -> AlleyService:
+    rng = random.Random(seed)
+    return AlleyService(MatchRepository(EventStore.open(f"sqlite:///{database}"),
+                                        rng_factory=lambda: random.Random(rng.random())))
+
+
+def start_match(service: AlleyService, match_id: str = "m1",
+                slots: dict | None = None) -> None:
+    """A started one-game match: Ann on lane 1, Bob on lane 2."""
+    slots = slots or {(1, 1): "Ann", (2, 1): "Bob"}
+    service.create_match(match_id, slots, games=1, actor=DESK)
+    for bowler in slots.values():
+        service.execute(match_id, c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
+    service.execute(match_id, c.StartMatch(actor=DESK))
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Path:
+    return tmp_path / "ledger.sqlite3"
+
+
+@pytest.fixture
+def service(database: Path) -> AlleyService:
+    service = open_service(database)
+    start_match(service)
+    return service
+
+
+@pytest.fixture
+def app(service: AlleyService):
+    return create_app({"TESTING": True, "COMMISSIONER_PIN": PIN,
+                       "SECRET_KEY": "test-secret"}, service=service)
+
+
+def csrf_token_from(html: str) -> str:
+    found = re.search(r'name="csrf-token" content="([^"]+)"', html)
+    assert found, "the page carries no CSRF token"
+    return found.group(1)
+
+
+def signed_in_client(app):
+    """A test client signed in as the commissioner, and its CSRF token."""
+    client = app.test_client()
+    token = csrf_token_from(client.get("/commissioner").get_data(as_text=True))
+    answer = client.post("/commissioner/sign-in", data={"pin": PIN, "csrf_token": token})
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    token = csrf_token_from(client.get("/commissioner").get_data(as_text=True))
+    return client, token
+
+
+@dataclass
+class LiveServer:
+    app: object
+    server: BaseWSGIServer
+    thread: threading.Thread
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_port}"
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)
+
+
+def serve(app, port: int = 0) -> LiveServer:
+    """Serve ``app`` (Socket.IO included) on a loopback port in a thread."""
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return LiveServer(app, server, thread)
+
+
+@pytest.fixture
+def live_server(app) -> Iterator[LiveServer]:
+    running = serve(app)
+    yield running
+    running.stop()
+
+
+def assert_no_pile_order(payload: object, pile: list[str]) -> None:
+    """Fail if ``payload`` (JSON-safe) reveals the draw pile's order.
+
+    Neither an ``order``/``pile`` key, nor any list holding three or more of the pile's cards
+    in a row in pile order, may appear anywhere in it.
+    """
+    runs = {tuple(pile[i:i + 3]) for i in range(len(pile) - 2)}
+
+    def walk(node: object, where: str) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                assert key not in ("order", "pile"), f"{where}.{key} is sent to clients"
+                walk(value, f"{where}.{key}")
+        elif isinstance(node, list):
+            for i in range(len(node) - 2):
+                assert tuple(node[i:i + 3]) not in runs, f"{where} holds the pile's order"
+            for index, value in enumerate(node):
+                walk(value, f"{where}[{index}]")
+
+    walk(payload, "payload")

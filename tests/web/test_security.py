@@ -1,0 +1,89 @@
+"""Every state-changing route refuses an anonymous caller and a request without a CSRF token.
+
+The tests walk the app's URL map, so a route added later cannot slip through unchecked.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.conftest import PIN, csrf_token_from, signed_in_client
+
+STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
+SAMPLE_ARGUMENTS = {"match_id": "m1", "kind": "record-ball", "lane_pair": "1-2",
+                    "filename": "kiosk.css"}
+
+
+def state_changing_requests(app):
+    """(method, url) for every state-changing method of every route."""
+    found = []
+    for rule in app.url_map.iter_rules():
+        url = rule.build({name: SAMPLE_ARGUMENTS[name] for name in rule.arguments})[1]
+        found += [(method, url) for method in sorted(rule.methods & STATE_CHANGING)]
+    return found
+
+
+def test_the_walk_finds_the_known_state_changing_routes(app):
+    urls = {url for _, url in state_changing_requests(app)}
+    assert {"/commissioner/sign-in", "/commissioner/sign-out",
+            "/api/v1/matches/m1/commands/record-ball"} <= urls
+
+
+def test_every_state_changing_route_refuses_an_anonymous_caller(app, service):
+    client = app.test_client()
+    token = csrf_token_from(client.get("/commissioner").get_data(as_text=True))
+    seq = service.state("m1").seq
+    for method, url in state_changing_requests(app):
+        answer = client.open(url, method=method, headers={"X-CSRFToken": token},
+                             json={"bowler": "Ann", "pins": 10, "pin": "0000"})
+        assert answer.status_code == 401, (method, url, answer.status_code)
+    assert service.state("m1").seq == seq
+
+
+def test_every_state_changing_route_refuses_a_missing_csrf_token(app, service):
+    client, _token = signed_in_client(app)
+    seq = service.state("m1").seq
+    for method, url in state_changing_requests(app):
+        answer = client.open(url, method=method, json={"bowler": "Ann", "pins": 10},
+                             data=None)
+        assert answer.status_code == 403, (method, url, answer.status_code)
+        assert answer.get_json()["error"]["code"] == "csrf_failed"
+        wrong = client.open(url, method=method, headers={"X-CSRFToken": "forged"},
+                            json={"bowler": "Ann", "pins": 10})
+        assert wrong.status_code == 403, (method, url)
+    assert service.state("m1").seq == seq
+
+
+def test_session_cookie_is_httponly_and_samesite_lax(app):
+    client = app.test_client()
+    token = csrf_token_from(client.get("/commissioner").get_data(as_text=True))
+    answer = client.post("/commissioner/sign-in", data={"pin": PIN, "csrf_token": token})
+    cookie = answer.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert PIN not in cookie
+
+
+def test_the_pin_is_kept_only_as_a_password_hash(app):
+    stored = app.config["COMMISSIONER_PIN_HASH"]
+    assert stored.startswith("scrypt:") and PIN not in stored
+    assert "COMMISSIONER_PIN" not in app.config
+
+
+def test_a_wrong_pin_is_refused_and_attempts_are_rate_limited(app):
+    client = app.test_client()
+    token = csrf_token_from(client.get("/commissioner").get_data(as_text=True))
+    statuses = [client.post("/commissioner/sign-in",
+                            data={"pin": "1111", "csrf_token": token}).status_code
+                for _ in range(6)]
+    assert statuses == [401] * 5 + [429]
+    # Even the right PIN waits out the limit: guessing cannot be sped up.
+    answer = client.post("/commissioner/sign-in", data={"pin": PIN, "csrf_token": token})
+    assert answer.status_code == 429
+    refused = client.post("/api/v1/matches/m1/commands/record-ball",
+                          json={"bowler": "Ann", "pins": 10}, headers={"X-CSRFToken": token})
+    assert refused.status_code == 401
+
+
+@pytest.mark.parametrize("path", ["/kiosk/1-2", "/commissioner"])
+def test_pages_load_without_signing_in(app, path):
+    assert app.test_client().get(path).status_code == 200
