@@ -220,7 +220,11 @@ class Apf1Dialect:
                                        "digits or _.:-", raw)
             self.sequence.new_session(session)
         gap = self.sequence.peek(seq, raw)
-        event = parser(record, seq)
+        try:
+            event = parser(record, seq)
+        except DuplicateLine:
+            self.sequence.accept(seq)  # the number did arrive; only its ball was a repeat
+            raise
         self.sequence.accept(seq)
         events: list[LaneEvent] = []
         if gap is not None:

@@ -1,0 +1,97 @@
+"""Fuzzing the dialects: whatever arrives, parse() returns events or raises its own
+FeedLineRejected — never anything else.  Default tier: a few thousand lines; the slow tier:
+more than 100,000."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from drivers.base import FeedLineRejected, LaneEvent
+from drivers.dialects import make_dialect
+from drivers.dialects.apf1 import frame_line
+
+RECORD_TYPES = ["HELLO", "HB", "OPEN", "BALL", "CORR", "VOID", "END", "WRONG", "SNAP", "XYZ"]
+small_numbers = st.integers(min_value=0, max_value=12).map(str)
+field = st.one_of(
+    small_numbers,
+    st.sampled_from(["-", "", "F", "G", "S", "FG", "SS", "7.10", "1.2.3", "10.10", "0",
+                     "X 7/ 9- S8/ G7", "XXX", "1=ANN;2=BOB", "1=", "boot-1", "99999999999"]),
+    st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=12),
+)
+
+
+@st.composite
+def apf1_like_lines(draw) -> bytes:
+    """Lines with valid framing and checksum but arbitrary content, so the record parsers are
+    exercised, not just the checksum check."""
+    seq = draw(st.integers(min_value=-1, max_value=40))
+    kind = draw(st.sampled_from(RECORD_TYPES))
+    fields = draw(st.lists(field, max_size=10))
+    body = ",".join(["APF1", str(seq), kind, *fields])
+    try:
+        line = frame_line(body)
+    except UnicodeEncodeError:
+        line = b"$" + body.encode("utf-8", "replace")
+    if draw(st.booleans()):
+        return line
+    # Damage it as a line does in transit: cut it, flip a byte, or splice bytes in.
+    position = draw(st.integers(min_value=0, max_value=max(0, len(line) - 1)))
+    damage = draw(st.sampled_from(["cut", "flip", "splice"]))
+    if damage == "cut":
+        return line[:position]
+    if damage == "flip":
+        return line[:position] + bytes([line[position] ^ 0x20]) + line[position + 1:]
+    return line[:position] + draw(st.binary(max_size=8)) + line[position:]
+
+
+sheet_symbols = st.sampled_from(["X", "/", "-", "G", "F", "S8", "(7)", " ", "9", "5", "0"])
+scoresheet_like = st.builds(
+    lambda lane, slot, game, symbols: f"{lane} {slot} ANN {game} : {''.join(symbols)}".encode(),
+    st.integers(0, 1000), st.integers(0, 100), st.integers(0, 100),
+    st.lists(sheet_symbols, max_size=40))
+any_line = st.one_of(apf1_like_lines(), scoresheet_like, st.binary(max_size=300),
+                     st.text(max_size=80).map(lambda text: text.encode("utf-8")))
+
+
+class Tally:
+    lines = 0
+
+
+def feed_lines(dialect_name: str, lines: list[bytes]) -> None:
+    dialect = make_dialect(dialect_name, source="fuzz")
+    for line in lines:
+        Tally.lines += 1
+        try:
+            events = dialect.parse(line)
+        except FeedLineRejected as refused:
+            assert refused.raw == line
+            assert refused.reason
+            continue
+        assert all(isinstance(event, LaneEvent) for event in events)
+
+
+DIALECTS = ["apf1", "scoresheet", "pinsetter-csv"]
+
+
+@pytest.mark.parametrize("dialect_name", DIALECTS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(any_line, min_size=5, max_size=12))
+def test_parsers_never_raise_anything_but_their_rejection(dialect_name, lines):
+    feed_lines(dialect_name, lines)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dialect_name", DIALECTS)
+def test_parsers_survive_over_100_000_generated_lines(dialect_name):
+    before = Tally.lines
+
+    @settings(max_examples=4000, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(lines=st.lists(any_line, min_size=26, max_size=40))
+    def run(lines):
+        feed_lines(dialect_name, lines)
+
+    run()
+    assert Tally.lines - before >= 100_000
