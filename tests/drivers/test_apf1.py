@@ -174,3 +174,20 @@ def test_a_foul_scores_zero_and_leaves_the_pins_it_faced():
     assert foul.flags.foul and foul.pins == 0
     (spare,) = dialect.parse(frame_line("APF1,2,BALL,3,1,1,1,2,10,-,-"))
     assert spare.pins == 10
+
+
+def test_every_example_line_in_the_protocol_document_is_read_without_complaint():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "feed-protocol.md").read_text()
+    examples = [line for line in doc.splitlines() if line.startswith("$APF1,")]
+    assert len(examples) == 12
+    dialect = Apf1Dialect(source="doc")
+    events = parse_all(dialect, [line.encode() for line in examples])
+    assert [type(event).__name__ for event in events] == [
+        "Heartbeat", "LaneOpened", "BallRecorded", "BallRecorded", "BallRecorded",
+        "BallRecorded", "BallCorrected", "BallRetracted", "WrongLane", "ScoresheetSnapshot",
+        "GameEnded", "Heartbeat"]
+    assert events[2].flags.split and events[4].flags.gutter and events[5].flags.foul
+    checksum_example = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(checksum_example, "feed-protocol.md", "exec"), {})
