@@ -1,4 +1,16 @@
 """Scoreboard adapters: they turn a lane scoring system's output into normalized lane events.
 
 Adapters know nothing of the ledger; the alley service consumes the events they emit.
+
+- :mod:`drivers.base` — the lane events (frozen dataclasses) and the dialect interface
+- :mod:`drivers.dialects` — dialects by name: ``apf1`` (the reference protocol,
+  ``docs/feed-protocol.md``), ``scoresheet``, ``pinsetter-csv`` (the worked example of
+  ``docs/writing-a-dialect.md``)
+- :mod:`drivers.serial_feed` — ``SerialFeed``: a pyserial URL read in a thread, with
+  reconnects and health
+- :mod:`drivers.manual` — ``ManualEntry``: the same events from pin-diagram taps
+- :mod:`drivers.catchup` — ``BallLog``: which balls to deal, including those a snapshot
+  recovers after an outage
+- :mod:`drivers.simulator`, :mod:`drivers.bowler_model`, :mod:`drivers.feed_writer` — the
+  scoreboard simulator behind ``alley-poker simulate``
 """

@@ -55,6 +55,7 @@ class _TcpServerLink:
         except (TimeoutError, OSError):
             return False
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        conn.settimeout(5.0)  # a reader that stops reading for this long counts as gone
         log.info("simulator: reader connected from %s:%s", *peer[:2])
         self.conn = conn
         return True

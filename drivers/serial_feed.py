@@ -220,6 +220,7 @@ class SerialFeed:
         self._ever_connected = False
         self._last_line_at: float | None = None
         self._last_line_monotonic: float | None = None
+        self._connected_monotonic = 0.0
         self._lines_ok = self._lines_rejected = self._duplicates = 0
         self._reconnects = self._handler_errors = 0
         self._gaps: deque[tuple[int, int]] = deque(maxlen=KEEP_RECENT)
@@ -293,10 +294,9 @@ class SerialFeed:
             return "stopped"
         if not self._connected:
             return "down"
-        since = self._last_line_monotonic
-        silent_for = time.monotonic() - since if since is not None else 0.0
-        if since is None:
-            return "ok"
+        # Quiet since the last line, or since connecting if nothing came yet.
+        silent_for = time.monotonic() - max(self._last_line_monotonic or 0.0,
+                                            self._connected_monotonic)
         if silent_for > 2 * self.heartbeat_s:
             return "down"
         return "silent" if silent_for > self.heartbeat_s else "ok"
@@ -330,6 +330,7 @@ class SerialFeed:
                 self._reconnects += 1
             self._ever_connected = True
             self._connected = True
+            self._connected_monotonic = time.monotonic()
             self._port = port
             self._changed.notify_all()
         self.backoff.reset()

@@ -217,3 +217,28 @@ def test_many_lanes_and_games_over_tcp():
         finally:
             feed.stop()
     assert comparable(events) == simulator.record
+
+
+def test_health_turns_silent_then_down_when_a_connected_scorer_says_nothing():
+    with FeedWriter("socket://127.0.0.1:0") as writer:
+        host, port = writer.address
+        feed = SerialFeed(f"socket://{host}:{port}", "apf1", lambda event: None,
+                          heartbeat_s=0.3, backoff=FAST, read_timeout=0.05)
+        with feed:
+            assert feed.wait_connected(5)
+            assert feed.health().state == "ok"
+            assert feed.wait_for(lambda h: h.state == "silent", 2)
+            assert feed.wait_for(lambda h: h.state == "down", 2)
+            writer.write(Apf1Encoder(session="hb").hello())
+            assert feed.wait_for(lambda h: h.state == "ok" and h.lines_ok == 1, 2)
+    assert feed.health().state == "stopped"
+
+
+def test_a_port_that_does_not_exist_yet_is_retried_without_blocking(tmp_path):
+    feed = SerialFeed(str(tmp_path / "no-such-tty"), "apf1", lambda event: None,
+                      backoff=FAST)
+    with feed:
+        assert feed.wait_for(lambda h: h.last_error is not None, 2)
+        health = feed.health()
+        assert not health.connected and health.state == "down"
+        assert "cannot open" in health.last_error
