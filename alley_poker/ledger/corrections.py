@@ -106,7 +106,8 @@ def _raise_review(ctx: Context, cmd: c.CorrectBall, old: list[dict], new: list[d
     remedy: dict = {"take_back": [], "deal": 0, "lose": 0}
     parts = []
     if cards < 0:
-        held = [card for card in reversed(state.mark_cards[cmd.bowler][cmd.game - 1])
+        # A card can be dealt, lost and dealt again in one game: name each card once.
+        held = [card for card in dict.fromkeys(reversed(state.mark_cards[cmd.bowler][cmd.game - 1]))
                 if card in state.hands[cmd.bowler]]
         remedy["take_back"] = held[:-cards]
         parts.append(f"{cmd.bowler}'s marks in game {cmd.game} dealt {dealt} cards; "
@@ -154,7 +155,8 @@ def apply_review(ctx: Context, cmd: c.CommissionerApplyReview) -> None:
     if state.status not in ("playing", "ending") or state.result is not None:
         refuse("review items are applied before the result (undo the result first)", "status")
     bowler, remedy = review["bowler"], review["remedy"]
-    still_held = [card for card in remedy["take_back"] if card in state.hands[bowler]]
+    still_held = [card for card in dict.fromkeys(remedy["take_back"])
+                  if card in state.hands[bowler]]
     return_cards(ctx, bowler, still_held, "review")
     if remedy["deal"]:
         draw_cards(ctx, bowler, remedy["deal"], "review")
