@@ -127,8 +127,9 @@
   }
 
   let bannerTimer = null;
-  function showBanner(text, kind) {
+  function showBanner(text, kind, detail) {
     banner.textContent = text;
+    if (detail) banner.append(el("small", "", detail));
     banner.dataset.kind = kind || "moment";
     banner.hidden = false;
     banner.classList.remove("pop"); void banner.offsetWidth; banner.classList.add("pop");
@@ -140,7 +141,10 @@
     events.forEach(function (event) {
       const d = event.data || {};
       if (event.type === "ball_recorded" && d.mark === "strike") {
-        showBanner("STRIKE! " + d.bowler + " +" + d.cards_due + (d.bonus ? " · first strike of the game" : ""), "strike");
+        showBanner("STRIKE! +" + d.cards_due, "strike",
+                   d.bowler + (d.bonus ? " · first strike of the game, +" + d.bonus + " more" : ""));
+      } else if (event.type === "ball_recorded" && d.gutter_ball) {
+        showBanner("GUTTER", "gutter", d.bowler + " loses a card");
       } else if (event.type === "ball_recorded" && d.split_pickup) {
         showBanner("SPLIT PICKED UP — " + d.bowler, "spare");
       } else if (event.type === "jokers_swapped") {

@@ -1,0 +1,89 @@
+"""The kiosk in real headless Chromium (Debian's ``chromium`` driven by Playwright)."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+
+from alley_poker.ledger import commands as c
+from alley_poker.service.views import public_match_view
+from tests.conftest import skip_or_fail
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+SCREENSHOT = "/tmp/kiosk.png"
+
+
+@pytest.fixture
+def browser():
+    if shutil.which("chromium") is None:
+        skip_or_fail("chromium is not installed (scripts/install-system-deps installs it)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_or_fail("the playwright package is not installed (pip install -e .[test])")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def open_kiosk(browser, url: str, width: int = 1920, height: int = 1080):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(10_000)
+    page.goto(f"{url}/kiosk/1-2")
+    page.wait_for_selector("#connection[data-state=live]")
+    page.wait_for_selector("section.bowler[data-bowler=Ann]")
+    return page
+
+
+def test_kiosk_shows_a_strikes_cards_within_a_second(browser, live_server, service):
+    page = open_kiosk(browser, live_server.url)
+    assert page.locator("section.bowler[data-bowler=Ann] .card").count() == 0
+    started = time.monotonic()
+    service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+    page.wait_for_function(
+        "document.querySelectorAll('section.bowler[data-bowler=Ann] .card').length === 3",
+        timeout=1000)
+    elapsed = time.monotonic() - started
+    assert elapsed < 1.0
+    shown = page.eval_on_selector_all("section.bowler[data-bowler=Ann] .card",
+                                      "cards => cards.map(c => c.dataset.card)")
+    state = service.state("m1")
+    assert shown == [state.display_card(card) for card in state.hands["Ann"]]
+    assert "STRIKE" in page.inner_text("#banner")
+    labels = page.eval_on_selector_all("section.bowler[data-bowler=Ann] .card",
+                                       "cards => cards.map(c => c.getAttribute('aria-label'))")
+    assert all(" of " in label or "joker" in label for label in labels)
+    view = public_match_view(service.state("m1"))
+    assert page.inner_text("section.bowler[data-bowler=Ann] .describe") == \
+        view["bowlers"]["Ann"]["describe"]
+    assert page.inner_text("#pot") == "Pot $2.00"
+    page.wait_for_timeout(600)  # let the deal and banner animations finish for the picture
+    page.screenshot(path=SCREENSHOT)
+
+
+def test_a_gutter_prompt_appears_and_a_tap_on_a_card_loses_it(browser, live_server, service):
+    page = open_kiosk(browser, live_server.url)
+    service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+    service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor="feed:test"))
+    ann = "section.bowler[data-bowler=Ann]"
+    page.wait_for_selector(f"{ann} .decision[data-kind=lose_card]")
+    assert "tap a card" in page.inner_text(f"{ann} .decision")
+    assert "GUTTER" in page.inner_text("#banner")
+    page.wait_for_timeout(600)
+    page.screenshot(path="/tmp/kiosk-gutter.png")
+    hand_before = service.state("m1").hands["Ann"]
+    chosen = page.locator(f"{ann} .card").nth(1)
+    face = chosen.get_attribute("data-card")
+    chosen.click()
+    page.wait_for_function(
+        f"document.querySelectorAll('{ann} .card').length === {len(hand_before) - 1}")
+    assert page.locator(f"{ann} .decision").count() == 0
+    shown = page.eval_on_selector_all(f"{ann} .card", "cards => cards.map(c => c.dataset.card)")
+    assert face not in shown
+    assert service.state("m1").pending_for("Ann") == []
