@@ -87,3 +87,10 @@ def test_a_wrong_pin_is_refused_and_attempts_are_rate_limited(app):
 @pytest.mark.parametrize("path", ["/kiosk/1-2", "/commissioner"])
 def test_pages_load_without_signing_in(app, path):
     assert app.test_client().get(path).status_code == 200
+
+
+def test_the_signed_in_dashboard_lists_every_match(app):
+    client, _token = signed_in_client(app)
+    page = client.get("/commissioner").get_data(as_text=True)
+    assert 'data-match="m1"' in page and "Ann, Bob" in page and "$2.00" in page
+    assert "Sign out" in page
