@@ -177,6 +177,7 @@ def undo_last_action(ctx: Context, cmd: c.CommissionerUndoLastAction) -> None:
     if state.checkpoint is None:
         refuse("there is no ledger action to undo (the last one was not undoable, or was "
                "already undone)", "status")
-    first, core = state.checkpoint
+    first = state.checkpoint[0]
+    core = state.restorable()
     ctx.emit("action_undone", undone_from=first, undone_to=state.seq,
              restored=core_to_json(core), reason=cmd.reason)

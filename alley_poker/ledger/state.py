@@ -78,6 +78,9 @@ class MatchState:
     # --- folding ------------------------------------------------------------------------
     def apply(self, event: Event) -> None:
         """Apply one event in place; it must be this match's next event."""
+        self._apply(event, True)
+
+    def _apply(self, event: Event, keep_checkpoint: bool) -> None:
         if event.match_id != self.match_id:
             raise InvariantViolation(
                 f"event for match {event.match_id!r} applied to match {self.match_id!r}"
@@ -92,7 +95,8 @@ class MatchState:
         data = event.data
         if data["action"] == event.seq:
             self.checkpoint = (
-                (event.seq, self._core_copy()) if data["command"] in UNDOABLE_COMMANDS else None
+                (event.seq, self._cheap_checkpoint())
+                if keep_checkpoint and data["command"] in UNDOABLE_COMMANDS else None
             )
         try:
             handler(self, data, event)
@@ -210,6 +214,50 @@ class MatchState:
             "result": self.result,
         }
 
+    def _cheap_checkpoint(self) -> dict[str, Any]:
+        """What an undo needs, taken at the start of every undoable command, so it must be
+        cheap (replay speed).  Ball, acquisition and mark-card lists are append-only (a
+        correction or a Holland-daze replaces the list instead), so for them the checkpoint
+        keeps the list and its length rather than a copy; :meth:`restorable` slices them."""
+        return {
+            "status": self.status,
+            "bowlers": list(self.bowlers),
+            "consents": set(self.consents),
+            "pile": list(self.pile),
+            "hands": {b: list(h) for b, h in self.hands.items()},
+            "powers": dict(self.powers),
+            "armed": set(self.armed),
+            "hole": dict(self.hole),
+            "streak": dict(self.streak),  # streak values are replaced, never changed in place
+            "acquired": {b: (acq, len(acq)) for b, acq in self.acquired.items()},
+            "balls": {b: [(g, len(g)) for g in games] for b, games in self.balls.items()},
+            "mark_cards": {b: [(g, len(g)) for g in gs] for b, gs in self.mark_cards.items()},
+            "first_strike": dict(self.first_strike),
+            "balls_recorded": self.balls_recorded,
+            "decisions": {i: dict(d) for i, d in self.decisions.items()},
+            "reviews": dict(self.reviews),  # review items are never changed in place
+            "pot_cents": self.pot_cents,
+            "paid": dict(self.paid),
+            "won": dict(self.won),
+            "end_stage": self.end_stage,
+            "series": dict(self.series),
+            "lowest": list(self.lowest),
+            "automatic_winner": self.automatic_winner,
+            "result": self.result,
+        }
+
+    def restorable(self) -> dict[str, Any] | None:
+        """The core state from before the last undoable command (None if there is none)."""
+        if self.checkpoint is None:
+            return None
+        core = dict(self.checkpoint[1])
+        core["acquired"] = {b: [list(a) for a in acq[:n]]
+                            for b, (acq, n) in core["acquired"].items()}
+        core["balls"] = {b: [g[:n] for g, n in games] for b, games in core["balls"].items()}
+        core["mark_cards"] = {b: [g[:n] for g, n in gs] for b, gs in core["mark_cards"].items()}
+        core["streak"] = {b: (list(v) if v else None) for b, v in core["streak"].items()}
+        return core
+
     def _load_core(self, core: dict[str, Any]) -> None:
         for key in CORE:
             setattr(self, key, core[key])
@@ -222,6 +270,14 @@ def replay(match_id: str, events: Iterable[Event]) -> MatchState:
     'new'
     """
     state = MatchState.empty(match_id)
-    for event in events:
-        state.apply(event)
+    events = list(events)
+    # Only the last command's checkpoint can matter (undo is one level deep): skip taking
+    # the others, which is most of the cost of a bulk replay.
+    last_start = 0
+    for index, event in enumerate(events):
+        data = event.data
+        if isinstance(data, dict) and data.get("action") == event.seq:
+            last_start = index
+    for index, event in enumerate(events):
+        state._apply(event, index >= last_start)
     return state

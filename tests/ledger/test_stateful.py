@@ -31,6 +31,7 @@ from alley_poker.ledger import (
 )
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.endgame import rebuild_game
+from alley_poker.ledger.state import core_to_json
 from tests.ledger.helpers import DESK, FEED, START
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
@@ -203,7 +204,10 @@ class LedgerMachine(RuleBasedStateMachine):
 
     @rule()
     def undo(self):
-        self.run(c.CommissionerUndoLastAction("test", actor=DESK))
+        """An undo restores exactly the state from before the last undoable command."""
+        wanted = self.state.restorable()
+        if self.run(c.CommissionerUndoLastAction("test", actor=DESK)):
+            assert core_to_json(self.state._core_copy()) == core_to_json(wanted)
 
     @rule(undo=st.booleans())
     def confirm(self, undo):
@@ -223,6 +227,10 @@ class LedgerMachine(RuleBasedStateMachine):
             records = json.loads(json.dumps([event_to_record(e) for e in self.events]))
             rebuilt = replay("prop", [event_from_record(r) for r in records])
             assert rebuilt.snapshot() == self.state.snapshot()
+            mine, theirs = self.state.restorable(), rebuilt.restorable()
+            assert (mine is None) == (theirs is None)
+            if mine is not None:
+                assert core_to_json(mine) == core_to_json(theirs)
 
 
 TestLedgerMachine = LedgerMachine.TestCase
