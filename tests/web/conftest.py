@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 import re
+import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +20,7 @@ from alley_poker.service import AlleyService
 from alley_poker.store import EventStore, MatchRepository
 from alley_poker.web import create_app
 
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 PIN = "2468"
 DESK = "commissioner:test-desk"
 
@@ -125,3 +129,18 @@ def assert_no_pile_order(payload: object, pile: list[str]) -> None:
                 walk(value, f"{where}[{index}]")
 
     walk(payload, "payload")
+
+
+def serve_in_process(database: Path, port: int) -> subprocess.Popen:
+    """The app over ``database`` in its own process (``tests.web.serve_app``), serving."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.web.serve_app", str(database), str(port)],
+        cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert process.stdout.readline().strip() == "serving"
+    return process
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import signal
 import time
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from alley_poker.ledger import commands as c
 from alley_poker.service.views import public_match_view
 from tests.conftest import skip_or_fail
+from tests.web.conftest import free_port, serve_in_process
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -87,3 +89,22 @@ def test_a_gutter_prompt_appears_and_a_tap_on_a_card_loses_it(browser, live_serv
     shown = page.eval_on_selector_all(f"{ann} .card", "cards => cards.map(c => c.dataset.card)")
     assert face not in shown
     assert service.state("m1").pending_for("Ann") == []
+
+
+def test_the_kiosk_reconnects_by_itself_after_a_server_restart(browser, database, service):
+    port = free_port()
+    server = serve_in_process(database, port)
+    try:
+        page = open_kiosk(browser, f"http://127.0.0.1:{port}")
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=5)
+        page.wait_for_selector("#connection[data-state=down]")
+        assert "Reconnecting" in page.inner_text("#connection")
+        service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+        server = serve_in_process(database, port)
+        page.wait_for_selector("#connection[data-state=live]", timeout=15_000)
+        page.wait_for_function(
+            "document.querySelectorAll('section.bowler[data-bowler=Ann] .card').length === 3")
+    finally:
+        server.kill()
+        server.wait(timeout=5)

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import queue
 import signal
-import socket
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import socketio
 
 from alley_poker.ledger import commands as c
 from alley_poker.service.views import public_match_view
-from tests.web.conftest import assert_no_pile_order
-
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+from tests.web.conftest import assert_no_pile_order, free_port, serve_in_process
 
 
 class KioskClient:
@@ -122,25 +116,11 @@ def test_a_kiosk_cannot_decide_for_a_match_on_other_lanes(live_server, service):
         other.close()
 
 
-def _serve_in_process(database, port: int) -> subprocess.Popen:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tests.web.serve_app", str(database), str(port)],
-        cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert process.stdout.readline().strip() == "serving"
-    return process
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def test_after_a_server_restart_the_client_reconnects_and_resyncs(database, service):
     """The server process is SIGKILLed, the ledger moves on, a new process serves again:
     the client reconnects by itself and gets a full state that includes the change."""
-    port = _free_port()
-    server = _serve_in_process(database, port)
+    port = free_port()
+    server = serve_in_process(database, port)
     client = None
     try:
         client = KioskClient(f"http://127.0.0.1:{port}")
@@ -150,7 +130,7 @@ def test_after_a_server_restart_the_client_reconnects_and_resyncs(database, serv
         server.wait(timeout=5)
         # While the server is down, the ledger moves on (another writer on the same file).
         service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
-        server = _serve_in_process(database, port)
+        server = serve_in_process(database, port)
         kind, message = client.next(timeout=15)
         assert kind == "state"
         assert message["state"] == public_match_view(service.state("m1"))
