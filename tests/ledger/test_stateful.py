@@ -245,3 +245,21 @@ def test_ledger_machine_long_runs():
     run_state_machine_as_test(LedgerMachine, settings=settings(
         max_examples=300, stateful_step_count=150, deadline=None,
         suppress_health_check=list(HealthCheck)))
+
+
+def test_regression_review_take_back_of_a_card_dealt_twice():
+    """Found by the machine: a card dealt, lost and dealt again in one game was named twice in
+    a review's take-back, and applying the review then failed."""
+    machine = LedgerMachine()
+    machine.create(bowlers=3, strike_cards=5, guess_allowed=False, seed=1, streak_cap=5,
+                   spans=False, gutter_detection="flag_or_full_rack",
+                   empty_pile="courtesy_shuffle", games=1)
+    machine.strikes(strikes=3, who=0)
+    machine.everyone_finishes(pins=[9])
+    machine.correct(pick=35, pins=0, who=1)
+    (review,) = machine.state.reviews.values()
+    assert len(review["remedy"]["take_back"]) == len(set(review["remedy"]["take_back"]))
+    machine.review(apply=True)
+    assert machine.state.reviews == {}
+    machine.invariants_hold()
+    machine.replay_rebuilds_the_same_state()
