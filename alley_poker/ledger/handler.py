@@ -59,6 +59,21 @@ def handle(state: MatchState, command: c.Command, *, rng: random.Random,
 
     Raises :class:`CommandRefused` with the reason when the command does not apply; then
     nothing happened.
+
+    >>> from datetime import datetime, timezone
+    >>> state = MatchState.empty("m1")
+    >>> now = datetime(2026, 3, 6, 19, 0, tzinfo=timezone.utc)
+    >>> events = handle(state, c.CreateMatch("m1", ["Ann", "Bob"], actor="desk:pat"),
+    ...                 rng=random.Random(1), now=now)
+    >>> [(e.seq, e.type) for e in events], state.status   # the state is not touched
+    ([(1, 'match_created')], 'new')
+    >>> for event in events:
+    ...     state.apply(event)
+    >>> handle(state, c.StartMatch(actor="desk:pat"), rng=random.Random(1), now=now)
+    Traceback (most recent call last):
+    ...
+    alley_poker.ledger.errors.CommandRefused: consents: waiting for consent to the 100-cent \
+ante from Ann, Bob
     """
     handler = _HANDLERS.get(type(command))
     if handler is None:
