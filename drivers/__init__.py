@@ -1,6 +1,7 @@
 """Scoreboard adapters: they turn a lane scoring system's output into normalized lane events.
 
-Adapters know nothing of the ledger; the alley service consumes the events they emit.
+Adapters know nothing of the ledger; the alley service consumes the events they emit (and
+decides which balls to deal: ``alley_poker.service.router``, keyed on the ledger's own record).
 
 - :mod:`drivers.base` — the lane events (frozen dataclasses) and the dialect interface
 - :mod:`drivers.dialects` — dialects by name: ``apf1`` (the reference protocol,
@@ -9,8 +10,6 @@ Adapters know nothing of the ledger; the alley service consumes the events they 
 - :mod:`drivers.serial_feed` — ``SerialFeed``: a pyserial URL read in a thread, with
   reconnects and health
 - :mod:`drivers.manual` — ``ManualEntry``: the same events from pin-diagram taps
-- :mod:`drivers.catchup` — ``BallLog``: which balls to deal, including those a snapshot
-  recovers after an outage
 - :mod:`drivers.simulator`, :mod:`drivers.bowler_model`, :mod:`drivers.feed_writer` — the
   scoreboard simulator behind ``alley-poker simulate``
 """

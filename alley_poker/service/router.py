@@ -104,8 +104,12 @@ class LaneEventRouter:
             last = self._last_position(match_id, bowler, sheet.game)
             missing = sheet.balls_after(last)
             before = self.stats.recovered
+            held = self._held.get((match_id, bowler, sheet.game), {})
             for ball in missing:
-                if not self._offer(match_id, bowler, ball, recovered=True):
+                # A ball seen live but held behind the gap carries more than the sheet does
+                # (standing pins, the split flag): deal from it.
+                live = held.pop((ball.frame, ball.ball), None)
+                if not self._offer(match_id, bowler, live or ball, recovered=live is None):
                     break
             self._drain_held(match_id, bowler, sheet.game)
             recovered = self.stats.recovered - before

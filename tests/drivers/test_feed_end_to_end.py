@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from drivers.base import BallRecorded, GameEnded, SequenceGap
+from drivers.base import BallRecorded, GameEnded
 from drivers.dialects.apf1 import Apf1Encoder
 from drivers.feed_writer import FeedWriter, encode_lines, serve
 from drivers.serial_feed import BackoffSchedule, SerialFeed
@@ -175,32 +175,6 @@ def test_bad_lines_on_the_wire_are_rejected_counted_and_reading_goes_on():
     assert any("longer than" in reason for reason in reasons)
     assert reasons[-1].startswith("out of order")
     assert health.recent_rejected[0].raw == bad_checksum.rstrip(b"\r\n")
-
-
-def test_lost_lines_are_reported_as_a_gap_and_recovered_from_the_next_snapshot():
-    from drivers.catchup import BallLog
-    from drivers.dialects.apf1 import Apf1Dialect
-
-    simulator = Simulator(lanes=[7], seed=41, games=1, bowlers_per_lane=2, snapshots=True)
-    encoder = Apf1Encoder(session="s4")
-    lines = [encoder.encode(timed.event) for timed in simulator.events()]
-    dialect, log = Apf1Dialect(source="scorer"), BallLog()
-    dealt: list[BallRecorded] = []
-    gaps = []
-    lost = range(40, 46)  # the cable was out for six lines
-    for index, line in enumerate(lines):
-        if index in lost:
-            continue
-        for event in dialect.parse(line):
-            if isinstance(event, SequenceGap):
-                gaps.append((event.first_missing, event.last_missing))
-            dealt.extend(log.apply(event))
-    assert gaps == [(41, 46)]
-    assert sorted(ball.key for ball in dealt) == sorted(ball.key for ball in simulator.balls)
-    assert len(dealt) == len(simulator.balls)  # each ball once
-    lost_balls = {event.key for event in simulator.record[40:46]
-                  if type(event) is BallRecorded}
-    assert lost_balls and {ball.key for ball in dealt if ball.recovered} == lost_balls
 
 
 @pytest.mark.slow

@@ -14,7 +14,8 @@ from alley_poker.config import FeedConfig
 from alley_poker.ledger import check_invariants
 from alley_poker.ledger.commands import ConsentToAnte, StartMatch
 from alley_poker.service.feeds import FeedSupervisor
-from drivers.base import BallRecorded
+from drivers.base import BallRecorded, SequenceGap
+from drivers.dialects.apf1 import Apf1Dialect, Apf1Encoder
 from drivers.feed_writer import FeedWriter, serve
 from drivers.simulator import Simulator
 
@@ -104,3 +105,42 @@ def test_simulated_games_on_four_lanes_deal_every_mark_exactly(store_service, pt
             dealt = [(b["cards_due"], b["bonus"]) for b in ledger_balls]
             assert dealt == expected[bowler], f"{match_id} {bowler}"
         assert sum(sum(c + b for c, b in marks) for marks in expected.values()) > 0
+
+
+def test_lines_lost_on_the_wire_are_recovered_from_the_next_snapshot_once(store_service):
+    """Six lines never arrive; the feed reports the gap and the next sheet fills it."""
+    service = store_service
+    simulator = Simulator([7], seed=41, games=1, bowlers_per_lane=2, snapshots=True)
+    encoder = Apf1Encoder(session="s4")
+    lines = [encoder.encode(timed.event) for timed in simulator.events()]
+    slots = {(7, slot): profile.name
+             for slot, profile in enumerate(simulator.lanes[0].bowlers, 1)}
+    service.create_match("lane-7", slots, games=1, actor="commissioner:test")
+    for name in slots.values():
+        service.execute("lane-7", ConsentToAnte(name, actor=f"bowler:{name}"))
+    service.execute("lane-7", StartMatch(actor="commissioner:test"))
+    notices = []
+    service.bus.subscribe(lambda topic, message: notices.append(message))
+
+    dialect, gaps = Apf1Dialect(source="scorer"), []
+    lost = range(40, 46)  # the cable was out for six lines
+    for index, line in enumerate(lines):
+        if index in lost:
+            continue
+        for event in dialect.parse(line):
+            if isinstance(event, SequenceGap):
+                gaps.append((event.first_missing, event.last_missing))
+            service.handle_lane_event(event)
+
+    assert gaps == [(41, 46)]
+    state = service.state("lane-7")
+    check_invariants(state)
+    for slot, name in slots.items():
+        bowled = [b.pins for b in simulator.balls if (b.lane, b.bowler) == slot]
+        assert [b["pins"] for b in state.balls[name][0]] == bowled, name
+    lost_balls = [e for e in simulator.record[40:46] if type(e) is BallRecorded]
+    assert lost_balls
+    assert service.router.stats.recovered == len(lost_balls)
+    assert service.router.stats.refused == 0
+    assert any(n.get("kind") == "balls_recovered" and "recovered" in n["message"]
+               for n in notices)
