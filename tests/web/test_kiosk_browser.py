@@ -11,7 +11,7 @@ import pytest
 from alley_poker.ledger import commands as c
 from alley_poker.service.views import public_match_view
 from tests.conftest import skip_or_fail
-from tests.web.conftest import free_port, serve_in_process
+from tests.web.conftest import PIN, free_port, serve_in_process
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -108,3 +108,30 @@ def test_the_kiosk_reconnects_by_itself_after_a_server_restart(browser, database
     finally:
         server.kill()
         server.wait(timeout=5)
+
+
+def test_commissioner_signs_in_rules_a_holland_daze_and_the_kiosk_shows_it(
+        browser, live_server, service):
+    kiosk = open_kiosk(browser, live_server.url)
+    tablet = browser.new_page(viewport={"width": 1280, "height": 800})
+    tablet.set_default_timeout(10_000)
+    tablet.goto(f"{live_server.url}/commissioner")
+    tablet.fill("#pin", "9999")
+    tablet.click("button[type=submit]")
+    assert "not right" in tablet.inner_text(".problem")
+    tablet.fill("#pin", PIN)
+    tablet.click("button[type=submit]")
+    form = tablet.locator("form.holland-daze[data-match=m1]")
+    form.locator("select[name=bowler]").select_option("Bob")
+    form.locator("input[name=reason]").fill("bowled frame 1 on lane 1")
+    tablet.once("dialog", lambda dialog: dialog.accept())
+    form.locator("button").click()
+    tablet.wait_for_function(
+        "document.querySelector('form.holland-daze .result').textContent.startsWith('Ruled')")
+    kiosk.wait_for_function(
+        "document.getElementById('banner').textContent.includes('HOLLAND-DAZE')")
+    assert "Bob" in kiosk.inner_text("#banner")
+    ruled = [record for record in service.repository.store.load("m1")
+             if record["type"] == "holland_daze"]
+    assert [(r["data"]["bowler"], r["data"]["actor"]) for r in ruled] == [
+        ("Bob", "commissioner:tablet")]
