@@ -259,19 +259,13 @@ def key_with_wilds(hand: int, wilds: int, flags: int) -> int:
         return _QUADS | rank << 16 | kicker << 12
 
     if total >= 5:
-        # Full house: the highest trips the wilds can make that still leave a pair.
-        candidates = held_at_least[max(0, 3 - wilds)]
-        while candidates:
-            rank = _TOP1[candidates]
-            rank_bit = 1 << (rank - 2)
-            spare = wilds - max(0, 3 - _held(rank_bit, c, d, h, s))
-            if spare >= 2:
-                pair = 13 if rank == ACE else ACE
-            else:
-                pair = _TOP1[held_at_least[2 - spare] & ~rank_bit]
-            if pair:
-                return _FULL_HOUSE | rank << 16 | pair << 12
-            candidates ^= rank_bit
+        # Full house.  Four of a kind being out of reach, no rank is held 4 - wilds times,
+        # so trips made with wilds take every wild and the pair must be natural: the one
+        # case left is a single wild joining the higher of two natural pairs.
+        pairs = held_at_least[2]
+        if wilds == 1 and pairs & (pairs - 1):  # two pairs or more
+            high = _TOP1[pairs]
+            return _FULL_HOUSE | high << 16 | _TOP1[pairs ^ (1 << (high - 2))] << 12
 
         flush = 0
         for suit in (c, d, h, s):

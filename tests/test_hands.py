@@ -70,6 +70,8 @@ def test_the_categories_rank_in_the_documented_order():
     ("better", "worse"),
     [
         ("AS AD AH AC GJ", "AS KS QS JS TS"),  # five of a kind over a royal flush
+        ("2S 2D 2H 2C GJ", "AS KS QS JS TS"),  # even five twos
+        ("3S 3D GJ GJ GJ", "2S 2D 2H 2C GJ"),
         ("AS KS QS JS TS", "KH QH JH TH 9H"),  # royal over king-high straight flush
         ("6C 5C 4C 3C 2C", "5D 4D 3D 2D AD"),  # the steel wheel is the lowest straight flush
         ("5D 4D 3D 2D AD", "AS AD AH AC KS"),  # any straight flush beats four aces
@@ -216,6 +218,7 @@ def test_no_copies_the_wild_must_be_a_card_the_hand_lacks():
     four = value("GJ AS AD AH AC", **NO_COPIES)
     assert (four.describe(), four.ranks) == ("Four of a kind, aces", (14, 13))
     assert four.best_five == ("AC", "AD", "AH", "AS", "GJ=KS")
+    assert value("GJ GJ KS KD KH 2C", **NO_COPIES).ranks == (13, 14)  # the spare wild: an ace
     flush = value("GJ AH 5H 9H KH", **NO_COPIES)
     assert flush.ranks == (14, 13, 12, 9, 5) and flush.best_five[2] == "GJ=QH"
     assert value("GJ AS", **NO_COPIES).best_five == ("AS", "GJ=AH")
