@@ -24,11 +24,9 @@ from alley_poker.config import FeedConfig
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.values import automatic_loss
-from alley_poker.service import AlleyService
+from alley_poker.service import AlleyService, open_service
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.service.views import public_match_view
-from alley_poker.store import EventStore
-from alley_poker.store.repository import MatchRepository
 from drivers.feed_writer import FeedWriter, serve
 from drivers.simulator import Simulator
 
@@ -183,8 +181,7 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
     if database is None:
         database = Path(tempfile.mkdtemp(prefix="alley-poker-demo-")) / "demo.sqlite3"
     database.parent.mkdir(parents=True, exist_ok=True)
-    store = EventStore.open(f"sqlite:///{database}")
-    service = AlleyService(MatchRepository(store, rng_factory=random.SystemRandom))
+    service = open_service(f"sqlite:///{database}")
     simulator = Simulator([1, 2, 3, 4], seed=rng.randrange(2**32), games=games,
                           bowlers_per_lane=bowlers_per_lane)
     result = DemoResult(database)
@@ -232,6 +229,6 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
             hole = f", hole {bowler['hole']}" if bowler["hole"] < 0 else ""
             won = f", wins {_money(bowler['won_cents'])}" if bowler["won_cents"] else ""
             echo(f"  {name:<8} {hand:<40} {bowler['describe']}{hole}{won}")
-    store.close()
+    service.repository.store.close()
     echo(f"\nledger stored in {database}")
     return result

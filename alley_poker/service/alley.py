@@ -8,7 +8,8 @@ the kiosks see it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from alley_poker.ledger import CommandRefused, MatchState, event_to_record
@@ -25,15 +26,38 @@ class MatchRepository(Protocol):
     def state(self, match_id: str) -> MatchState: ...
 
 
+class AssignmentLog(Protocol):
+    """Where lane assignments are kept so a restart knows who bowls where."""
+
+    def record(self, match_id: str, slots: Mapping[tuple[int, int], str], *, actor: str,
+               reason: str = "") -> None: ...
+
+    def current(self) -> dict[str, dict[tuple[int, int], str]]: ...
+
+
+#: A match in one of these states no longer holds its lanes.
+FINISHED = ("settled", "void")
+
+
 class AlleyService:
     """Runs commands, routes lane events, publishes every change."""
 
     def __init__(self, repository: MatchRepository, *, bus: EventBus | None = None,
-                 lanes: LaneMap | None = None):
+                 lanes: LaneMap | None = None, assignments: AssignmentLog | None = None):
         self.repository = repository
         self.bus: EventBus = bus if bus is not None else InProcessBus()
         self.lanes = lanes if lanes is not None else LaneMap()
+        self.assignments = assignments
         self.router = LaneEventRouter(self.lanes, self)
+        self._restore_lanes()
+
+    def _restore_lanes(self) -> None:
+        """After a restart: every unfinished match takes its lanes back."""
+        if self.assignments is None:
+            return
+        for match_id, slots in self.assignments.current().items():
+            if self.state(match_id).status not in FINISHED:
+                self.lanes.assign(match_id, slots)
 
     def state(self, match_id: str) -> MatchState:
         return self.repository.state(match_id)
@@ -75,7 +99,7 @@ class AlleyService:
         previous = self.lanes.assignment(match_id)
         self.lanes.assign(match_id, slots)  # refuses a slot another match holds
         try:
-            return self.execute(match_id, CreateMatch(
+            events = self.execute(match_id, CreateMatch(
                 match_id, tuple(bowlers), games=games, ante_cents=ante_cents, rules=rules,
                 actor=actor))
         except Exception:
@@ -84,7 +108,48 @@ class AlleyService:
             else:
                 self.lanes.assign(match_id, previous.slots)
             raise
+        if self.assignments is not None:
+            self.assignments.record(match_id, slots, actor=actor, reason="match created")
+        return events
+
+    def reassign_lanes(self, match_id: str, slots: Mapping[tuple[int, int], str], *,
+                       actor: str, reason: str) -> None:
+        """The commissioner moves bowlers between lane slots (kept, with who and why)."""
+        state = self.state(match_id)
+        if state.status in ("new", *FINISHED):
+            raise CommandRefused(f"match {match_id} is {state.status}: it holds no lanes",
+                                 field="match_id")
+        if sorted(slots.values()) != sorted(state.bowlers):
+            raise CommandRefused("every bowler of the match needs exactly one lane slot",
+                                 field="slots")
+        previous = self.lanes.assignment(match_id)
+        self.lanes.assign(match_id, slots)
+        try:
+            if self.assignments is not None:
+                self.assignments.record(match_id, slots, actor=actor, reason=reason)
+        except Exception:
+            if previous is not None:
+                self.lanes.assign(match_id, previous.slots)
+            raise
+        self.bus.publish("alley", {"kind": "lanes_reassigned", "match_id": match_id,
+                                   "actor": actor, "reason": reason})
 
     def handle_lane_event(self, event: LaneEvent) -> None:
         """Feed callback: route a lane event to the match on that lane."""
         self.router.handle(event)
+
+
+def open_service(database_url: str, *, rng_factory: Callable[[], random.Random] | None = None,
+                 bus: EventBus | None = None) -> AlleyService:
+    """The service over the event store at ``database_url``, lanes restored from it.
+
+    Shuffles use ``random.SystemRandom`` (a cryptographically strong source) unless a seeded
+    ``rng_factory`` is given for tests and simulations.
+    """
+    from alley_poker.store import EventStore
+    from alley_poker.store.lane_assignments import LaneAssignmentLog
+    from alley_poker.store.repository import MatchRepository
+
+    store = EventStore.open(database_url)
+    repository = MatchRepository(store, rng_factory=rng_factory or random.SystemRandom)
+    return AlleyService(repository, bus=bus, assignments=LaneAssignmentLog(store))

@@ -8,7 +8,7 @@ Only portable types are used (no JSONB, no SQLite-only tricks) so one set of mig
 builds both back-ends.
 
 >>> sorted(metadata.tables)
-['events', 'matches']
+['events', 'lane_assignments', 'matches']
 >>> [column.name for column in events.columns]
 ['id', 'match_id', 'seq', 'type', 'data', 'recorded_at', 'centre']
 """
@@ -73,4 +73,25 @@ events = Table(
     Column("recorded_at", DateTime(timezone=True), nullable=False),
     Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
     UniqueConstraint("match_id", "seq"),
+)
+
+# Which scorer slot on which lane is which bowler of a match.  Append-only like the events, so
+# every change the commissioner makes is kept with who made it and why; the newest row of a
+# match is the assignment in force.
+lane_assignments = Table(
+    "lane_assignments",
+    metadata,
+    Column(
+        "id",
+        BigInteger().with_variant(Integer(), "sqlite"),
+        primary_key=True,
+        autoincrement=True,
+    ),
+    Column("match_id", String(64), ForeignKey("matches.match_id"), nullable=False, index=True),
+    # [[lane, slot, bowler], ...]
+    Column("slots", JSON(none_as_null=True), nullable=False),
+    Column("actor", String(128), nullable=False),
+    Column("reason", String(500), nullable=False),
+    Column("assigned_at", DateTime(timezone=True), nullable=False),
+    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
 )

@@ -21,7 +21,7 @@ from flask_limiter.util import get_remote_address
 from flask_socketio import SocketIO
 from flask_wtf.csrf import CSRFProtect
 
-from alley_poker.service import AlleyService
+from alley_poker.service import AlleyService, open_service
 from alley_poker.web.api import api
 from alley_poker.web.auth import hash_pin
 from alley_poker.web.commissioner import commissioner
@@ -64,7 +64,7 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
         app.config["COMMISSIONER_PIN_HASH"] = hash_pin(str(plain_pin))
 
     if service is None:
-        service = _open_service(app.config["DATABASE_URL"])
+        service = open_service(app.config["DATABASE_URL"])
     app.extensions["alley_service"] = service
 
     CSRFProtect(app)
@@ -82,10 +82,6 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     return app
 
 
-def _open_service(database_url: str) -> AlleyService:
-    from alley_poker.store import EventStore, MatchRepository
-
-    return AlleyService(MatchRepository(EventStore.open(database_url)))
 
 
 __all__ = ["create_app"]

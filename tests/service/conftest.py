@@ -10,20 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from alley_poker.service import AlleyService
-from alley_poker.store import EventStore
-from alley_poker.store.repository import MatchRepository
+from alley_poker.service import open_service
 from tests.conftest import skip_or_fail
 
 
 @pytest.fixture
 def store_service(tmp_path):
     """An AlleyService over a real SQLite event store in ``tmp_path`` (seeded shuffles)."""
-    store = EventStore.open(f"sqlite:///{tmp_path / 'alley.sqlite3'}")
     seeds = random.Random(2026)
-    repository = MatchRepository(store, rng_factory=lambda: random.Random(seeds.random()))
-    yield AlleyService(repository)
-    store.close()
+    service = open_service(f"sqlite:///{tmp_path / 'alley.sqlite3'}",
+                           rng_factory=lambda: random.Random(seeds.random()))
+    yield service
+    service.repository.store.close()
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from alley_poker.bowling import Game
 from alley_poker.config import FeedConfig
 from alley_poker.ledger import check_invariants
 from alley_poker.ledger.commands import ConsentToAnte, StartMatch
+from alley_poker.service import open_service
 from alley_poker.service.feeds import FeedSupervisor
 from drivers.base import BallRecorded, SequenceGap
 from drivers.dialects.apf1 import Apf1Dialect, Apf1Encoder
@@ -144,3 +145,45 @@ def test_lines_lost_on_the_wire_are_recovered_from_the_next_snapshot_once(store_
     assert service.router.stats.refused == 0
     assert any(n.get("kind") == "balls_recovered" and "recovered" in n["message"]
                for n in notices)
+
+
+def test_a_service_restarted_mid_game_catches_up_from_the_next_snapshot(tmp_path):
+    """The service goes down mid-game; balls bowled meanwhile come back from the next sheet,
+    and the restarted service still knows which lane slot is which bowler."""
+    database = f"sqlite:///{tmp_path / 'alley.sqlite3'}"
+    simulator = Simulator([5], seed=8, games=1, bowlers_per_lane=2, snapshots=True)
+    encoder = Apf1Encoder(session="night")
+    lines = [encoder.encode(timed.event) for timed in simulator.events()]
+    slots = {(5, slot): profile.name
+             for slot, profile in enumerate(simulator.lanes[0].bowlers, 1)}
+    down_from, up_at = 30, 42  # lines the scorer sent while the service was down
+
+    before = open_service(database)
+    before.create_match("lane-5", slots, games=1, actor="commissioner:test")
+    for name in slots.values():
+        before.execute("lane-5", ConsentToAnte(name, actor=f"bowler:{name}"))
+    before.execute("lane-5", StartMatch(actor="commissioner:test"))
+    dialect = Apf1Dialect(source="scorer")
+    for line in lines[:down_from]:
+        for event in dialect.parse(line):
+            before.handle_lane_event(event)
+    dealt_before = before.router.stats.recorded
+    before.repository.store.close()
+
+    after = open_service(database)  # a new process: state and lanes from the database only
+    assert after.lanes.bowler_at(5, 1) == ("lane-5", slots[(5, 1)])
+    dialect = Apf1Dialect(source="scorer")
+    for line in lines[up_at:]:
+        for event in dialect.parse(line):
+            after.handle_lane_event(event)
+
+    state = after.state("lane-5")
+    check_invariants(state)
+    for slot, name in slots.items():
+        bowled = [b.pins for b in simulator.balls if (b.lane, b.bowler) == slot]
+        assert [b["pins"] for b in state.balls[name][0]] == bowled, name
+    missed = [e for e in simulator.record[down_from:up_at] if type(e) is BallRecorded]
+    assert missed and after.router.stats.recovered == len(missed)
+    assert dealt_before + after.router.stats.recorded + len(missed) == len(simulator.balls)
+    assert state.status != "playing"
+    after.repository.store.close()

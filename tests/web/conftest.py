@@ -17,7 +17,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from alley_poker.ledger import commands as c
 from alley_poker.service import AlleyService
-from alley_poker.store import EventStore, MatchRepository
+from alley_poker.service import open_service as service_over_store
 from alley_poker.web import create_app
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -29,8 +29,8 @@ def open_service(database: Path, seed: int = 1) -> AlleyService:
     """A service over the SQLite ledger at ``database``; seed 1 deals Ann no joker in her
     first strike, so her first gutter opens a lose-card decision."""
     rng = random.Random(seed)
-    return AlleyService(MatchRepository(EventStore.open(f"sqlite:///{database}"),
-                                        rng_factory=lambda: random.Random(rng.random())))
+    return service_over_store(f"sqlite:///{database}",
+                              rng_factory=lambda: random.Random(rng.random()))
 
 
 def start_match(service: AlleyService, match_id: str = "m1",

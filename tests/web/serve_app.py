@@ -1,7 +1,7 @@
 """Serve the web app over a SQLite ledger in its own process (for restart tests).
 
-``python -m tests.web.serve_app DATABASE PORT`` rebuilds the service from the ledger on disk,
-puts match ``m1`` back on lanes 1-2 (lane assignments live in memory) and serves until killed.
+``python -m tests.web.serve_app DATABASE PORT`` rebuilds the service from the ledger on disk
+(lane assignments included) and serves until killed.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from tests.web.conftest import open_service
 
 def main(database: str, port: str) -> None:
     service = open_service(Path(database))
-    service.lanes.assign("m1", {(1, 1): "Ann", (2, 1): "Bob"})
     app = create_app({"SECRET_KEY": "restart-test"}, service=service)
     server = make_server("127.0.0.1", int(port), app, threaded=True)
     print("serving", flush=True)
