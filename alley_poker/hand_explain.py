@@ -23,8 +23,6 @@ from alley_poker.hand_keys import (
     FOUR_OF_A_KIND,
     FULL_HOUSE,
     HIGH_CARD,
-    JOKER_COUNT_MASK,
-    JOKER_SHIFT,
     NO_COPIES,
     NO_HAND,
     PAIR,
@@ -34,6 +32,7 @@ from alley_poker.hand_keys import (
     THREE_OF_A_KIND,
     TWO_PAIR,
     UNBEATABLE,
+    WILDS_SHIFT,
     usable_wilds,
 )
 
@@ -86,8 +85,8 @@ def best_five(source: int, key: int) -> tuple[str, ...]:
     naturals = [Card(bit % 13 + 2, SUITS_IN_BLOCK_ORDER[bit // 13])
                 for bit in range(52) if source >> bit & 1]
     naturals.sort(key=lambda card: -card.rank)  # within a rank: clubs, diamonds, ...
-    flags = source >> FLAGS_SHIFT
-    wilds = usable_wilds(len(naturals), source >> JOKER_SHIFT & JOKER_COUNT_MASK, flags)
+    flags = source >> FLAGS_SHIFT & 3
+    wilds = usable_wilds(len(naturals), source >> WILDS_SHIFT, flags)
     slots, suited = _slot_ranks(key)
     for suit in (_SUIT_PREFERENCE if suited else (None,)):
         chosen = _fill_slots(slots, suit, naturals, wilds, not flags & NO_COPIES)

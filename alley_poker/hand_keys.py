@@ -4,11 +4,12 @@ This is the engine behind :func:`alley_poker.hands.evaluate`; callers use that.
 
 **Cards** are encoded as one integer: :data:`EMPTY_HAND` plus each card's
 :data:`CARD_VALUE`, which is bit ``13 * suit + rank - 2`` for the card itself (clubs,
-diamonds, hearts, spades), plus one in its suit's count (5-bit fields from bit 52) and one
-in its rank's count (3-bit fields from bit 72); a joker of any kind adds one to the joker
-count at bit 112.  Summing, not OR-ing, lets a repeated card show itself: its bits carry,
-so the card bits no longer count the cards.  The suit counts tell at once whether a flush
-is possible; when none is, the rank counts decide the value, so they index a cache.
+diamonds, hearts, spades), plus one in each of three counts: its suit's (5-bit fields from
+bit 52), its own (2-bit fields from bit 80) and its rank's (4-bit fields from bit 184); a
+joker of any kind adds one to the joker count at bit 72.  Summing, not OR-ing, lets a
+repeated card show itself (its own count reaches two; and its card bits carry, so they no
+longer count the cards).  The suit counts tell at once whether a flush is possible; when
+none is, the rank counts decide the value, so they index a cache.
 
 **The key** is ``category << 20`` plus five 4-bit rank slots, the first tie-break rank in
 the highest slot and 0 for a missing card (short hands), so comparing keys compares hands:
@@ -53,17 +54,19 @@ _STRAIGHT_TOP = STRAIGHT_WITH_GAPS[0]
 _ACES = tuple(sum(ACE << (4 * (4 - i)) for i in range(k)) for k in range(6))
 
 # -- the card encoding ---------------------------------------------------------------------
-# Fields, lowest bit first (kept under 128 bits: big-integer arithmetic costs per 30 bits).
+# Fields, lowest bit first.
 SUITS_IN_BLOCK_ORDER = "CDHS"
 CARD_BITS = (1 << 52) - 1  # one bit per card: 13 * suit block + rank - 2
 _SUIT_COUNT_SHIFT = 52  # a 5-bit count per suit, each started at 11 (see EMPTY_HAND)
-_SUIT_COUNT_BITS = ((1 << 20) - 1) << _SUIT_COUNT_SHIFT
-RANK_COUNT_SHIFT = 72  # a 3-bit count per rank
-_RANK_COUNT_BITS = ((1 << 39) - 1) << RANK_COUNT_SHIFT
-JOKER_SHIFT = 112  # how many jokers (of any kind)
-JOKER_COUNT_MASK = (1 << 16) - 1
-#: Above everything a hand encodes: where a value's source keeps the option flags.
-FLAGS_SHIFT = 128
+JOKER_SHIFT = 72  # an 8-bit count of jokers (of any kind)
+JOKER_FIELD = 0xFF << JOKER_SHIFT
+_PAIR_COUNT_SHIFT = 80  # a 2-bit count per card: its high bit shows a card given twice
+_TWICE_FLAGS = sum(2 << (_PAIR_COUNT_SHIFT + 2 * card) for card in range(52))
+RANK_COUNT_SHIFT = 184  # a 4-bit count per rank
+_FOUR_OR_MORE_FLAGS = sum(0b1100 << (RANK_COUNT_SHIFT + 4 * rank) for rank in range(13))
+#: Where a value's source (see hands.HandValue) keeps the option flags and the wild count.
+FLAGS_SHIFT = 236
+WILDS_SHIFT = 240
 #: The encoding of no cards.  Each suit count starts at 11, so a suit holding 5 or more
 #: cards (16 to 24) shows its 16s bit, :data:`FLUSH_SIGN`: a flush is one AND away.
 EMPTY_HAND = sum(11 << (_SUIT_COUNT_SHIFT + 5 * block) for block in range(4))
@@ -72,7 +75,8 @@ FLUSH_SIGN = sum(16 << (_SUIT_COUNT_SHIFT + 5 * block) for block in range(4))
 #: rank 0) adds to the joker count only; it is told apart from a GJ or BJ by a slower pass.
 CARD_VALUE: dict[str, list[int]] = {
     suit: [0, 0] + [(1 << (13 * block + rank - 2)) + (1 << (_SUIT_COUNT_SHIFT + 5 * block))
-                    + (1 << (RANK_COUNT_SHIFT + 3 * (rank - 2)))
+                    + (1 << (_PAIR_COUNT_SHIFT + 2 * (13 * block + rank - 2)))
+                    + (1 << (RANK_COUNT_SHIFT + 4 * (rank - 2)))
                     for rank in range(2, 15)]
     for block, suit in enumerate(SUITS_IN_BLOCK_ORDER)
 }
@@ -81,8 +85,13 @@ CARD_VALUE[""] = [1 << JOKER_SHIFT]
 FIRST_CARD_VALUE: dict[str, list[int]] = {
     suit: [EMPTY_HAND + value for value in values] for suit, values in CARD_VALUE.items()
 }
-#: Anything outside the fields of plain cards: a joker (or a value that is no card at all).
-NOT_PLAIN_CARDS = ~(CARD_BITS | _SUIT_COUNT_BITS | _RANK_COUNT_BITS)
+#: Hands of up to this many cards are checked by :data:`UNUSUAL` alone: a card given twice or
+#: three times shows a twice flag, four times or more its rank's count of four or more, and
+#: no count can overflow (15 jokers fit the joker count, 15 cards a rank count).
+FEW_CARDS = 15
+#: What sends a hand of :data:`FEW_CARDS` or fewer off the fast path: a joker, a repeated
+#: card, a rank held four times (four of a kind, rare: checked there), or a flush.
+UNUSUAL = JOKER_FIELD | _TWICE_FLAGS | _FOUR_OR_MORE_FLAGS | FLUSH_SIGN
 
 # Option flags, as a HandValue stores them.
 NO_COPIES = 1

@@ -39,15 +39,17 @@ from alley_poker.hand_keys import (
     CATEGORIES,
     CATEGORY_SHIFT,
     EMPTY_HAND,
+    FEW_CARDS,
     FIRST_CARD_VALUE,
     FLAGS_SHIFT,
-    FLUSH_SIGN,
-    JOKER_SHIFT,
+    JOKER_FIELD,
     KEY_BY_RANK_COUNTS,
     NO_COPIES,
     RANK_COUNT_SHIFT,
     UNBEATABLE_KEY,
+    UNUSUAL,
     WILDS_CAPPED,
+    WILDS_SHIFT,
     key_with_wilds,
     natural_key,
     usable_wilds,
@@ -223,8 +225,8 @@ def evaluate(
     """
     # The hot path, written for speed: plain cards summed into one integer (five unrolled:
     # the commonest size, and the one where loop overhead shows), then one cache look-up.
-    # Anything unusual leaves it: a flush, options, or too few card bits for the count (a
-    # joker adds none, a repeated card's bits carry).
+    # Anything unusual leaves it: a joker, a repeated card, four of a kind, a flush, many
+    # cards, options (see hand_keys.UNUSUAL).
     value = CARD_VALUE
     try:
         count = len(cards)  # type: ignore[arg-type]
@@ -239,7 +241,7 @@ def evaluate(
     except Exception:  # no len(), or something that is not a card: the careful path says
         return _evaluate_carefully(cards, _option_flags(wild_may_duplicate,
                                                         max_wilds_vs_naturals))
-    if (hand & FLUSH_SIGN or (hand & CARD_BITS).bit_count() != count
+    if (hand & UNUSUAL or count > FEW_CARDS
             or wild_may_duplicate is not True or max_wilds_vs_naturals is not False):
         return _evaluate_unusual(cards, hand, count, wild_may_duplicate, max_wilds_vs_naturals)
     try:
@@ -252,10 +254,12 @@ def _evaluate_unusual(
     cards: object, hand: int, count: int, wild_may_duplicate: object,
     max_wilds_vs_naturals: object,
 ) -> HandValue:
-    """:func:`evaluate` for what its hot path leaves: options given, a flush, or jokers,
-    repeated cards or things that are not cards (the careful path)."""
+    """:func:`evaluate` for what its hot path leaves: options given, a flush, four of a
+    kind, many cards, or jokers, repeated cards or things that are not cards (the careful
+    path)."""
     flags = _option_flags(wild_may_duplicate, max_wilds_vs_naturals)
-    if (hand & CARD_BITS).bit_count() != count:
+    if hand & JOKER_FIELD or (hand & CARD_BITS).bit_count() != count:
+        # A joker; or a card given twice (its card bits carried, so they count fewer).
         return _evaluate_carefully(cards, flags)
     # Plain, different cards: the options change nothing without a wild.
     return HandValue((natural_key(hand, count), hand | flags << FLAGS_SHIFT))
@@ -328,7 +332,7 @@ def _evaluate_carefully(cards: object, flags: int) -> HandValue:
             if hand & value & CARD_BITS:
                 raise DuplicateCardError(f"{card} is in the hand twice")
             hand += value
-    source = hand | wilds << JOKER_SHIFT | flags << FLAGS_SHIFT
+    source = hand | flags << FLAGS_SHIFT | wilds << WILDS_SHIFT
     if wilds and dead:
         return HandValue((UNBEATABLE_KEY, source, _BOTH_JOKERS))
     naturals = (hand & CARD_BITS).bit_count()
