@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import click
@@ -37,11 +38,17 @@ def evaluate(cards: str) -> None:
 @click.option("--seed", type=int, default=None, help="Seed for the simulated bowlers.")
 @click.option("--database", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="SQLite file for the ledger (default: a new temporary file).")
-def demo(games: int, speed: float, seed: int | None, database: Path | None) -> None:
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Serve the kiosks and the tablet on this port (0: any free port).")
+@click.option("--no-web", is_flag=True, help="Only narrate in the terminal; serve no pages.")
+@click.option("--exit-when-done", is_flag=True,
+              help="Stop serving as soon as the night is over (default: wait for Ctrl-C).")
+def demo(games: int, speed: float, seed: int | None, database: Path | None, port: int,
+         no_web: bool, exit_when_done: bool) -> None:
     """Run the demo alley: a simulated scorer bowls four lanes into the real service.
 
     Two matches (lanes 1-2 and 3-4) are dealt live from a serial feed over
-    socket://127.0.0.1, and every card movement is printed as it happens.
+    socket://127.0.0.1, shown on the lane-side kiosks, and narrated in the terminal.
     """
     from alley_poker.demo import run_demo
     from alley_poker.hands import evaluate as evaluate_hand
@@ -50,7 +57,17 @@ def demo(games: int, speed: float, seed: int | None, database: Path | None) -> N
     sample = "AS KS GJ 7D 7C"
     click.echo(f"the evaluator on a sample hand: {sample} is "
                f"{evaluate_hand(parse_cards(sample)).describe()}\n")
-    run_demo(games=games, speed=speed, seed=seed, database=database, echo=click.echo)
+    run_demo(games=games, speed=speed, seed=seed, database=database, echo=click.echo,
+             port=None if no_web else port,
+             linger=None if exit_when_done else _wait_for_interrupt)
+
+
+def _wait_for_interrupt() -> None:
+    click.echo("the night is over; the pages stay up until you press Ctrl-C")
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        click.echo("stopping")
 
 
 @main.group()

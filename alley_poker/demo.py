@@ -31,6 +31,7 @@ from drivers.feed_writer import FeedWriter, serve
 from drivers.simulator import Simulator
 
 COMMISSIONER = "commissioner:demo"
+DEMO_PIN = "2468"
 MATCH_LANES = {"lanes-1-2": (1, 2), "lanes-3-4": (3, 4)}
 
 
@@ -173,10 +174,38 @@ class DemoBowlers:
         return None
 
 
+class WebServer:
+    """The kiosk, tablet and API served on a loopback port in a thread (Socket.IO included)."""
+
+    def __init__(self, service: AlleyService, port: int, pin: str):
+        from werkzeug.serving import make_server
+
+        from alley_poker.web import create_app
+
+        app = create_app({"COMMISSIONER_PIN": pin}, service=service)
+        self.server = make_server("127.0.0.1", port, app, threaded=True)
+        self.port = self.server.server_port
+        self.thread = threading.Thread(target=self.server.serve_forever, name="demo-web",
+                                       daemon=True)
+
+    def start(self) -> WebServer:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
 def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
              database: Path | None = None, echo: Callable[[str], None] = print,
-             bowlers_per_lane: int = 3) -> DemoResult:
-    """Bowl a simulated league night through the real feed, service and ledger."""
+             bowlers_per_lane: int = 3, port: int | None = None, pin: str = DEMO_PIN,
+             linger: Callable[[], None] | None = None) -> DemoResult:
+    """Bowl a simulated league night through the real feed, service and ledger.
+
+    With ``port`` the kiosks and the commissioner tablet are served while it runs;
+    ``linger`` is then called after the night (e.g. to wait for Ctrl-C) before they stop.
+    """
     rng = random.Random(seed)
     if database is None:
         database = Path(tempfile.mkdtemp(prefix="alley-poker-demo-")) / "demo.sqlite3"
@@ -196,6 +225,11 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
         echo(f"[{match_id}] {', '.join(slots.values())} ante up; the pot is "
              f"{_money(service.state(match_id).pot_cents)}")
 
+    web = WebServer(service, port, pin).start() if port is not None else None
+    if web is not None:
+        base = f"http://127.0.0.1:{web.port}"
+        echo(f"kiosks: {base}/kiosk/1-2 and {base}/kiosk/3-4")
+        echo(f"commissioner tablet: {base}/commissioner (PIN {pin})")
     writer = FeedWriter("socket://127.0.0.1:0").start()
     host, port = writer.address
     url = f"socket://{host}:{port}"
@@ -229,6 +263,10 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
             hole = f", hole {bowler['hole']}" if bowler["hole"] < 0 else ""
             won = f", wins {_money(bowler['won_cents'])}" if bowler["won_cents"] else ""
             echo(f"  {name:<8} {hand:<40} {bowler['describe']}{hole}{won}")
-    service.repository.store.close()
     echo(f"\nledger stored in {database}")
+    if web is not None:
+        if linger is not None:
+            linger()
+        web.stop()
+    service.repository.store.close()
     return result

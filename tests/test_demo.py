@@ -27,8 +27,10 @@ def test_the_demo_night_deals_settles_and_pays_every_pot(tmp_path):
 
 
 def test_the_demo_command_prints_the_evaluator_and_the_night(tmp_path):
-    outcome = CliRunner().invoke(main, ["demo", "--speed", "0", "--seed", "9",
+    outcome = CliRunner().invoke(main, ["demo", "--speed", "0", "--seed", "9", "--port", "0",
+                                        "--exit-when-done",
                                         "--database", str(tmp_path / "night.sqlite3")])
     assert outcome.exit_code == 0, outcome.output
     assert "the evaluator on a sample hand" in outcome.output
     assert "result confirmed by the commissioner" in outcome.output
+    assert "/kiosk/1-2" in outcome.output and "PIN" in outcome.output
