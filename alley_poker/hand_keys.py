@@ -24,6 +24,8 @@ True
 
 from __future__ import annotations
 
+import itertools
+
 from alley_poker.hand_tables import ALL_RANKS_MASK, STRAIGHT_WITH_GAPS, TOP_RANKS
 
 #: Category names, lowest first; a category's index is its strength.
@@ -299,3 +301,19 @@ def key_with_wilds(hand: int, wilds: int, flags: int) -> int:
     if rank:
         return _PAIR | rank << 16 | _TOP3[ranks & ~(1 << (rank - 2))] << 4
     return _HIGH | ACE << 16  # a lone wild is an ace
+
+
+def _learn_five_card_patterns() -> None:
+    """Fill :data:`KEY_BY_RANK_COUNTS` for every hand of up to five cards, so even the first
+    evaluations hit the cache (bigger hands' patterns are learnt as they come)."""
+    for size in range(6):
+        for ranks in itertools.combinations_with_replacement(range(2, 15), size):
+            if any(ranks.count(rank) > 4 for rank in ranks):
+                continue
+            # Cards in turn take suits in turn: a rank's copies get different suits, and
+            # five cards are never all one suit, so the hand is what its ranks make it.
+            cards = [(rank, SUITS_IN_BLOCK_ORDER[i % 4]) for i, rank in enumerate(ranks)]
+            natural_key(encode(*itertools.chain.from_iterable(cards)), size)
+
+
+_learn_five_card_patterns()
