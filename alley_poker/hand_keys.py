@@ -124,8 +124,9 @@ def usable_wilds(naturals: int, wilds: int, flags: int) -> int:
 
 
 #: Keys of hands without a flush by their rank counts (a hand's value then depends on
-#: nothing else), filled as hands are seen.  Capped so odd inputs cannot grow it forever;
-#: hands of up to 7 cards have under 75,000 rank-count patterns.
+#: nothing else): every hand of up to five cards at import, bigger ones as they are seen.
+#: Capped so odd inputs cannot grow it forever; hands of up to 7 cards have under 75,000
+#: rank-count patterns.
 KEY_BY_RANK_COUNTS: dict[int, int] = {}
 _KEY_CACHE_LIMIT = 200_000
 

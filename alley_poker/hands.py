@@ -113,7 +113,7 @@ class HandValue(tuple):
         """
         if not isinstance(reason, str) or not reason.strip():
             raise ValueError("an unbeatable hand needs a reason, e.g. 'Morgan Maneuver'")
-        return HandValue((UNBEATABLE_KEY, 0, reason.strip()))
+        return HandValue((UNBEATABLE_KEY, 0, reason.strip()))  # no cards behind it
 
     key = property(itemgetter(0), doc="The ordering as one integer: higher is better, equal ties.")
 
@@ -137,8 +137,8 @@ class HandValue(tuple):
         """The cards that make the value, in the order they count; a wild shows what it
         stands for (``"GJ=AS"``).  Fewer than five when the hand holds fewer live cards;
         ``("GJ", "BJ")`` for the two jokers; empty for no hand or a Morgan Maneuver."""
-        if self.reason == _BOTH_JOKERS:
-            return ("GJ", "BJ")
+        if len(self) > 2:  # unbeatable: by the two jokers (a hand was given) or a ruling
+            return ("GJ", "BJ") if self[1] else ()
         return best_five(self[1], self[0])
 
     @property
@@ -188,9 +188,6 @@ class HandValue(tuple):
     def __repr__(self) -> str:
         cards = " ".join(self.best_five) or "-"
         return f"<HandValue {self.category} [{cards}] {self.describe()!r}>"
-
-
-_BOTH_JOKERS = "both jokers"
 
 
 # ---------------------------------------------------------------------------------------
@@ -334,7 +331,7 @@ def _evaluate_carefully(cards: object, flags: int) -> HandValue:
             hand += value
     source = hand | flags << FLAGS_SHIFT | wilds << WILDS_SHIFT
     if wilds and dead:
-        return HandValue((UNBEATABLE_KEY, source, _BOTH_JOKERS))
+        return HandValue((UNBEATABLE_KEY, source, "both jokers"))
     naturals = (hand & CARD_BITS).bit_count()
     key = key_with_wilds(hand, usable_wilds(naturals, wilds, flags), flags)
     return HandValue((key, source))
