@@ -62,6 +62,31 @@ def demo(games: int, speed: float, seed: int | None, database: Path | None, port
              linger=None if exit_when_done else _wait_for_interrupt)
 
 
+@main.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="The centre's configuration (default: config/alley.toml).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0: every interface, for kiosks on the LAN).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port).")
+def serve(config_path: Path | None, host: str, port: int) -> None:
+    """Serve the centre: ledger, scoreboard feeds, deadlines, kiosks, tablet and API.
+
+    The commissioner's PIN comes from the ALLEY_POKER_COMMISSIONER_PIN environment variable.
+    """
+    from alley_poker.config import ConfigError, load_config
+    from alley_poker.store.event_store import StoreError
+    from alley_poker.web.server import AlleyServer, MissingPin, commissioner_pin
+
+    try:
+        pin = commissioner_pin()
+        config = load_config(config_path)
+        server = AlleyServer(config, pin=pin, host=host, port=port)
+    except (MissingPin, ConfigError, StoreError, OSError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    server.serve_until_signalled(echo=click.echo)
+
+
 def _wait_for_interrupt() -> None:
     click.echo("the night is over; the pages stay up until you press Ctrl-C")
     try:

@@ -1,0 +1,128 @@
+"""One process serving the whole centre: ``alley-poker serve``.
+
+:class:`AlleyServer` puts together, over the centre's configuration, the alley service on
+``database.url``, the scoreboard feeds, the decision-deadline scheduler and the web app
+(kiosks, commissioner tablet, JSON API, Socket.IO), and stops them in the reverse order.
+
+>>> PIN_ENV
+'ALLEY_POKER_COMMISSIONER_PIN'
+>>> commissioner_pin({})
+Traceback (most recent call last):
+...
+alley_poker.web.server.MissingPin: set ALLEY_POKER_COMMISSIONER_PIN to the commissioner's PIN \
+(at least 4 characters) before starting the server; the tablet cannot be signed in without one
+>>> commissioner_pin({"ALLEY_POKER_COMMISSIONER_PIN": " 2468 "})
+'2468'
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+from collections.abc import Callable, Mapping
+from types import FrameType
+
+from werkzeug.serving import BaseWSGIServer, make_server
+
+from alley_poker.config import AlleyConfig
+from alley_poker.service import AlleyService, open_service
+from alley_poker.service.feeds import FeedSupervisor
+from alley_poker.service.scheduler import DecisionScheduler
+from alley_poker.web import create_app
+
+log = logging.getLogger(__name__)
+
+PIN_ENV = "ALLEY_POKER_COMMISSIONER_PIN"
+MIN_PIN_LENGTH = 4
+
+
+class MissingPin(RuntimeError):
+    """The commissioner's PIN is not configured; the server must not start without one."""
+
+
+def commissioner_pin(env: Mapping[str, str] | None = None) -> str:
+    """The PIN from ``ALLEY_POKER_COMMISSIONER_PIN``; refuses a missing or short one."""
+    pin = (os.environ if env is None else env).get(PIN_ENV, "").strip()
+    if len(pin) < MIN_PIN_LENGTH:
+        raise MissingPin(
+            f"set {PIN_ENV} to the commissioner's PIN (at least {MIN_PIN_LENGTH} characters) "
+            "before starting the server; the tablet cannot be signed in without one")
+    return pin
+
+
+class AlleyServer:
+    """The service, feeds, scheduler and web app of one centre, started and stopped together."""
+
+    def __init__(self, config: AlleyConfig, *, pin: str, host: str = "127.0.0.1",
+                 port: int = 8000, service: AlleyService | None = None) -> None:
+        self.config = config
+        self.host = host
+        self.service = service if service is not None else open_service(config.database.url)
+        # Built before anything starts so a bad feed dialect stops us with nothing running.
+        self.feeds = FeedSupervisor(config.feeds, self.service.handle_lane_event)
+        self.scheduler = DecisionScheduler(self.service)
+        self.app = create_app({"COMMISSIONER_PIN": pin}, service=self.service)
+        self.http: BaseWSGIServer = make_server(host, port, self.app, threaded=True)
+        self.port = self.http.server_port
+        self._thread = threading.Thread(target=self.http.serve_forever, name="alley-web",
+                                        daemon=True)
+        self._stopped = threading.Event()
+
+    @property
+    def base_url(self) -> str:
+        shown = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
+        return f"http://{shown}:{self.port}"
+
+    def urls(self) -> list[tuple[str, str]]:
+        """(what, URL) for the tablet, the API and every lane pair's kiosk."""
+        urls = [("commissioner tablet", f"{self.base_url}/commissioner"),
+                ("JSON API", f"{self.base_url}/api/v1/openapi.json")]
+        urls += [(f"kiosk lanes {a}-{b}", f"{self.base_url}/kiosk/{a}-{b}")
+                 for a, b in self.config.centre.lane_pairs]
+        return urls
+
+    def start(self) -> AlleyServer:
+        self.scheduler.start()
+        self.feeds.start()
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop taking requests, then the feeds, then the scheduler; close the ledger."""
+        if self._stopped.is_set():
+            return
+        self._stopped.set()
+        self.http.shutdown()
+        self.http.server_close()
+        self._thread.join(timeout=5)
+        self.feeds.stop()
+        self.scheduler.shutdown()
+        store = getattr(self.service.repository, "store", None)
+        if store is not None:
+            store.close()
+
+    def serve_until_signalled(self, echo: Callable[[str], None] = print) -> None:
+        """Start, print the URLs and run until SIGINT (Ctrl-C) or SIGTERM; then stop cleanly."""
+        stop_requested = threading.Event()
+
+        def request_stop(signum: int, _frame: FrameType | None) -> None:
+            echo(f"{signal.Signals(signum).name}: stopping")
+            stop_requested.set()
+
+        previous = {sig: signal.signal(sig, request_stop)
+                    for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            self.start()
+            echo(f"{self.config.centre.name}: serving on {self.base_url}")
+            for what, url in self.urls():
+                echo(f"  {what}: {url}")
+            echo("press Ctrl-C to stop")
+            while not stop_requested.wait(0.5):
+                pass
+        finally:
+            self.stop()
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            echo("stopped")
