@@ -389,3 +389,42 @@ def test_invariants_catch_a_duplicated_card():
     match.state.hands["Bob"].append("AS")
     with pytest.raises(InvariantViolation, match="AS is in 2 places"):
         check_invariants(match.state)
+
+
+def test_showdown_waits_for_a_card_loss_still_pending():
+    match = Match(rules={"lowest_score_draw": False, "buy_in": False})
+    match.stack("AS", "KS", "QS")
+    match.ball("Ann", 10)
+    match.balls("Ann", *[9, 0] * 8, 9)
+    match.balls("Bob", *[9, 0] * 10)
+    match.ball("Ann", 0, gutter=True)                  # Ann's last ball: a gutter ball
+    state = match.state
+    assert state.status == "ending" and state.result is None
+    assert [d["kind"] for d in state.pending_for("Ann")] == ["lose_card"]
+    match.refused(c.CommissionerConfirmResult(actor=DESK), "Ann lose_card")
+    match.do(c.DecideLoseCard("Ann", "AS", actor="bowler:Ann"))
+    assert state.result["winners"] == ["Ann"]
+    assert state.result["hands"]["Ann"]["hand"] == ["KS", "QS"]
+
+
+def test_a_feed_may_report_a_holland_daze_and_it_lapses_pending_choices():
+    match = Match()
+    match.stack("AS", "KS", "QS")
+    match.ball("Ann", 10)
+    match.ball("Ann", 0, gutter=True)
+    match.do(c.HollandDaze("Ann", "scorer: wrong-lane correction", actor="feed:lane-4"))
+    assert match.state.hands["Ann"] == [] and match.state.pending_for("Ann") == []
+    assert len(match.state.pile) == 54
+    kinds = [(e.type, e.data.get("outcome")) for e in match.events[-6:]]
+    assert ("decision_closed", "lapsed") in kinds
+
+
+def test_rules_doc_explains_every_option():
+    from pathlib import Path
+
+    from alley_poker.ledger import RuleBook
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text()
+    for key in RuleBook.model_fields:
+        if key != "name":
+            assert f"`{key}`" in text or f"`{key} =" in text, key
