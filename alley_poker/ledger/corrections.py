@@ -37,14 +37,10 @@ def correct_ball(ctx: Context, cmd: c.CorrectBall) -> None:
         refuse("the correction would reopen a finished game; the match is already ending",
                "pins")
     is_current = state.current_game(cmd.bowler) == cmd.game
-    streak_end = _streak_after(new[-1]) if is_current else "unchanged"
+    streak_end = new[-1]["streak_after"] if is_current else "unchanged"
     ctx.emit("ball_corrected", bowler=cmd.bowler, game=cmd.game, balls=new,
              streak_after=streak_end, reason=cmd.reason)
     _raise_review(ctx, cmd, old, new)
-
-
-def _streak_after(ball: dict) -> list | None:
-    return ball["streak_after"]
 
 
 def _recompute(ctx: Context, cmd: c.CorrectBall, old: list[dict], index: int) -> list[dict]:

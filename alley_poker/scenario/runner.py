@@ -29,13 +29,13 @@ from alley_poker.scenario.steps import (
     COMMISSIONER,
     FEED,
     StepError,
-    _done,
-    _table,
-    _take,
     ball_command,
     commissioner_command,
     correct_command,
     decide_command,
+    no_more_keys,
+    table_of,
+    take,
 )
 
 MATCH_ID = "scenario"
@@ -95,28 +95,28 @@ class _Runner:
     def _setup(self, step: dict) -> None:
         if self.run.state.status != "new":
             raise StepError("the match is already set up")
-        body = _table(step, "setup")
-        bowlers = _take(body, "bowlers", list, "setup")
-        consent = _take(body, "consent", bool, "setup", default=True)
+        body = table_of(step, "setup")
+        bowlers = take(body, "bowlers", list, "setup")
+        consent = take(body, "consent", bool, "setup", default=True)
         self.execute(c.CreateMatch(
-            MATCH_ID, bowlers, _take(body, "games", int, "setup", default=1),
-            _take(body, "ante_cents", int, "setup", default=None, optional=True),
-            _take(body, "rules", dict, "setup", default=None, optional=True),
+            MATCH_ID, bowlers, take(body, "games", int, "setup", default=1),
+            take(body, "ante_cents", int, "setup", default=None, optional=True),
+            take(body, "rules", dict, "setup", default=None, optional=True),
             test_mode=True, actor=COMMISSIONER))
-        _done(body, "setup")
+        no_more_keys(body, "setup")
         if consent:
             for bowler in bowlers:
                 self.execute(c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
             self.execute(c.StartMatch(actor=COMMISSIONER))
 
     def _consent(self, step: dict) -> None:
-        body = _table(step, "consent")
-        bowler = _take(body, "bowler", str, "consent")
-        _done(body, "consent")
+        body = table_of(step, "consent")
+        bowler = take(body, "bowler", str, "consent")
+        no_more_keys(body, "consent")
         self.execute(c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
 
     def _start(self, step: dict) -> None:
-        _done(_table(step, "start"), "start")
+        no_more_keys(table_of(step, "start"), "start")
         self.execute(c.StartMatch(actor=COMMISSIONER))
 
     def _stack(self, step: dict) -> None:
@@ -139,14 +139,14 @@ class _Runner:
         self.execute(command)
 
     def _decide(self, step: dict) -> None:
-        self.execute(decide_command(_table(step, "decide")))
+        self.execute(decide_command(table_of(step, "decide")))
 
     def _guess_outcome(self, step: dict) -> None:
-        body = _table(step, "guess_outcome")
-        bowler = _take(body, "bowler", str, "guess_outcome")
-        side = _take(body, "side", str, "guess_outcome")
-        by = _take(body, "by", str, "guess_outcome", default="bowler")
-        _done(body, "guess_outcome")
+        body = table_of(step, "guess_outcome")
+        bowler = take(body, "bowler", str, "guess_outcome")
+        side = take(body, "side", str, "guess_outcome")
+        by = take(body, "by", str, "guess_outcome", default="bowler")
+        no_more_keys(body, "guess_outcome")
         actor = COMMISSIONER if by == "commissioner" else f"bowler:{bowler}"
         self.execute(c.RecordGuessOutcome(bowler, side, actor=actor))
 
@@ -162,12 +162,12 @@ class _Runner:
         self.execute(commissioner_command(step))
 
     def _correct(self, step: dict) -> None:
-        self.execute(correct_command(_table(step, "correct"), FEED))
+        self.execute(correct_command(table_of(step, "correct"), FEED))
 
     def _expire(self, step: dict) -> None:
-        body = _table(step, "expire")
-        bowler = _take(body, "bowler", str, "expire")
-        _done(body, "expire")
+        body = table_of(step, "expire")
+        bowler = take(body, "bowler", str, "expire")
+        no_more_keys(body, "expire")
         pending = self.run.state.pending_for(bowler) if bowler in self.run.state.hands else []
         if pending:
             self.now = max(self.now, parse_iso(pending[0]["deadline"]))

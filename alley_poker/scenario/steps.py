@@ -15,14 +15,14 @@ class StepError(ValueError):
     """A step that is not valid scenario input (the runner adds the line number)."""
 
 
-def _table(step: Mapping[str, Any], key: str) -> dict[str, Any]:
+def table_of(step: Mapping[str, Any], key: str) -> dict[str, Any]:
     body = step[key]
     if not isinstance(body, Mapping):
         raise StepError(f"{key!r} must be an object, got {body!r}")
     return dict(body)
 
 
-def _take(body: dict[str, Any], key: str, kinds: type | tuple[type, ...],
+def take(body: dict[str, Any], key: str, kinds: type | tuple[type, ...],
           what: str, *, default: Any = ..., optional: bool = False) -> Any:
     if key not in body:
         if default is not ...:
@@ -36,85 +36,85 @@ def _take(body: dict[str, Any], key: str, kinds: type | tuple[type, ...],
     return value
 
 
-def _done(body: dict[str, Any], what: str) -> None:
+def no_more_keys(body: dict[str, Any], what: str) -> None:
     if body:
         raise StepError(f"{what}: unknown key(s) {', '.join(sorted(body))}")
 
 
 def ball_command(step: Mapping[str, Any]) -> tuple[c.RecordBall, int | None]:
     """A ``ball`` step: the command, and the frame the step says it is (if it says)."""
-    body = _table(step, "ball")
-    bowler = _take(body, "bowler", str, "ball")
-    pins = _take(body, "pins", int, "ball")
-    standing = _take(body, "standing", list, "ball", default=None, optional=True)
+    body = table_of(step, "ball")
+    bowler = take(body, "bowler", str, "ball")
+    pins = take(body, "pins", int, "ball")
+    standing = take(body, "standing", list, "ball", default=None, optional=True)
     command = c.RecordBall(
-        bowler, _take(body, "game", int, "ball", default=None, optional=True), pins,
+        bowler, take(body, "game", int, "ball", default=None, optional=True), pins,
         standing=standing,
-        foul=_take(body, "foul", bool, "ball", default=False),
-        gutter=_take(body, "gutter", bool, "ball", default=None, optional=True),
-        split=_take(body, "split", bool, "ball", default=None, optional=True),
+        foul=take(body, "foul", bool, "ball", default=False),
+        gutter=take(body, "gutter", bool, "ball", default=None, optional=True),
+        split=take(body, "split", bool, "ball", default=None, optional=True),
         actor=FEED,
     )
-    frame = _take(body, "frame", int, "ball", default=None, optional=True)
-    _done(body, "ball")
+    frame = take(body, "frame", int, "ball", default=None, optional=True)
+    no_more_keys(body, "ball")
     return command, frame
 
 
 def decide_command(body: dict[str, Any], actor: str | None = None) -> c.Command:
     """A ``decide`` step (or a commissioner ``resolve``, with the commissioner as actor)."""
-    bowler = _take(body, "bowler", str, "decide")
-    kind = _take(body, "kind", str, "decide")
+    bowler = take(body, "bowler", str, "decide")
+    kind = take(body, "kind", str, "decide")
     actor = actor or f"bowler:{bowler}"
-    decision_id = _take(body, "id", str, "decide", default=None, optional=True)
+    decision_id = take(body, "id", str, "decide", default=None, optional=True)
     if kind == "lose_card":
-        command: c.Command = c.DecideLoseCard(bowler, _take(body, "card", str, "decide"),
+        command: c.Command = c.DecideLoseCard(bowler, take(body, "card", str, "decide"),
                                               decision_id, actor=actor)
     elif kind == "guess":
-        command = c.DecideGuess(bowler, _take(body, "side", str, "decide"), decision_id,
+        command = c.DecideGuess(bowler, take(body, "side", str, "decide"), decision_id,
                                 actor=actor)
     elif kind == "steal":
-        command = c.DecideSteal(bowler, _take(body, "from", str, "decide"),
-                                _take(body, "card", str, "decide"), decision_id, actor=actor)
+        command = c.DecideSteal(bowler, take(body, "from", str, "decide"),
+                                take(body, "card", str, "decide"), decision_id, actor=actor)
     elif kind in ("end_draw", "buy"):
-        accept = _take(body, "accept", bool, "decide")
+        accept = take(body, "accept", bool, "decide")
         kind_class = c.DecideEndDraw if kind == "end_draw" else c.DecideBuy
         command = kind_class(bowler, accept, decision_id, actor=actor)
     else:
         raise StepError(f"unknown decision kind {kind!r} "
                         "(lose_card, guess, steal, end_draw, buy)")
-    _done(body, "decide")
+    no_more_keys(body, "decide")
     return command
 
 
 def correct_command(body: dict[str, Any], actor: str) -> c.CorrectBall:
     what = "correction"
     command = c.CorrectBall(
-        _take(body, "bowler", str, what), _take(body, "game", int, what, default=1),
-        _take(body, "frame", int, what), _take(body, "ball", int, what),
-        _take(body, "pins", int, what),
-        standing=_take(body, "standing", list, what, default=None, optional=True),
-        foul=_take(body, "foul", bool, what, default=False),
-        gutter=_take(body, "gutter", bool, what, default=None, optional=True),
-        split=_take(body, "split", bool, what, default=None, optional=True),
-        reason=_take(body, "reason", str, what, default=""),
+        take(body, "bowler", str, what), take(body, "game", int, what, default=1),
+        take(body, "frame", int, what), take(body, "ball", int, what),
+        take(body, "pins", int, what),
+        standing=take(body, "standing", list, what, default=None, optional=True),
+        foul=take(body, "foul", bool, what, default=False),
+        gutter=take(body, "gutter", bool, what, default=None, optional=True),
+        split=take(body, "split", bool, what, default=None, optional=True),
+        reason=take(body, "reason", str, what, default=""),
         actor=actor,
     )
-    _done(body, what)
+    no_more_keys(body, what)
     return command
 
 
 def commissioner_command(step: Mapping[str, Any]) -> c.Command:
-    body = _table(step, "commissioner")
-    action = _take(body, "action", str, "commissioner")
+    body = table_of(step, "commissioner")
+    action = take(body, "action", str, "commissioner")
     what = f"commissioner {action}"
     actor = COMMISSIONER
     if action == "resolve":
         return decide_command(body, actor)
     if action == "correct":
         return correct_command(body, actor)
-    reason = _take(body, "reason", str, what, default="")
+    reason = take(body, "reason", str, what, default="")
     if action in ("holland_daze", "void_guess", "add_bowler", "remove_bowler"):
-        bowler = _take(body, "bowler", str, what)
+        bowler = take(body, "bowler", str, what)
         command: c.Command = {
             "holland_daze": c.HollandDaze,
             "void_guess": c.CommissionerVoidGuess,
@@ -122,7 +122,7 @@ def commissioner_command(step: Mapping[str, Any]) -> c.Command:
             "remove_bowler": c.CommissionerRemoveBowler,
         }[action](bowler, reason, actor=actor)
     elif action in ("apply_review", "dismiss_review"):
-        review = _take(body, "review", str, what)
+        review = take(body, "review", str, what)
         kind = c.CommissionerApplyReview if action == "apply_review" else (
             c.CommissionerDismissReview)
         command = kind(review, reason, actor=actor)
@@ -138,5 +138,5 @@ def commissioner_command(step: Mapping[str, Any]) -> c.Command:
             f"unknown commissioner action {action!r} (holland_daze, void_guess, resolve, "
             "add_bowler, remove_bowler, correct, apply_review, dismiss_review, undo, void, "
             "confirm, undo_result)")
-    _done(body, what)
+    no_more_keys(body, what)
     return command
