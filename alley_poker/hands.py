@@ -223,28 +223,32 @@ def evaluate(
     # The hot path, written for speed: plain cards summed into one integer (five unrolled:
     # the commonest size, and the one where loop overhead shows), then one cache look-up.
     # Anything unusual leaves it: a joker, a repeated card, four of a kind, a flush, many
-    # cards, options (see hand_keys.UNUSUAL).
+    # cards, options (see hand_keys.UNUSUAL); so does anything that raises, such as an
+    # object that is not a card, for the careful path to name.
     value = CARD_VALUE
     try:
-        count = len(cards)  # type: ignore[arg-type]
-        if count == 5:
+        if len(cards) == 5:  # type: ignore[arg-type]
             a, b, c, d, e = cards  # type: ignore[misc]
             hand = (FIRST_CARD_VALUE[a.suit][a.rank] + value[b.suit][b.rank]
                     + value[c.suit][c.rank] + value[d.suit][d.rank] + value[e.suit][e.rank])
+            if (not hand & UNUSUAL
+                    and wild_may_duplicate is True and max_wilds_vs_naturals is False):
+                # Every rank pattern of five cards is in the cache from import.
+                return HandValue((KEY_BY_RANK_COUNTS[hand >> RANK_COUNT_SHIFT], hand))
+            count = 5
         else:
+            count = len(cards)  # type: ignore[arg-type]
             hand = EMPTY_HAND
             for card in cards:
                 hand += value[card.suit][card.rank]
-    except Exception:  # no len(), or something that is not a card: the careful path says
+            if (not hand & UNUSUAL and count <= FEW_CARDS
+                    and wild_may_duplicate is True and max_wilds_vs_naturals is False):
+                key = KEY_BY_RANK_COUNTS.get(hand >> RANK_COUNT_SHIFT)
+                return HandValue((natural_key(hand, count) if key is None else key, hand))
+    except Exception:
         return _evaluate_carefully(cards, _option_flags(wild_may_duplicate,
                                                         max_wilds_vs_naturals))
-    if (hand & UNUSUAL or count > FEW_CARDS
-            or wild_may_duplicate is not True or max_wilds_vs_naturals is not False):
-        return _evaluate_unusual(cards, hand, count, wild_may_duplicate, max_wilds_vs_naturals)
-    try:
-        return HandValue((KEY_BY_RANK_COUNTS[hand >> RANK_COUNT_SHIFT], hand))
-    except KeyError:  # a rank pattern not seen yet
-        return HandValue((natural_key(hand, count), hand))
+    return _evaluate_unusual(cards, hand, count, wild_may_duplicate, max_wilds_vs_naturals)
 
 
 def _evaluate_unusual(
