@@ -42,7 +42,8 @@ from alley_poker.hand_keys import (
     FEW_CARDS,
     FIRST_CARD_VALUE,
     FLAGS_SHIFT,
-    JOKER_FIELD,
+    JOKER_COUNT_MASK,
+    JOKER_SHIFT,
     KEY_BY_RANK_COUNTS,
     NO_COPIES,
     RANK_COUNT_SHIFT,
@@ -256,14 +257,37 @@ def _evaluate_unusual(
     max_wilds_vs_naturals: object,
 ) -> HandValue:
     """:func:`evaluate` for what its hot path leaves: options given, a flush, four of a
-    kind, many cards, or jokers, repeated cards or things that are not cards (the careful
-    path)."""
-    flags = _option_flags(wild_may_duplicate, max_wilds_vs_naturals)
-    if hand & JOKER_FIELD or (hand & CARD_BITS).bit_count() != count:
-        # A joker; or a card given twice (its card bits carried, so they count fewer).
+    kind, many cards, jokers; or a card given twice or a joker without a power, which the
+    careful path names."""
+    if wild_may_duplicate is True and max_wilds_vs_naturals is False:
+        flags = 0
+    else:
+        flags = _option_flags(wild_may_duplicate, max_wilds_vs_naturals)
+    jokers = hand >> JOKER_SHIFT & JOKER_COUNT_MASK
+    if (hand & CARD_BITS).bit_count() != count - jokers:
+        # A card given twice: its card bits carried, so they count fewer than the cards.
+        # (So does a joker count too big for its field.)
         return _evaluate_carefully(cards, flags)
-    # Plain, different cards: the options change nothing without a wild.
-    return HandValue((natural_key(hand, count), hand | flags << FLAGS_SHIFT))
+    if not jokers:  # plain, different cards: without a wild the options change nothing
+        return HandValue((natural_key(hand, count), hand | flags << FLAGS_SHIFT))
+    try:
+        powers = [card.joker for card in cards if card.joker]  # type: ignore[attr-defined]
+    except AttributeError:  # something that looks like a card but is not one
+        return _evaluate_carefully(cards, flags)
+    wilds = powers.count(GOOD)
+    dead = powers.count(BAD)
+    if wilds + dead != jokers:  # a joker without a power
+        return _evaluate_carefully(cards, flags)
+    return _value_with_jokers(hand, wilds, dead, flags)
+
+
+def _value_with_jokers(hand: int, wilds: int, dead: int, flags: int) -> HandValue:
+    """The value of the natural cards encoded in ``hand`` with good and bad jokers."""
+    source = hand | flags << FLAGS_SHIFT | wilds << WILDS_SHIFT
+    if wilds and dead:
+        return HandValue((UNBEATABLE_KEY, source, "both jokers"))
+    usable = usable_wilds((hand & CARD_BITS).bit_count(), wilds, flags)
+    return HandValue((key_with_wilds(hand, usable, flags), source))
 
 
 def rank_hands(
@@ -333,9 +357,4 @@ def _evaluate_carefully(cards: object, flags: int) -> HandValue:
             if hand & value & CARD_BITS:
                 raise DuplicateCardError(f"{card} is in the hand twice")
             hand += value
-    source = hand | flags << FLAGS_SHIFT | wilds << WILDS_SHIFT
-    if wilds and dead:
-        return HandValue((UNBEATABLE_KEY, source, "both jokers"))
-    naturals = (hand & CARD_BITS).bit_count()
-    key = key_with_wilds(hand, usable_wilds(naturals, wilds, flags), flags)
-    return HandValue((key, source))
+    return _value_with_jokers(hand, wilds, dead, flags)
