@@ -18,12 +18,15 @@ together are unbeatable.  Two options give the house variants: ``wild_may_duplic
 ``max_wilds_vs_naturals=True`` ("Wilds": a hand may not use more wilds than it holds natural
 cards).  :func:`rank_hands` orders several bowlers' hands, ties together.
 
-How it is fast: cards become one 52-bit integer (13 rank bits per suit).  Pairs, trips and
-quads come from AND/OR of the four suit masks, flushes and straights from table look-ups
-(:mod:`alley_poker.hand_tables`), and the wild is placed by reasoning about the best use of
-it, never by trying substitutions or 5-card subsets.  The value is one integer: category in
-the high bits, then the tie-break ranks four bits each.  What the best five cards *are* is
-worked out only when someone asks (:attr:`HandValue.best_five`).
+How it is fast (:mod:`alley_poker.hand_keys`): the cards are summed into one integer holding
+a bit per card and counts per suit, card and rank, so one AND tells whether anything is
+unusual (a flush, a joker, a repeated card), and a hand without a flush is valued by one
+look-up of its rank counts in a cache.  Otherwise pairs, trips and quads come from AND/OR of
+the four suit masks, flushes and straights from tables (:mod:`alley_poker.hand_tables`),
+and wilds are placed by reasoning about their best use: never trying substitutions or
+5-card subsets.  The value is one integer: category in the high bits, then the tie-break
+ranks four bits each.  Which five cards make it is worked out only when asked
+(:attr:`HandValue.best_five`, :mod:`alley_poker.hand_explain`).
 """
 
 from __future__ import annotations
