@@ -109,6 +109,62 @@
     return panel;
   }
 
+  // Columns x rows for n panels on a landscape screen (swapped on a portrait one): every
+  // panel stays on screen, as wide as it can be while leaving its cards room to be read.
+  const GRIDS = [[1, 1], [1, 1], [2, 1], [3, 1], [2, 2], [3, 2], [3, 2], [4, 2], [4, 2],
+                 [3, 3], [4, 3], [4, 3], [4, 3]];
+  function gridFor(count) {
+    const [cols, rows] = GRIDS[Math.min(count, GRIDS.length - 1)] ||
+      [Math.ceil(Math.sqrt(count)), Math.ceil(count / Math.ceil(Math.sqrt(count)))];
+    return window.innerHeight > window.innerWidth ? [rows, cols] : [cols, rows];
+  }
+
+  // The largest card (width; height is 1.4x) for which the whole hand fits its box, trying
+  // every number of rows.  Cards scale down rather than overflow.
+  const CARD_MAX_PX = 220;
+  function fitCards(hand) {
+    const count = hand.querySelectorAll(".card").length;
+    if (!count) return;
+    const width = hand.clientWidth, height = hand.clientHeight;
+    const gap = Math.max(3, Math.round(Math.min(width, height) * 0.03));
+    let best = 0;
+    for (let rows = 1; rows <= count; rows++) {
+      const cols = Math.ceil(count / rows);
+      const byWidth = (width - gap * (cols - 1)) / cols;
+      const byHeight = (height - gap * (rows - 1)) / rows / 1.4;
+      best = Math.max(best, Math.min(byWidth, byHeight));
+    }
+    // 2px of slack so rounding never wraps a card onto a row that has no room.
+    hand.style.setProperty("--card-w", Math.max(8, Math.min(CARD_MAX_PX, Math.floor(best) - 2)) + "px");
+    hand.style.setProperty("--card-gap", gap + "px");
+  }
+
+  function layout() {
+    const count = panels.children.length;
+    const [cols, rows] = gridFor(Math.max(count, 1));
+    panels.style.setProperty("--cols", cols);
+    panels.style.setProperty("--rows", rows);
+    panels.querySelectorAll(".hand").forEach(fitCards);
+  }
+
+  // Cards on screen per match and bowler, so only a newly dealt card animates: a card
+  // re-rendered because someone else bowled stays still, at full opacity.
+  const shownCards = {};
+  function markNewlyDealt(matchId, name, hand) {
+    const key = matchId + "\u0000" + name;
+    const before = shownCards[key];
+    const remaining = (before || []).slice();
+    hand.querySelectorAll(".card").forEach(function (card) {
+      const at = remaining.indexOf(card.dataset.card);
+      if (at >= 0) { remaining.splice(at, 1); return; }
+      if (before === undefined) return;  // first sight (page load, reconnect): no deal shown
+      card.classList.add("dealt");
+      card.addEventListener("animationend", function () { card.classList.remove("dealt"); },
+                            { once: true });
+    });
+    shownCards[key] = Array.from(hand.querySelectorAll(".card"), function (c) { return c.dataset.card; });
+  }
+
   function render() {
     panels.replaceChildren();
     const state = matches[shownMatch];
@@ -124,7 +180,12 @@
     });
     if (state.places && state.places.length < 2) Object.keys(placeOf).forEach(function (k) { delete placeOf[k]; });
     state.seat_order.forEach(function (name) { panels.append(bowlerPanel(state, name, placeOf[name])); });
+    layout();
+    panels.querySelectorAll("section.bowler").forEach(function (panel) {
+      markNewlyDealt(state.match_id, panel.dataset.bowler, panel.querySelector(".hand"));
+    });
   }
+  window.addEventListener("resize", layout);
 
   let bannerTimer = null;
   function showBanner(text, kind, detail) {

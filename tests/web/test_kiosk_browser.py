@@ -2,36 +2,14 @@
 
 from __future__ import annotations
 
-import shutil
 import signal
 import time
 
-import pytest
-
 from alley_poker.ledger import commands as c
 from alley_poker.service.views import public_match_view
-from tests.conftest import skip_or_fail
 from tests.web.conftest import PIN, free_port, serve_in_process
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
 SCREENSHOT = "/tmp/kiosk.png"
-
-
-@pytest.fixture
-def browser():
-    if shutil.which("chromium") is None:
-        skip_or_fail("chromium is not installed (scripts/install-system-deps installs it)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        skip_or_fail("the playwright package is not installed (pip install -e .[test])")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def open_kiosk(browser, url: str, width: int = 1920, height: int = 1080):
