@@ -45,7 +45,9 @@ def _problems(state: MatchState):
             if count > 1:
                 yield f"{bowler} holds {card} {count} times"
         places.update(held)
-    dealt = state.status not in ("new", "open")
+    # A match voided before it started never had a deck dealt (and never will).
+    dealt = state.status in ("playing", "ending", "settled") or (
+        state.status == "void" and bool(state.powers))
     if dealt:
         for card, count in places.items():
             if count > 1:

@@ -16,6 +16,7 @@ from alley_poker.ledger import (
     check_invariants,
     event_to_record,
     handle,
+    replay,
 )
 from alley_poker.ledger import commands as c
 from tests.ledger.helpers import DESK, FEED, START, Match
@@ -302,6 +303,16 @@ def test_odd_cents_to_the_house():
     _finish_one_game(match)
     match.do(c.CommissionerConfirmResult(actor=DESK))
     assert match.state.won == {"Ann": 202, "Bob": 0} and match.state.pot_cents == 0
+
+
+def test_a_match_voided_before_it_starts_is_void_with_nothing_dealt():
+    match = Match(("Ann", "Bob"), start=False)
+    match.do(c.ConsentToAnte("Ann", actor="bowler:Ann"))
+    match.do(c.CommissionerVoidMatch(reason="Bob never showed", actor=DESK))
+    assert match.state.status == "void"
+    assert match.state.pile == [] and match.state.pot_cents == 0
+    assert replay("m1", match.events) == match.state
+    match.refused(c.StartMatch(actor=DESK), "is void")
 
 
 def test_void_refunds_and_ends_everything():
