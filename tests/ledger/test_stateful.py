@@ -243,7 +243,7 @@ TestLedgerMachine.settings = settings(
 @pytest.mark.slow
 def test_ledger_machine_long_runs():
     run_state_machine_as_test(LedgerMachine, settings=settings(
-        max_examples=300, stateful_step_count=150, deadline=None,
+        max_examples=100, stateful_step_count=100, deadline=None,
         suppress_health_check=list(HealthCheck)))
 
 
