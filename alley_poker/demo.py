@@ -24,9 +24,9 @@ from alley_poker.config import FeedConfig
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.values import automatic_loss
+from alley_poker.ledger.views import public_match_view
 from alley_poker.service import AlleyService, open_service
 from alley_poker.service.feeds import FeedSupervisor
-from alley_poker.service.views import public_match_view
 from drivers.feed_writer import FeedWriter, serve
 from drivers.simulator import Simulator
 

@@ -5,53 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from alley_poker.ledger.state import MatchState
-from alley_poker.ledger.values import hand_value
+from alley_poker.ledger.views import bowler_view
 from alley_poker.scenario.runner import ScenarioRun
 
 #: Event data keys that are bookkeeping rather than the fact itself.
 _BOOKKEEPING = ("actor", "command", "action")
 
 
-def pending_view(state: MatchState, decision: dict) -> dict[str, Any]:
-    """One open decision as the kiosk shows it (choices as they stand now)."""
-    bowler, kind = decision["bowler"], decision["kind"]
-    if kind == "lose_card":
-        choices: Any = [state.display_card(card) for card in state.hands[bowler]]
-    elif kind == "steal":
-        choices = {b: [state.display_card(card) for card in hand]
-                   for b, hand in state.hands.items() if b != bowler and hand}
-    else:
-        choices = decision["choices"]
-    view = {"id": decision["id"], "kind": kind, "reason": decision["reason"],
-            "created_at": decision["created_at"], "deadline": decision["deadline"],
-            "choices": choices}
-    if kind == "lose_card":
-        view["guess_allowed"] = decision["guess_allowed"]
-        view["guess"] = decision["guess"]
-    return view
-
-
 def to_json(run: ScenarioRun) -> dict[str, Any]:
     """The scenario runner's ``--json`` object (a contract: outside checks parse it)."""
     state = run.state
-    bowlers = {}
-    for bowler in state.bowlers:
-        entry: dict[str, Any] = {
-            "hand": [state.display_card(card) for card in state.hands[bowler]],
-            "hole": state.hole[bowler],
-        }
-        if state.status not in ("new", "open"):
-            value = hand_value(state, bowler)
-            entry.update(category=value.category, describe=value.describe(),
-                         unbeatable=value.category == "unbeatable")
-        else:
-            entry.update(category="no_hand", describe="no cards", unbeatable=False)
-        entry.update(
-            pending=[pending_view(state, d) for d in state.pending_for(bowler)],
-            paid_cents=state.paid[bowler],
-            won_cents=state.won[bowler],
-        )
-        bowlers[bowler] = entry
+    bowlers = {bowler: bowler_view(state, bowler) for bowler in state.bowlers}
     result = state.result or {}
     out: dict[str, Any] = {
         "status": state.status,

@@ -126,7 +126,7 @@ def test_a_slot_another_match_holds_cannot_be_claimed(alley):
 
 
 def test_the_public_view_shows_hands_and_never_the_pile_order(alley):
-    from alley_poker.service.views import public_match_view
+    from alley_poker.ledger.views import public_match_view
 
     alley.handle_lane_event(ball(1, 1, 10))
     state = alley.state("m1")

@@ -6,7 +6,7 @@ import signal
 import time
 
 from alley_poker.ledger import commands as c
-from alley_poker.service.views import public_match_view
+from alley_poker.ledger.views import public_match_view
 from tests.web.conftest import PIN, free_port, serve_in_process
 
 SCREENSHOT = "/tmp/kiosk.png"

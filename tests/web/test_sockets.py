@@ -10,7 +10,7 @@ import pytest
 import socketio
 
 from alley_poker.ledger import commands as c
-from alley_poker.service.views import public_match_view
+from alley_poker.ledger.views import public_match_view
 from tests.web.conftest import assert_no_pile_order, free_port, serve_in_process
 
 
