@@ -17,7 +17,7 @@ from alley_poker.service import open_service
 from alley_poker.service.feeds import FeedSupervisor
 from drivers.base import BallRecorded, SequenceGap
 from drivers.dialects.apf1 import Apf1Dialect, Apf1Encoder
-from drivers.feed_writer import FeedWriter, serve
+from drivers.feed_writer import FeedWriter, encode_lines, serve
 from drivers.simulator import Simulator
 
 GAMES = 2
@@ -187,3 +187,48 @@ def test_a_service_restarted_mid_game_catches_up_from_the_next_snapshot(tmp_path
     assert dealt_before + after.router.stats.recorded + len(missed) == len(simulator.balls)
     assert state.status != "playing"
     after.repository.store.close()
+
+
+def test_a_cable_pulled_mid_game_deals_nothing_twice_and_loses_nothing(store_service):
+    """TCP to the scorer's device server drops mid-game; the feed reconnects, the scorer
+    re-sends its last lines, and the ledger ends with exactly the balls bowled."""
+    service = store_service
+    simulator = Simulator([1, 2], seed=21, games=1, bowlers_per_lane=2)
+    lines = [timed.line for timed in encode_lines(simulator.events(), "apf1", session="s1")]
+    slots = {(setup.lane, slot): profile.name
+             for setup in simulator.lanes for slot, profile in enumerate(setup.bowlers, 1)}
+    service.create_match("pair", slots, games=1, actor="commissioner:test")
+    for name in slots.values():
+        service.execute("pair", ConsentToAnte(name, actor=f"bowler:{name}"))
+    service.execute("pair", StartMatch(actor="commissioner:test"))
+
+    with FeedWriter("socket://127.0.0.1:0", resend_window=32) as writer:
+        host, port = writer.address
+        feeds = FeedSupervisor(
+            [FeedConfig(name="scorer", url=f"socket://{host}:{port}", lanes=[1, 2])],
+            service.handle_lane_event)
+        feeds.start()
+        try:
+            half = len(lines) // 2
+            for line in lines[:half]:
+                writer.write(line)
+            assert writer.flush(10)
+            writer.drop_connection()  # the cable is pulled mid-game
+            for line in lines[half:]:
+                writer.write(line)
+            assert writer.flush(20)
+            deadline = time.monotonic() + 20
+            while (service.router.stats.recorded < len(simulator.balls)
+                   and time.monotonic() < deadline):
+                time.sleep(0.05)
+        finally:
+            feeds.stop()
+
+    health = feeds.health()[0]
+    assert health["reconnects"] >= 1 and health["duplicates"] > 0
+    state = service.state("pair")
+    check_invariants(state)
+    expected = expected_marks(simulator.balls, lambda ball: slots[(ball.lane, ball.bowler)])
+    for name in slots.values():
+        assert [(b["cards_due"], b["bonus"]) for b in state.balls[name][0]] == expected[name]
+    assert service.router.stats.recorded == len(simulator.balls)
