@@ -68,7 +68,7 @@ def test_simulated_games_on_four_lanes_deal_every_mark_exactly(store_service, pt
             service.execute(match_id, ConsentToAnte(name, actor=f"bowler:{name}"))
         service.execute(match_id, StartMatch(actor="commissioner:test"))
 
-    writer_end, reader_end = pty_pair
+    writer_end, reader_end = pty_pair.writer_path, pty_pair.reader_path
     feeds = FeedSupervisor([FeedConfig(name="scorer", url=reader_end, lanes=[1, 2, 3, 4])],
                            service.handle_lane_event)
     feeds.start()
