@@ -162,12 +162,19 @@ class LaneEventRouter:
         return True
 
     def _drain_held(self, match_id: str, bowler: str, game: int) -> None:
-        held = self._held.get((match_id, bowler, game))
+        key = (match_id, bowler, game)
+        held = self._held.get(key, {})
         while held:
-            expected = self._next_position(self.ledger.state(match_id), bowler, game)
+            state = self.ledger.state(match_id)
+            # A held ball the ledger got another way (a snapshot) is no longer waiting.
+            for position in {(b["frame"], b["ball"]) for b in state.balls[bowler][game - 1]}:
+                held.pop(position, None)
+            expected = self._next_position(state, bowler, game)
             ball = held.pop(expected, None) if expected else None
             if ball is None or not self._offer(match_id, bowler, ball):
                 break
+        if not held:
+            self._held.pop(key, None)
 
     def _on_correction(self, ball: BallCorrected) -> None:
         found = self.lanes.bowler_at(ball.lane, ball.bowler)
