@@ -20,13 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from alley_poker.config import FeedConfig
+from alley_poker.config import AlleyConfig, CentreConfig, DatabaseConfig, FeedConfig
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.values import automatic_loss
 from alley_poker.ledger.views import public_match_view
 from alley_poker.service import AlleyService, open_service
 from alley_poker.service.feeds import FeedSupervisor
+from alley_poker.web.server import AlleyServer
 from drivers.feed_writer import FeedWriter, serve
 from drivers.simulator import Simulator
 
@@ -174,29 +175,6 @@ class DemoBowlers:
         return None
 
 
-class WebServer:
-    """The kiosk, tablet and API served on a loopback port in a thread (Socket.IO included)."""
-
-    def __init__(self, service: AlleyService, port: int, pin: str):
-        from werkzeug.serving import make_server
-
-        from alley_poker.web import create_app
-
-        app = create_app({"COMMISSIONER_PIN": pin}, service=service)
-        self.server = make_server("127.0.0.1", port, app, threaded=True)
-        self.port = self.server.server_port
-        self.thread = threading.Thread(target=self.server.serve_forever, name="demo-web",
-                                       daemon=True)
-
-    def start(self) -> WebServer:
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
 def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
              database: Path | None = None, echo: Callable[[str], None] = print,
              bowlers_per_lane: int = 3, port: int | None = None, pin: str = DEMO_PIN,
@@ -225,21 +203,29 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
         echo(f"[{match_id}] {', '.join(slots.values())} ante up; the pot is "
              f"{_money(service.state(match_id).pot_cents)}")
 
-    web = WebServer(service, port, pin).start() if port is not None else None
-    if web is not None:
-        base = f"http://127.0.0.1:{web.port}"
-        echo(f"kiosks: {base}/kiosk/1-2 and {base}/kiosk/3-4")
-        echo(f"commissioner tablet: {base}/commissioner (PIN {pin})")
     writer = FeedWriter("socket://127.0.0.1:0").start()
-    host, port = writer.address
-    url = f"socket://{host}:{port}"
-    echo(f"scorer simulator listening on {url}; the service's feed reads it through pyserial")
-    feeds = FeedSupervisor([FeedConfig(name="demo-scorer", url=url, lanes=[1, 2, 3, 4])],
-                           service.handle_lane_event)
+    host, writer_port = writer.address
+    url = f"socket://{host}:{writer_port}"
+    centre = AlleyConfig(
+        centre=CentreConfig(name="Demo Lanes", lanes=4),
+        database=DatabaseConfig(url=f"sqlite:///{database}"),
+        feeds=[FeedConfig(name="demo-scorer", url=url, lanes=[1, 2, 3, 4])],
+    )
+    # With pages: the same server `alley-poker serve` runs (feeds, deadlines, web app).
+    server = (AlleyServer(centre, pin=pin, port=port, service=service)
+              if port is not None else None)
+    feeds = server.feeds if server is not None else FeedSupervisor(
+        centre.feeds, service.handle_lane_event)
     service.bus.subscribe(Narrator(service, echo))
     bowlers = DemoBowlers(service, rng)
     bowlers.start()
-    feeds.start()
+    if server is not None:
+        server.start()
+        echo(f"kiosks: {server.base_url}/kiosk/1-2 and {server.base_url}/kiosk/3-4")
+        echo(f"commissioner tablet: {server.base_url}/commissioner (PIN {pin})")
+    else:
+        feeds.start()
+    echo(f"scorer simulator listening on {url}; the service's feed reads it through pyserial")
     try:
         serve(simulator, writer, speed=speed)
         writer.flush(30)
@@ -251,9 +237,9 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
                 bowlers.work.put(match_id)
             time.sleep(0.2)
     finally:
-        feeds.stop()
-        writer.stop()
         bowlers.stop()
+        if server is None:
+            feeds.stop()
     for match_id in MATCH_LANES:
         view = public_match_view(service.state(match_id))
         result.views[match_id] = view
@@ -264,9 +250,11 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
             won = f", wins {_money(bowler['won_cents'])}" if bowler["won_cents"] else ""
             echo(f"  {name:<8} {hand:<40} {bowler['describe']}{hole}{won}")
     echo(f"\nledger stored in {database}")
-    if web is not None:
+    if server is not None:
         if linger is not None:
             linger()
-        web.stop()
-    service.repository.store.close()
+        server.stop()  # pages, feeds and deadlines; closes the ledger
+    else:
+        service.repository.store.close()
+    writer.stop()
     return result
