@@ -1,6 +1,6 @@
 """What the web layer may send to any client: public match state and public events.
 
-The public state is the service's :func:`~alley_poker.ledger.views.public_match_view`.  Ledger
+The public state is the ledger's :func:`~alley_poker.ledger.views.public_match_view`.  Ledger
 events mostly describe what everybody saw (a card drawn face up, a ball); the few that carry
 the order of the draw pile are stripped of it here before any event leaves the server.
 
