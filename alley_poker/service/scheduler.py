@@ -152,3 +152,12 @@ class DecisionScheduler:
                 self.schedule(match_id, data["id"], data["deadline"])
             elif event.get("type") == "decision_closed":
                 self.unschedule(match_id, data["decision_id"])
+
+
+def centre_scheduler(service: AlleyService, config: Any, feeds: Any) -> DecisionScheduler:
+    """The scheduler of one centre's jobs, built where the feeds run (``serve``, ``worker``).
+
+    ``config`` is the centre's :class:`~alley_poker.config.AlleyConfig` and ``feeds`` its
+    :class:`~alley_poker.service.feeds.FeedSupervisor`.
+    """
+    return DecisionScheduler(service)

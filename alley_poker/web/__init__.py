@@ -22,6 +22,7 @@ from flask_socketio import SocketIO
 from flask_wtf.csrf import CSRFProtect
 
 from alley_poker.service import AlleyService, open_service
+from alley_poker.service.health import FeedStatusBoard
 from alley_poker.web.api import api
 from alley_poker.web.auth import hash_pin
 from alley_poker.web.commissioner import commissioner
@@ -41,6 +42,10 @@ DEFAULTS: dict[str, Any] = {
     "SIGN_IN_RATE_LIMIT": "5 per minute",
     "COMMISSIONER_PIN_HASH": None,
     "DATABASE_URL": "sqlite://",
+    # The centre this app serves: its commissioner signs in to this centre only.
+    "CENTRE": "default",
+    # Redis URL when several web processes share the Socket.IO clients (None: one process).
+    "SOCKETIO_MESSAGE_QUEUE": None,
 }
 
 
@@ -77,11 +82,11 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     app.view_functions[sign_in_view] = limiter.limit(
         lambda: app.config["SIGN_IN_RATE_LIMIT"])(app.view_functions[sign_in_view])
 
-    socketio = SocketIO(app, async_mode="threading")
+    app.extensions["feed_status"] = FeedStatusBoard(service.bus)
+    socketio = SocketIO(app, async_mode="threading",
+                        message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"])
     app.extensions["socketio_bridge"] = SocketBridge(socketio, service)
     return app
-
-
 
 
 __all__ = ["create_app"]

@@ -29,7 +29,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 from alley_poker.config import AlleyConfig
 from alley_poker.service import AlleyService, open_service
 from alley_poker.service.feeds import FeedSupervisor
-from alley_poker.service.scheduler import DecisionScheduler
+from alley_poker.service.scheduler import centre_scheduler
 from alley_poker.web import create_app
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ class AlleyServer:
         self.service = service if service is not None else open_service(config.database.url)
         # Built before anything starts so a bad feed dialect stops us with nothing running.
         self.feeds = FeedSupervisor(config.feeds, self.service.handle_lane_event)
-        self.scheduler = DecisionScheduler(self.service)
+        self.scheduler = centre_scheduler(self.service, config, self.feeds)
         self.app = create_app({"COMMISSIONER_PIN": pin}, service=self.service)
         self.http: BaseWSGIServer = make_server(host, port, self.app, threaded=True)
         self.port = self.http.server_port

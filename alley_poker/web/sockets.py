@@ -4,9 +4,8 @@ A client joins with ``join`` ``{"lanes": "1-2"}`` (a kiosk: rooms ``lane:1`` and
 ``{"match_id": "m1"}`` (room ``match:m1``) and at once receives a ``state`` message — the full
 public state — for each match there, so a client that reconnects is whole again.  Each
 ``match:<id>`` bus message becomes one ``match_update`` (public events plus the public state
-after them) to the match's room and the rooms of its lanes.  A kiosk may answer a pending
-lose-card decision (``decide_lose_card``) for a match on its own lanes; the ledger accepts it
-only for the bowler whose decision is open, and only while it is.
+after them) to the match's room and the rooms of its lanes.  Bowlers' answers from the kiosk
+are handled in :mod:`alley_poker.web.kiosk_decisions`.
 """
 
 from __future__ import annotations
@@ -17,14 +16,12 @@ from typing import Any
 
 from flask import request
 from flask_socketio import SocketIO, emit, join_room
-from pydantic import ValidationError
 
-from alley_poker.ledger import CommandRefused
 from alley_poker.service import AlleyService
-from alley_poker.web.errors import error_body, validation_error
+from alley_poker.web.errors import error_body
 from alley_poker.web.kiosk import parse_lane_pair
+from alley_poker.web.kiosk_decisions import register_decision_handlers
 from alley_poker.web.public import public_event, public_match_view
-from alley_poker.web.schemas import LoseCardBody
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +43,7 @@ class SocketBridge:
         self._lock = threading.Lock()
         self.unsubscribe = service.bus.subscribe(self.on_bus_message)
         self._register_handlers()
+        register_decision_handlers(socketio, service, self.kiosk_matches)
 
     # --- bus → clients ---------------------------------------------------------------------
     def on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
@@ -57,6 +55,12 @@ class SocketBridge:
                    "events": [public_event(record) for record in message.get("events", [])],
                    "state": public_match_view(state)}
         self.socketio.emit("match_update", payload, to=match_rooms(self.service, match_id))
+
+    def kiosk_matches(self, sid: str) -> list[str]:
+        """The matches on the lanes the kiosk with Socket.IO session ``sid`` joined."""
+        with self._lock:
+            lanes = self._kiosk_lanes.get(sid, ())
+        return self.matches_on(lanes)
 
     def matches_on(self, lanes: tuple[int, ...]) -> list[str]:
         found: list[str] = []
@@ -91,26 +95,6 @@ class SocketBridge:
                 if state.status != "new":
                     emit("state", {"match_id": match_id, "state": public_match_view(state)})
             return {"ok": True, "matches": match_ids}
-
-        @socketio.on("decide_lose_card")
-        def _decide(data: Any) -> dict[str, Any]:
-            data = data if isinstance(data, dict) else {}
-            match_id = data.pop("match_id", None)
-            with self._lock:
-                lanes = self._kiosk_lanes.get(request.sid, ())
-            if not isinstance(match_id, str) or match_id not in self.matches_on(lanes):
-                return error_body("forbidden", "this kiosk's lanes have no such match", 403,
-                                  "match_id")[0]
-            try:
-                body = LoseCardBody.model_validate(data)
-                # The tap comes from the bowler at their own lanes' kiosk: it acts as them.
-                self.service.execute(match_id, body.to_command(actor=f"bowler:{body.bowler}"))
-            except ValidationError as invalid:
-                problem = validation_error(invalid)
-                return error_body(problem.code, problem.message, 422, problem.field)[0]
-            except CommandRefused as refused:
-                return error_body("command_refused", refused.reason, 409, refused.field)[0]
-            return {"ok": True}
 
         @socketio.on("disconnect")
         def _gone(*_reason: Any) -> None:
