@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -29,9 +28,7 @@ from alley_poker.web.commissioner import commissioner
 from alley_poker.web.errors import register_error_handlers
 from alley_poker.web.kiosk import kiosk
 from alley_poker.web.sockets import SocketBridge
-
-#: The kiosk's templates and static files (socket.io-client is vendored into static/vendor).
-KIOSK_DIR = Path(__file__).resolve().parent.parent.parent / "kiosk"
+from kiosk import KIOSK_DIR
 
 DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_HTTPONLY": True,
