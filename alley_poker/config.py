@@ -21,12 +21,13 @@ alley_poker.config.ConfigError: alley.toml: feeds[0].lanes: lane 5 is not a lane
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG_PATH = PROJECT_ROOT / "config" / "alley.toml"
@@ -35,6 +36,7 @@ DEFAULT_CONFIG_PATH = PROJECT_ROOT / "config" / "alley.toml"
 ENV_OVERRIDES = {
     "ALLEY_POKER_DATABASE_URL": ("database", "url"),
     "ALLEY_POKER_CENTRE": ("centre", "id"),
+    "ALLEY_POKER_REDIS_URL": ("redis", "url"),
 }
 
 
@@ -72,14 +74,60 @@ class FeedConfig(_Strict):
     dialect: Annotated[str, Field(min_length=1)] = "apf1"
     lanes: Annotated[list[int], Field(min_length=1)]
     baudrate: Annotated[int, Field(gt=0)] = 9600
-    #: A feed silent for longer than this turns amber on the tablet (red at twice it).
+    #: A feed silent for longer than this turns amber on the tablet (red at three times it).
     heartbeat_s: Annotated[float, Field(gt=0)] = 10.0
+
+
+_LOCAL_TIME = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
+
+
+class BackupConfig(_Strict):
+    """The nightly online backup of a SQLite ledger (PostgreSQL is backed up by its own tools)."""
+
+    enabled: bool = True
+    #: Where the dated copies go; relative to the working directory, like the database URL.
+    folder: Annotated[str, Field(min_length=1)] = "var/backups"
+    #: Local time of day, 24-hour ``HH:MM``.
+    at: str = "04:00"
+    #: How many nightly copies to keep; older ones are deleted after each backup.
+    keep: Annotated[int, Field(ge=1, le=3650)] = 14
+
+    @field_validator("at")
+    @classmethod
+    def _a_time_of_day(cls, value: str) -> str:
+        if not _LOCAL_TIME.match(value):
+            raise ValueError(f"{value!r} is not a 24-hour time of day like \"04:00\"")
+        return value
+
+    @property
+    def hour(self) -> int:
+        return int(self.at.split(":")[0])
+
+    @property
+    def minute(self) -> int:
+        return int(self.at.split(":")[1])
+
+
+class RedisConfig(_Strict):
+    #: Empty: one process with the in-process bus.  Set it to run web and worker processes apart.
+    url: str = ""
+
+    @field_validator("url")
+    @classmethod
+    def _a_redis_url(cls, value: str) -> str:
+        if value and not value.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError(
+                f"{value!r} is not a Redis URL (redis://, rediss:// or unix://), or leave it empty"
+            )
+        return value
 
 
 class AlleyConfig(_Strict):
     centre: CentreConfig
     database: DatabaseConfig = DatabaseConfig()
     rules: RulesConfig = RulesConfig()
+    backup: BackupConfig = BackupConfig()
+    redis: RedisConfig = RedisConfig()
     feeds: list[FeedConfig] = []
 
     @model_validator(mode="after")
@@ -128,7 +176,9 @@ def _describe(error: ValidationError, source: str) -> str:
         f"[{part}]" if isinstance(part, int) else str(part) for part in first["loc"]
     ).replace(".[", "[")
     message = first["msg"]
-    if first["type"] == "extra_forbidden":
+    if first["type"] == "value_error":
+        message = message.removeprefix("Value error, ")
+    elif first["type"] == "extra_forbidden":
         message = "unknown key (check the spelling; see config/alley.toml for every key)"
     elif first["type"] == "missing":
         message = "required key is missing"

@@ -51,6 +51,17 @@ def test_environment_overrides_the_database_url():
         (('name = "south"', 'name = "north"'), "feeds[1].name: feed name 'north' is used twice"),
         (('url = "loop://"\n', ""), "feeds[1].url: required key is missing"),
         (("[centre]", "[centre\n"), "not valid TOML"),
+        (("[centre]", "[backup]\nat = '4am'\n[centre]"),
+         "backup.at: '4am' is not a 24-hour time of day"),
+        (("[centre]", "[backup]\nat = '24:00'\n[centre]"), "backup.at: '24:00' is not"),
+        (("[centre]", "[backup]\nkeep = 0\n[centre]"),
+         "backup.keep: Input should be greater than or equal to 1"),
+        (("[centre]", "[backup]\nenabled = 'maybe'\n[centre]"),
+         "backup.enabled: Input should be a valid boolean"),
+        (("[centre]", "[backup]\nretention = 3\n[centre]"), "backup.retention: unknown key"),
+        (("[centre]", "[redis]\nurl = 'localhost:6379'\n[centre]"),
+         "redis.url: 'localhost:6379' is not a Redis URL"),
+        (("[centre]", "[redis]\nhost = 'x'\n[centre]"), "redis.host: unknown key"),
     ],
 )
 def test_a_broken_file_names_the_file_the_key_and_the_problem(change, message):
@@ -64,3 +75,39 @@ def test_a_broken_file_names_the_file_the_key_and_the_problem(change, message):
 def test_a_missing_file_is_a_config_error(tmp_path):
     with pytest.raises(ConfigError, match="cannot read the file"):
         load_config(tmp_path / "nope.toml")
+
+
+def test_backup_and_redis_defaults_when_the_file_leaves_them_out():
+    config = load_config_text(GOOD, env={})
+    assert (config.backup.enabled, config.backup.folder) == (True, "var/backups")
+    assert (config.backup.hour, config.backup.minute, config.backup.keep) == (4, 0, 14)
+    assert config.redis.url == ""
+
+
+def test_the_shipped_file_sets_backup_and_an_in_process_bus():
+    config = load_config(env={})
+    assert config.backup.at == "04:00" and config.backup.keep == 14
+    assert config.redis.url == ""
+
+
+def test_backup_settings_from_the_file():
+    config = load_config_text(
+        GOOD + '\n[backup]\nfolder = "/srv/backups"\nat = "23:45"\nkeep = 3\nenabled = false\n',
+        env={},
+    )
+    assert config.backup.folder == "/srv/backups"
+    assert (config.backup.hour, config.backup.minute) == (23, 45)
+    assert config.backup.keep == 3 and config.backup.enabled is False
+
+
+def test_environment_overrides_the_redis_url():
+    env = {"ALLEY_POKER_REDIS_URL": "redis://127.0.0.1:6379/0"}
+    assert load_config_text(GOOD, env=env).redis.url == "redis://127.0.0.1:6379/0"
+    file_says = GOOD + '\n[redis]\nurl = "redis://cache:6379/1"\n'
+    assert load_config_text(file_says, env={}).redis.url == "redis://cache:6379/1"
+    assert load_config_text(file_says, env=env).redis.url == "redis://127.0.0.1:6379/0"
+
+
+def test_a_bad_redis_url_from_the_environment_is_named():
+    with pytest.raises(ConfigError, match=r"redis\.url: 'cache' is not a Redis URL"):
+        load_config_text(GOOD, env={"ALLEY_POKER_REDIS_URL": "cache"})
