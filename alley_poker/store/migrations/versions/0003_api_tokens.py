@@ -1,0 +1,43 @@
+"""API tokens: bearer tokens a centre's commissioner creates on the tablet (only hashes kept).
+
+Revision ID: 0003
+Revises: 0002
+Create Date: 2026-11-22 01:55:00
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0003"
+down_revision: str | None = "0002"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "api_tokens",
+        sa.Column(
+            "id",
+            sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
+            autoincrement=True,
+            nullable=False,
+        ),
+        sa.Column("centre", sa.String(length=64), server_default="default", nullable=False),
+        sa.Column("name", sa.String(length=100), nullable=False),
+        sa.Column("token_hash", sa.String(length=64), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_api_tokens")),
+        sa.UniqueConstraint("token_hash", name=op.f("uq_api_tokens_token_hash")),
+    )
+    op.create_index(op.f("ix_api_tokens_centre"), "api_tokens", ["centre"], unique=False)
+
+
+def downgrade() -> None:
+    op.drop_index(op.f("ix_api_tokens_centre"), table_name="api_tokens")
+    op.drop_table("api_tokens")
