@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 MAX_LINE_BYTES = 1024
 #: How many rejected lines and gaps the health report keeps for the feed screen.
 KEEP_RECENT = 20
+#: A connected feed silent this many heartbeats is reported down (red), not just silent.
+DOWN_AFTER_HEARTBEATS = 3
 
 
 class BackoffSchedule:
@@ -145,7 +147,7 @@ class FeedHealth:
     dialect: str
     connected: bool
     #: ``ok``; ``silent`` (amber: nothing for ``heartbeat_s``); ``down`` (red: disconnected,
-    #: or nothing for twice ``heartbeat_s``); ``stopped``.
+    #: or nothing for ``DOWN_AFTER_HEARTBEATS`` times ``heartbeat_s``); ``stopped``.
     state: str
     last_line_at: float | None
     lines_ok: int
@@ -157,6 +159,9 @@ class FeedHealth:
     last_rejected: RejectedLine | None
     recent_rejected: tuple[RejectedLine, ...]
     last_error: str | None
+    heartbeat_s: float = 10.0
+    #: Seconds since the last line (or since connecting, if none came yet); None when down.
+    seconds_silent: float | None = None
 
 
 def _open_keeping_input(url: str, **settings: object) -> serial.SerialBase:
@@ -263,6 +268,7 @@ class SerialFeed:
                 gaps=tuple(self._gaps),
                 last_rejected=self._rejected[-1] if self._rejected else None,
                 recent_rejected=tuple(self._rejected), last_error=self._last_error,
+                heartbeat_s=self.heartbeat_s, seconds_silent=self._seconds_silent(),
             )
 
     def wait_for(self, condition: Callable[[FeedHealth], bool], timeout: float) -> bool:
@@ -289,15 +295,18 @@ class SerialFeed:
 
     # The thread ---------------------------------------------------------------------------
 
+    def _seconds_silent(self) -> float | None:
+        if self._stop.is_set() or not self._connected:
+            return None
+        # Quiet since the last line, or since connecting if nothing came yet.
+        return time.monotonic() - max(self._last_line_monotonic or 0.0,
+                                      self._connected_monotonic)
+
     def _state(self) -> str:
         if self._stop.is_set():
             return "stopped"
-        if not self._connected:
-            return "down"
-        # Quiet since the last line, or since connecting if nothing came yet.
-        silent_for = time.monotonic() - max(self._last_line_monotonic or 0.0,
-                                            self._connected_monotonic)
-        if silent_for > 2 * self.heartbeat_s:
+        silent_for = self._seconds_silent()
+        if silent_for is None or silent_for > DOWN_AFTER_HEARTBEATS * self.heartbeat_s:
             return "down"
         return "silent" if silent_for > self.heartbeat_s else "ok"
 
