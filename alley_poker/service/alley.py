@@ -4,10 +4,19 @@ Screens, the scheduler and the scoreboard feeds all go through :class:`AlleyServ
 command runs through the match repository (serialized per match, persisted before it is
 acknowledged) and every resulting event is published on the bus, topic ``match:<id>``, so
 the kiosks see it.
+
+A service belongs to one centre (``centre``): its store, lane assignments and match list are
+that centre's only.  When the bus is shared with other processes of the centre (``web`` ×N and
+a ``worker`` over Redis), other processes change matches behind this one's back, so: every
+state read first catches up with the log (read-your-writes whichever process took the
+command), a foreign ``match:<id>`` message catches the cached match up at once (so the
+deadline scheduler and the lane map follow), and a foreign lane (re)assignment reloads the
+lane map from the assignment log.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
@@ -18,6 +27,11 @@ from alley_poker.service.bus import EventBus, InProcessBus
 from alley_poker.service.lanes import LaneMap
 from alley_poker.service.router import LaneEventRouter
 from drivers.base import LaneEvent
+
+log = logging.getLogger(__name__)
+
+#: ``alley`` messages after which the lane map is reloaded from the assignment log.
+LANE_CHANGES = ("lanes_assigned", "lanes_reassigned", "bus_reconnected")
 
 
 class MatchRepository(Protocol):
@@ -43,13 +57,17 @@ class AlleyService:
     """Runs commands, routes lane events, publishes every change."""
 
     def __init__(self, repository: MatchRepository, *, bus: EventBus | None = None,
-                 lanes: LaneMap | None = None, assignments: AssignmentLog | None = None):
+                 lanes: LaneMap | None = None, assignments: AssignmentLog | None = None,
+                 centre: str = "default"):
         self.repository = repository
+        self.centre = centre
         self.bus: EventBus = bus if bus is not None else InProcessBus()
         self.lanes = lanes if lanes is not None else LaneMap()
         self.assignments = assignments
         self.router = LaneEventRouter(self.lanes, self)
         self._restore_lanes()
+        self.unsubscribe = (self.bus.subscribe(self._on_foreign_change)
+                            if getattr(self.bus, "is_shared", False) else None)
 
     def _restore_lanes(self) -> None:
         """After a restart: every unfinished match takes its lanes back."""
@@ -59,7 +77,34 @@ class AlleyService:
             if self.state(match_id).status not in FINISHED:
                 self.lanes.assign(match_id, slots)
 
+    def reload_lanes(self) -> None:
+        """Make the lane map what the assignment log says (another process changed it)."""
+        if self.assignments is None:
+            return
+        current = {match_id: slots for match_id, slots in self.assignments.current().items()
+                   if self.state(match_id).status not in FINISHED}
+        try:
+            self.lanes.replace_all(current)
+        except ValueError as clash:
+            log.error("lane map not reloaded, the assignment log disagrees: %s", clash)
+
+    def _on_foreign_change(self, topic: str, message: dict[str, Any]) -> None:
+        if message.get("origin") == self.bus.origin:
+            return
+        kind = message.get("kind")
+        if topic.startswith("match:") and kind == "events":
+            refresh = getattr(self.repository, "refresh", None)
+            if refresh is not None:
+                refresh(topic.split(":", 1)[1])
+        elif topic == "alley" and kind in LANE_CHANGES:
+            self.reload_lanes()
+
     def state(self, match_id: str) -> MatchState:
+        """The match as the ledger holds it now (caught up first when other processes write)."""
+        if getattr(self.bus, "is_shared", False):
+            refresh = getattr(self.repository, "refresh", None)
+            if refresh is not None:
+                return refresh(match_id)
         return self.repository.state(match_id)
 
     def execute(self, match_id: str, command: Command) -> list[Any]:
@@ -110,6 +155,8 @@ class AlleyService:
             raise
         if self.assignments is not None:
             self.assignments.record(match_id, slots, actor=actor, reason="match created")
+        self.bus.publish("alley", {"kind": "lanes_assigned", "match_id": match_id,
+                                   "actor": actor})
         return events
 
     def reassign_lanes(self, match_id: str, slots: Mapping[tuple[int, int], str], *,
@@ -139,17 +186,20 @@ class AlleyService:
         self.router.handle(event)
 
 
-def open_service(database_url: str, *, rng_factory: Callable[[], random.Random] | None = None,
+def open_service(database_url: str, *, centre: str = "default",
+                 rng_factory: Callable[[], random.Random] | None = None,
                  bus: EventBus | None = None) -> AlleyService:
-    """The service over the event store at ``database_url``, lanes restored from it.
+    """The service of ``centre`` over the event store at ``database_url``, lanes restored.
 
     Shuffles use ``random.SystemRandom`` (a cryptographically strong source) unless a seeded
-    ``rng_factory`` is given for tests and simulations.
+    ``rng_factory`` is given for tests and simulations.  ``bus`` defaults to an in-process
+    one; give a :class:`~alley_poker.service.redis_bus.RedisBus` when processes share a centre.
     """
     from alley_poker.store import EventStore
     from alley_poker.store.lane_assignments import LaneAssignmentLog
     from alley_poker.store.repository import MatchRepository
 
-    store = EventStore.open(database_url)
+    store = EventStore.open(database_url, centre=centre)
     repository = MatchRepository(store, rng_factory=rng_factory or random.SystemRandom)
-    return AlleyService(repository, bus=bus, assignments=LaneAssignmentLog(store))
+    return AlleyService(repository, bus=bus, assignments=LaneAssignmentLog(store),
+                        centre=centre)

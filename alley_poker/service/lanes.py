@@ -45,6 +45,33 @@ class LaneMap:
 
     def assign(self, match_id: str, slots: Mapping[tuple[int, int], str]) -> LaneAssignment:
         """Set (or replace) the slots of ``match_id``; refused if another match holds a slot."""
+        clean = self._checked(match_id, slots)
+        with self._lock:
+            return self._assign_locked(match_id, clean, self._by_match)
+
+    def replace_all(self, assignments: Mapping[str, Mapping[tuple[int, int], str]]) -> None:
+        """Make the map exactly ``assignments`` (match id → slots) in one step.
+
+        For a process that reloads the map another process changed: a lane event routed
+        meanwhile sees the old map or the new one, never a half-empty one.  Refused as a
+        whole (the map unchanged) if two matches claim one slot.
+
+        >>> lanes = LaneMap()
+        >>> _ = lanes.assign("m1", {(1, 1): "Ann"})
+        >>> lanes.replace_all({"m2": {(1, 1): "Bob"}})
+        >>> lanes.bowler_at(1, 1), lanes.assignment("m1")
+        (('m2', 'Bob'), None)
+        """
+        checked = {match_id: self._checked(match_id, slots)
+                   for match_id, slots in assignments.items()}
+        fresh: dict[str, LaneAssignment] = {}
+        for match_id, clean in checked.items():
+            self._assign_locked(match_id, clean, fresh)
+        with self._lock:
+            self._by_match = fresh
+
+    def _checked(self, match_id: str, slots: Mapping[tuple[int, int], str]
+                 ) -> dict[tuple[int, int], str]:
         if not slots:
             raise LaneAssignmentError(f"match {match_id} needs at least one lane slot")
         clean: dict[tuple[int, int], str] = {}
@@ -57,19 +84,22 @@ class LaneMap:
             clean[(lane, slot)] = bowler
         if len(set(clean.values())) != len(clean):
             raise LaneAssignmentError(f"match {match_id}: a bowler is given two lane slots")
-        with self._lock:
-            for other in self._by_match.values():
-                if other.match_id == match_id:
-                    continue
-                for key in clean.keys() & other.slots.keys():
-                    raise LaneAssignmentError(
-                        f"lane {key[0]} slot {key[1]} is already {other.slots[key]} "
-                        f"of match {other.match_id}"
-                    )
-            assignment = LaneAssignment(match_id, tuple(sorted({lane for lane, _ in clean})),
-                                        clean)
-            self._by_match[match_id] = assignment
-            return assignment
+        return clean
+
+    @staticmethod
+    def _assign_locked(match_id: str, clean: dict[tuple[int, int], str],
+                       by_match: dict[str, LaneAssignment]) -> LaneAssignment:
+        for other in by_match.values():
+            if other.match_id == match_id:
+                continue
+            for key in clean.keys() & other.slots.keys():
+                raise LaneAssignmentError(
+                    f"lane {key[0]} slot {key[1]} is already {other.slots[key]} "
+                    f"of match {other.match_id}"
+                )
+        assignment = LaneAssignment(match_id, tuple(sorted({lane for lane, _ in clean})), clean)
+        by_match[match_id] = assignment
+        return assignment
 
     def release(self, match_id: str) -> None:
         """Forget ``match_id``'s lanes (the match is settled or void)."""
