@@ -26,6 +26,8 @@ class FeedSupervisor:
 
     def __init__(self, feeds: Sequence[FeedConfig], on_event: Callable[[LaneEvent], None]):
         self.feeds: dict[str, SerialFeed] = {}
+        #: The lanes each feed carries, by feed name (for the tablet's feed health).
+        self.lanes: dict[str, list[int]] = {feed.name: list(feed.lanes) for feed in feeds}
         for index, feed in enumerate(feeds):
             try:
                 dialect = make_dialect(feed.dialect, source=feed.name)
@@ -48,6 +50,12 @@ class FeedSupervisor:
         for feed in self.feeds.values():
             feed.stop()
 
+    def heartbeats(self) -> list[float]:
+        """Every feed's heartbeat interval, seconds."""
+        return [feed.heartbeat_s for feed in self.feeds.values()]
+
     def health(self) -> list[dict[str, Any]]:
-        """Per feed: state (ok / silent / down), last line, lines ok and rejected, reconnects."""
-        return [asdict(feed.health()) for feed in self.feeds.values()]
+        """Per feed: state (ok / silent / down / stopped), last line, seconds silent, lines ok
+        and rejected, reconnects, last error, and the ``lanes`` it carries."""
+        return [{**asdict(feed.health()), "lanes": list(self.lanes.get(name, []))}
+                for name, feed in self.feeds.items()]

@@ -1,9 +1,14 @@
 """Feed health as the screens see it: the latest report of every scoreboard feed.
 
-The process that runs the feeds (``serve``, or the centre's ``worker``) publishes a
-``{"kind": "feed_health", "feeds": [...]}`` message on the ``alley`` topic whenever a feed's
-health is checked; every process that serves screens keeps the latest report here, whatever
-bus carried it.
+The process that runs the feeds (``serve``, or the centre's ``worker``) checks them every few
+seconds (:class:`FeedHealthCheck`, a job of the centre scheduler) and publishes a
+``{"kind": "feed_health", "feeds": [...]}`` message on the ``alley`` topic; every process that
+serves screens keeps the latest report in a :class:`FeedStatusBoard`, whatever bus carried it.
+
+A feed is **green** while lines (or heartbeats) arrive within its ``heartbeat_s``, **amber**
+when silent past it, **red** when silent past three heartbeats or its port is down or cannot
+be opened.  The colours come from the feed's own state (``drivers.serial_feed``), so the
+tablet and the driver never disagree about a feed.
 
 >>> from alley_poker.service.bus import InProcessBus
 >>> bus = InProcessBus()
@@ -19,13 +24,22 @@ bus carried it.
 from __future__ import annotations
 
 import copy
+import logging
 import threading
-from typing import Any
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
 
 from alley_poker.service.bus import EventBus
 
+log = logging.getLogger(__name__)
+
 TOPIC = "alley"
 KIND = "feed_health"
+
+#: The feed's own state (``drivers.serial_feed.FeedHealth.state``) as the tablet colours it.
+COLOUR_OF_STATE = {"ok": "green", "silent": "amber", "down": "red", "stopped": "red"}
 
 
 class FeedStatusBoard:
@@ -45,3 +59,118 @@ class FeedStatusBoard:
         """Every feed's latest health report (a copy), in the order the worker reports them."""
         with self._lock:
             return copy.deepcopy(self._feeds)
+
+
+class Feeds(Protocol):
+    """What the check needs of :class:`~alley_poker.service.feeds.FeedSupervisor`."""
+
+    def health(self) -> list[dict[str, Any]]: ...
+
+
+def redact_url(url: str) -> str:
+    """``url`` with any password replaced by ``***`` (device servers can take credentials).
+
+    >>> redact_url("rfc2217://scorer:s3cret@10.0.0.7:4001")
+    'rfc2217://scorer:***@10.0.0.7:4001'
+    >>> redact_url("/dev/ttyUSB0"), redact_url("socket://127.0.0.1:7001")
+    ('/dev/ttyUSB0', 'socket://127.0.0.1:7001')
+    """
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:  # not URL-shaped (a bad port number, say): nothing to find in it
+        return url
+    if not password:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+def _iso_utc(timestamp: float | None) -> str | None:
+    if timestamp is None:
+        return None
+    return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="seconds")
+
+
+def feed_report(health: Mapping[str, Any]) -> dict[str, Any]:
+    """One feed's entry in the ``feed_health`` message: JSON-safe, no secrets.
+
+    ``health`` is one item of ``FeedSupervisor.health()`` (a ``FeedHealth`` as a dict, plus
+    the feed's ``lanes``).
+
+    >>> entry = feed_report({"source": "north", "url": "rfc2217://u:pw@scorer:4001",
+    ...     "lanes": [1, 2], "dialect": "apf1", "state": "silent", "connected": True,
+    ...     "last_line_at": 0.0, "seconds_silent": 12.345, "heartbeat_s": 10.0,
+    ...     "lines_ok": 9, "lines_rejected": 1, "reconnects": 0, "last_rejected": None,
+    ...     "last_error": "cannot open rfc2217://u:pw@scorer:4001: refused"})
+    >>> entry["state"], entry["url"], entry["last_line_at"], entry["seconds_silent"]
+    ('amber', 'rfc2217://u:***@scorer:4001', '1970-01-01T00:00:00+00:00', 12.3)
+    >>> entry["last_error"]
+    'cannot open rfc2217://u:***@scorer:4001: refused'
+    """
+    url = str(health["url"])
+    shown_url = redact_url(url)
+    last_error = health.get("last_error")
+    if last_error:
+        last_error = str(last_error).replace(url, shown_url)
+    rejected = health.get("last_rejected")
+    silent = health.get("seconds_silent")
+    return {
+        "source": health["source"],
+        "url": shown_url,
+        "lanes": list(health.get("lanes", [])),
+        "dialect": health["dialect"],
+        "state": COLOUR_OF_STATE.get(health["state"], "red"),
+        "connected": bool(health.get("connected")),
+        "heartbeat_s": health.get("heartbeat_s"),
+        "last_line_at": _iso_utc(health.get("last_line_at")),
+        "seconds_silent": None if silent is None else round(float(silent), 1),
+        "lines": health["lines_ok"],
+        "rejected": health["lines_rejected"],
+        "reconnects": health["reconnects"],
+        "last_rejected": None if not rejected else {
+            "line": bytes(rejected["raw"]).decode("utf-8", "replace"),
+            "reason": rejected["reason"],
+            "at": _iso_utc(rejected["at"]),
+        },
+        "last_error": last_error,
+    }
+
+
+def check_interval_s(heartbeats: list[float]) -> float:
+    """How often to check: twice per shortest heartbeat, so amber shows within half a
+    heartbeat of the silence starting, but not more than every 5 s nor less than 0.25 s.
+
+    >>> check_interval_s([10.0, 30.0]), check_interval_s([0.2]), check_interval_s([])
+    (5.0, 0.25, 5.0)
+    """
+    if not heartbeats:
+        return 5.0
+    return min(5.0, max(0.25, min(heartbeats) / 2))
+
+
+class FeedHealthCheck:
+    """The publisher side: reads every feed's health and announces it on the ``alley`` topic.
+
+    ``announce`` is ``AlleyService.announce`` (topic, message).  :meth:`check` is the
+    scheduler's job; it never raises (a failing check is logged and the next one tries again).
+    """
+
+    def __init__(self, feeds: Feeds,
+                 announce: Callable[[str, dict[str, Any]], None]) -> None:
+        self.feeds = feeds
+        self.announce = announce
+
+    def report(self) -> dict[str, Any]:
+        return {"kind": KIND, "feeds": [feed_report(health) for health in self.feeds.health()]}
+
+    def check(self) -> dict[str, Any] | None:
+        """One check: build the report and publish it; returns it (``None`` if it failed)."""
+        try:
+            message = self.report()
+            self.announce(TOPIC, message)
+        except Exception:
+            log.exception("feed health check failed")
+            return None
+        return message

@@ -22,15 +22,19 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable, Iterable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.triggers.cron import CronTrigger
+from tzlocal import get_localzone
 
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger.commands import ExpireDecision
 from alley_poker.service.alley import FINISHED, AlleyService
+from alley_poker.service.backup import BackupNotPossible, NightlyBackup
+from alley_poker.service.health import FeedHealthCheck, check_interval_s
 
 log = logging.getLogger(__name__)
 
@@ -123,8 +127,9 @@ class DecisionScheduler:
             self.scheduler.remove_job(job_id(match_id, decision_id))
 
     def pending_jobs(self) -> list[str]:
-        """Ids of the jobs still waiting, soonest first."""
-        return [job.id for job in self.scheduler.get_jobs()]
+        """Ids of the decision jobs still waiting, soonest first (a shared scheduler's other
+        jobs are not ours)."""
+        return [job.id for job in self.scheduler.get_jobs() if job.func == self.expire]
 
     def expire(self, match_id: str, decision_id: str) -> bool:
         """The job: make the automatic choice.  ``False`` (logged) when the ledger refuses,
@@ -154,10 +159,105 @@ class DecisionScheduler:
                 self.unschedule(match_id, data["decision_id"])
 
 
-def centre_scheduler(service: AlleyService, config: Any, feeds: Any) -> DecisionScheduler:
+#: The fixed ids of the centre's standing jobs: ``replace_existing`` on these ids means a job
+#: added twice (a restart of the scheduler, two code paths) is still one job.
+FEED_HEALTH_JOB = "feed-health"
+BACKUP_JOB = "nightly-backup"
+BACKUP_CATCH_UP_JOB = "nightly-backup-catch-up"
+
+#: A backup missed while the server was down runs this long after start-up, not during it:
+#: the feeds reconnect and the screens resync first, and a server started only to be stopped
+#: again (a quick test, a restart loop) does not copy the ledger each time.
+CATCH_UP_DELAY_S = 60.0
+
+
+class CentreScheduler:
+    """Every scheduled job of one centre on one ``BackgroundScheduler``.
+
+    - decision deadlines (:class:`DecisionScheduler`, rebuilt from the ledger on start);
+    - ``feed-health``: an interval job checking every feed (:mod:`alley_poker.service.health`)
+      and announcing the report on the ``alley`` topic, first at start-up;
+    - ``nightly-backup``: a cron job at ``[backup] at`` local time when the ledger is SQLite
+      (:mod:`alley_poker.service.backup`), plus ``nightly-backup-catch-up``, once, shortly
+      after start-up when the last backup time passed without its copy.
+
+    Only the process that runs the feeds builds one (``serve``, or the centre's worker), so
+    with several web processes there is still one of each job.
+    """
+
+    def __init__(self, service: AlleyService, config: Any, feeds: Any, *,
+                 catch_up_delay_s: float = CATCH_UP_DELAY_S,
+                 clock: Callable[[], datetime] = datetime.now) -> None:
+        self.service = service
+        self.config = config
+        self.feeds = feeds
+        self.catch_up_delay_s = catch_up_delay_s
+        self.scheduler = BackgroundScheduler(
+            timezone="UTC",
+            job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
+        )
+        self.decisions = DecisionScheduler(service, scheduler=self.scheduler)
+        self.feed_health = (FeedHealthCheck(feeds, service.announce)
+                            if feeds is not None and getattr(feeds, "feeds", None) else None)
+        self.backup = self._nightly_backup(clock)
+
+    def _nightly_backup(self, clock: Callable[[], datetime]) -> NightlyBackup | None:
+        settings = self.config.backup
+        if not settings.enabled:
+            log.info("nightly backup: disabled in the configuration ([backup] enabled)")
+            return None
+        try:
+            return NightlyBackup(self.config.database.url, settings.folder, settings.keep,
+                                 hour=settings.hour, minute=settings.minute, clock=clock)
+        except BackupNotPossible as reason:
+            # Said once, at start-up; PostgreSQL is the centre's own tools' job.
+            log.info("nightly backup: not scheduled: %s", reason)
+            return None
+
+    def start(self) -> None:
+        """Start the scheduler with the decision jobs, then add the standing jobs."""
+        self.decisions.start()
+        if self.feed_health is not None:
+            self.scheduler.add_job(
+                self.feed_health.check, trigger="interval",
+                seconds=check_interval_s(self.feeds.heartbeats()),
+                next_run_time=datetime.now(UTC),  # the tablet has a report from the start
+                id=FEED_HEALTH_JOB, name="feed health check", replace_existing=True,
+                coalesce=True, max_instances=1,
+                # A check that could not run on time is simply skipped: the next one reports.
+                misfire_grace_time=1,
+            )
+        if self.backup is not None:
+            self.scheduler.add_job(
+                self.backup.run,
+                trigger=CronTrigger(hour=self.backup.hour, minute=self.backup.minute,
+                                    timezone=get_localzone()),
+                id=BACKUP_JOB, name="nightly SQLite backup", replace_existing=True,
+                coalesce=True, max_instances=1, misfire_grace_time=3600,
+            )
+            if self.backup.missed():
+                log.info("nightly backup: the copy for %s is missing; taking it in %.0f s",
+                         self.backup.last_due_night(), self.catch_up_delay_s)
+                self.scheduler.add_job(
+                    self.backup.run, trigger="date",
+                    run_date=datetime.now(UTC) + timedelta(seconds=self.catch_up_delay_s),
+                    id=BACKUP_CATCH_UP_JOB, name="missed nightly backup",
+                    replace_existing=True, max_instances=1,
+                )
+
+    def shutdown(self) -> None:
+        """Stop every job (a running one is waited for)."""
+        self.decisions.shutdown()
+
+    def pending_jobs(self) -> list[str]:
+        """Ids of every waiting job, soonest first."""
+        return [job.id for job in self.scheduler.get_jobs()]
+
+
+def centre_scheduler(service: AlleyService, config: Any, feeds: Any) -> CentreScheduler:
     """The scheduler of one centre's jobs, built where the feeds run (``serve``, ``worker``).
 
     ``config`` is the centre's :class:`~alley_poker.config.AlleyConfig` and ``feeds`` its
     :class:`~alley_poker.service.feeds.FeedSupervisor`.
     """
-    return DecisionScheduler(service)
+    return CentreScheduler(service, config, feeds)
