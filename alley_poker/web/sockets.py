@@ -6,6 +6,13 @@ public state — for each match there, so a client that reconnects is whole agai
 ``match:<id>`` bus message becomes one ``match_update`` (public events plus the public state
 after them) to the match's room and the rooms of its lanes.  Bowlers' answers from the kiosk
 are handled in :mod:`alley_poker.web.kiosk_decisions`.
+
+Rooms are named within the centre (``<centre>/lane:1``), so centres sharing one Redis
+message queue never reach each other's kiosks.  Only the process that ran a command pushes
+its update (:class:`MatchUpdates` ignores other processes' bus messages): with a
+``message_queue`` Flask-SocketIO hands that one emit to every web process of the centre,
+each of which pushes it to its own clients — once.  The ``worker`` pushes its updates the
+same way through a write-only Socket.IO (:func:`external_emitter`).
 """
 
 from __future__ import annotations
@@ -26,35 +33,74 @@ from alley_poker.web.public import public_event, public_match_view
 log = logging.getLogger(__name__)
 
 
+#: Flask-SocketIO's default message-queue channel, which ``create_app`` uses.
+SOCKETIO_CHANNEL = "flask-socketio"
+
+
+def room(centre: str, name: str) -> str:
+    """A Socket.IO room of ``centre``.
+
+    >>> room("north", "lane:3")
+    'north/lane:3'
+    """
+    return f"{centre}/{name}"
+
+
 def match_rooms(service: AlleyService, match_id: str) -> list[str]:
     """The rooms a change of ``match_id`` goes to: the match's and each of its lanes'."""
     assignment = service.lanes.assignment(match_id)
     lanes = assignment.lanes if assignment else ()
-    return [f"match:{match_id}", *(f"lane:{lane}" for lane in lanes)]
+    return [room(service.centre, name)
+            for name in (f"match:{match_id}", *(f"lane:{lane}" for lane in lanes))]
+
+
+class MatchUpdates:
+    """Subscribes to the bus; turns this process's ``match:<id>`` messages into pushes.
+
+    ``socketio`` is anything with Flask-SocketIO's ``emit`` (the app's server, or a
+    write-only one on the message queue in the worker).
+    """
+
+    def __init__(self, socketio: Any, service: AlleyService):
+        self.socketio = socketio
+        self.service = service
+        self.unsubscribe = service.bus.subscribe(self.on_bus_message)
+
+    def on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
+        if not topic.startswith("match:") or message.get("kind") != "events":
+            return
+        if message.get("origin", self.service.bus.origin) != self.service.bus.origin:
+            return  # the process that ran the command pushes it, to every web process
+        match_id = topic.split(":", 1)[1]
+        state = self.service.state(match_id)
+        payload = {"match_id": match_id,
+                   "events": [public_event(record) for record in message.get("events", [])],
+                   "state": public_match_view(state)}
+        self.socketio.emit("match_update", payload, to=match_rooms(self.service, match_id),
+                           namespace="/")
+
+
+def external_emitter(service: AlleyService, message_queue: str) -> MatchUpdates:
+    """Pushes from a process that serves no clients (the worker), through the queue."""
+    return MatchUpdates(SocketIO(message_queue=message_queue, channel=SOCKETIO_CHANNEL),
+                        service)
 
 
 class SocketBridge:
-    """Subscribes to the bus; turns ``match:<id>`` messages into pushes to the rooms."""
+    """The app's live pushes (:class:`MatchUpdates`) and its clients' ``join`` requests."""
 
     def __init__(self, socketio: SocketIO, service: AlleyService):
         self.socketio = socketio
         self.service = service
         self._kiosk_lanes: dict[str, tuple[int, ...]] = {}
         self._lock = threading.Lock()
-        self.unsubscribe = service.bus.subscribe(self.on_bus_message)
+        self.updates = MatchUpdates(socketio, service)
+        self.unsubscribe = self.updates.unsubscribe
         self._register_handlers()
         register_decision_handlers(socketio, service, self.kiosk_matches)
 
-    # --- bus → clients ---------------------------------------------------------------------
     def on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
-        if not topic.startswith("match:") or message.get("kind") != "events":
-            return
-        match_id = topic.split(":", 1)[1]
-        state = self.service.state(match_id)
-        payload = {"match_id": match_id,
-                   "events": [public_event(record) for record in message.get("events", [])],
-                   "state": public_match_view(state)}
-        self.socketio.emit("match_update", payload, to=match_rooms(self.service, match_id))
+        self.updates.on_bus_message(topic, message)
 
     def kiosk_matches(self, sid: str) -> list[str]:
         """The matches on the lanes the kiosk with Socket.IO session ``sid`` joined."""
@@ -81,12 +127,12 @@ class SocketBridge:
                 except ValueError as problem:
                     return error_body("bad_request", str(problem), 400, "lanes")[0]
                 for lane in lanes:
-                    join_room(f"lane:{lane}")
+                    join_room(room(self.service.centre, f"lane:{lane}"))
                 with self._lock:
                     self._kiosk_lanes[request.sid] = lanes
                 match_ids = self.matches_on(lanes)
             elif isinstance(data.get("match_id"), str):
-                join_room(f"match:{data['match_id']}")
+                join_room(room(self.service.centre, f"match:{data['match_id']}"))
                 match_ids = [data["match_id"]]
             else:
                 return error_body("bad_request", "join needs 'lanes' or 'match_id'", 400)[0]
