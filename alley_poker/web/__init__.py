@@ -22,12 +22,14 @@ from flask_wtf.csrf import CSRFProtect
 
 from alley_poker.service import AlleyService, open_service
 from alley_poker.service.health import FeedStatusBoard
+from alley_poker.store.api_tokens import ApiTokenStore
 from alley_poker.web.api import api
 from alley_poker.web.auth import hash_pin
 from alley_poker.web.commissioner import commissioner
 from alley_poker.web.errors import register_error_handlers
 from alley_poker.web.kiosk import kiosk
 from alley_poker.web.sockets import SocketBridge
+from alley_poker.web.tokens import install_request_guard
 from kiosk import KIOSK_DIR
 
 DEFAULTS: dict[str, Any] = {
@@ -43,6 +45,8 @@ DEFAULTS: dict[str, Any] = {
     "CENTRE": "default",
     # Redis URL when several web processes share the Socket.IO clients (None: one process).
     "SOCKETIO_MESSAGE_QUEUE": None,
+    # CSRF is checked by web.tokens' request guard, which lets API-token requests skip it.
+    "WTF_CSRF_CHECK_DEFAULT": False,
 }
 
 
@@ -69,7 +73,10 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
         service = open_service(app.config["DATABASE_URL"])
     app.extensions["alley_service"] = service
 
-    CSRFProtect(app)
+    store = getattr(service.repository, "store", None)
+    app.extensions["api_tokens"] = (
+        ApiTokenStore(store.engine, centre=app.config["CENTRE"]) if store is not None else None)
+    install_request_guard(app, CSRFProtect(app))
     limiter = Limiter(get_remote_address, app=app,
                       storage_uri=app.config["RATELIMIT_STORAGE_URI"])
     register_error_handlers(app)

@@ -1,26 +1,28 @@
-"""The JSON API, ``/api/v1``: matches, their public state, and commands.
+"""The JSON API, ``/api/v1``: one blueprint, its shared helpers, and its route modules.
 
-Reading is open to every screen (the state is public).  Every command needs the commissioner
-session and the CSRF token in the ``X-CSRFToken`` header; its body is validated by the pydantic
-schema of its kind and judged by the ledger (a refusal is a 409 naming the field).
+Reading is open to every screen (the state is public; the draw pile's order never leaves the
+server).  Settlement, audit and API tokens need the commissioner; every command needs the
+commissioner session and the CSRF token in the ``X-CSRFToken`` header, or an API token
+(``Authorization: Bearer``).  Bodies are validated by pydantic schemas and judged by the
+ledger (a refusal is a 409 naming the field).  Routes live by concern in ``api_reads``,
+``api_commands``, ``api_reports`` and ``tokens``; ``docs/api.md`` describes them all.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
-from flask import Blueprint, current_app, jsonify, request
-from pydantic import ValidationError
+from flask import Blueprint, current_app, request
+from pydantic import BaseModel, ValidationError
 
-from alley_poker.ledger import event_to_record
+from alley_poker.ledger import MatchState
 from alley_poker.service import AlleyService
-from alley_poker.web.auth import COMMISSIONER_ACTOR, commissioner_required
+from alley_poker.service.settlement import centre_match_ids
 from alley_poker.web.errors import ApiError, validation_error
-from alley_poker.web.openapi import openapi_document
-from alley_poker.web.public import public_event, public_match_view
-from alley_poker.web.schemas import COMMAND_BODIES
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
+
+Body = TypeVar("Body", bound=BaseModel)
 
 
 def alley() -> AlleyService:
@@ -29,15 +31,14 @@ def alley() -> AlleyService:
 
 
 def known_match_ids(service: AlleyService) -> list[str]:
-    """Every match the store knows (sorted)."""
-    ids: set[str] = set()
-    store = getattr(service.repository, "store", None)
-    if store is not None and hasattr(store, "match_ids"):
-        ids.update(store.match_ids())
-    return sorted(ids)
+    """Every match of this centre the store knows (sorted)."""
+    return sorted(centre_match_ids(service))
 
 
-def existing_state(service: AlleyService, match_id: str):
+def existing_state(service: AlleyService, match_id: str) -> MatchState:
+    """The match's state; 404 for a match this centre never created."""
+    if len(match_id) > 64:  # no stored match has a longer id (the store refuses them)
+        raise ApiError(404, "not_found", "no match with so long an id", "match_id")
     state = service.state(match_id)
     if state.status == "new":
         raise ApiError(404, "not_found", f"no match {match_id!r}", "match_id")
@@ -52,40 +53,19 @@ def match_summary(service: AlleyService, match_id: str) -> dict[str, Any]:
             "bowlers": list(state.bowlers), "pot_cents": state.pot_cents}
 
 
-@api.get("/matches")
-def list_matches():
-    service = alley()
-    return jsonify({"matches": [match_summary(service, match_id)
-                                for match_id in known_match_ids(service)]})
-
-
-@api.get("/matches/<match_id>")
-def get_match(match_id: str):
-    return jsonify(public_match_view(existing_state(alley(), match_id)))
-
-
-@api.post("/matches/<match_id>/commands/<kind>")
-@commissioner_required
-def run_command(match_id: str, kind: str):
-    body_model = COMMAND_BODIES.get(kind)
-    if body_model is None:
-        raise ApiError(404, "unknown_command",
-                       f"no command {kind!r}; known: {', '.join(sorted(COMMAND_BODIES))}",
-                       "kind")
-    payload = request.get_json(silent=True)
+def validated_body(model: type[Body], *, empty_allowed: bool = False) -> Body:
+    """The request's JSON body validated by ``model`` (400 not an object, 422 invalid)."""
+    if empty_allowed and not request.get_data():
+        payload: Any = {}
+    else:
+        payload = request.get_json(silent=True)
     if not isinstance(payload, dict):
         raise ApiError(400, "bad_request", "the body must be a JSON object", None)
     try:
-        body = body_model.model_validate(payload)
+        return model.model_validate(payload)
     except ValidationError as invalid:
         raise validation_error(invalid) from None
-    service = alley()
-    existing_state(service, match_id)
-    events = service.execute(match_id, body.to_command(actor=COMMISSIONER_ACTOR))
-    return jsonify({"match_id": match_id, "seq": service.state(match_id).seq,
-                    "events": [public_event(event_to_record(e)) for e in events]})
 
 
-@api.get("/openapi.json")
-def openapi():
-    return jsonify(openapi_document())
+# The route modules add their views to ``api`` when imported (after the helpers they use).
+from alley_poker.web import api_commands, api_reads, api_reports, tokens  # noqa: E402, F401

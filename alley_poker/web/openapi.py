@@ -1,10 +1,12 @@
 """The OpenAPI 3.1 document of ``/api/v1``, generated from the pydantic schemas.
 
 >>> doc = openapi_document()
->>> doc["openapi"], sorted(doc["paths"])[0]
-('3.1.0', '/api/v1/matches')
+>>> doc["openapi"], "/api/v1/matches" in doc["paths"]
+('3.1.0', True)
 >>> "RecordBallBody" in doc["components"]["schemas"]
 True
+>>> len([path for path in doc["paths"] if "/commands/" in path])
+20
 """
 
 from __future__ import annotations
@@ -13,72 +15,163 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from alley_poker.web.schemas import (
-    COMMAND_BODIES,
-    CommandAccepted,
-    ErrorResponse,
-    MatchList,
-)
+from alley_poker.web import schemas as s
 
 REF = "#/components/schemas/{model}"
 
+#: What each error status means on this API (the body is always ErrorResponse).
+ERRORS = {
+    "400": "the body is not a JSON object",
+    "401": "not signed in as the commissioner, or a bad API token",
+    "403": "missing or wrong CSRF token, or a token where the tablet is needed",
+    "404": "no such match, command or token",
+    "409": "refused by the ledger's rules (or the lanes are taken)",
+    "422": "the body or a query parameter failed validation",
+}
+COMMISSIONER = [{"commissionerSession": [], "csrfToken": []}, {"apiToken": []}]
+TABLET = [{"commissionerSession": [], "csrfToken": []}]
 
-def _schema_of(model: type[BaseModel], components: dict[str, Any]) -> dict[str, Any]:
-    schema = model.model_json_schema(ref_template=REF)
-    for name, definition in schema.pop("$defs", {}).items():
-        components[name] = definition
-    components[model.__name__] = schema
-    return {"$ref": REF.format(model=model.__name__)}
+
+class _Builder:
+    def __init__(self) -> None:
+        self.components: dict[str, Any] = {}
+        self.paths: dict[str, Any] = {}
+
+    def ref(self, model: type[BaseModel]) -> dict[str, Any]:
+        if model.__name__ not in self.components:
+            schema = model.model_json_schema(ref_template=REF)
+            for name, definition in schema.pop("$defs", {}).items():
+                self.components[name] = definition
+            self.components[model.__name__] = schema
+        return {"$ref": REF.format(model=model.__name__)}
+
+    def add(self, path: str, method: str, summary: str, *,
+            response: type[BaseModel] | dict[str, Any] | None,
+            status: str = "200", body: type[BaseModel] | None = None,
+            errors: tuple[str, ...] = (), security: list | None = None,
+            parameters: list[dict[str, Any]] | None = None,
+            media: str = "application/json") -> None:
+        responses: dict[str, Any] = {}
+        if response is None:
+            responses[status] = {"description": summary}
+        else:
+            schema = response if isinstance(response, dict) else self.ref(response)
+            responses[status] = {"description": summary, "content": {media: {"schema": schema}}}
+        error = self.ref(s.ErrorResponse)
+        if security is not None:
+            errors = (*errors, "401", "403")
+        if body is not None:
+            errors = (*errors, "400", "422")
+        for code in sorted(set(errors)):
+            responses[code] = {"description": ERRORS[code],
+                               "content": {"application/json": {"schema": error}}}
+        operation: dict[str, Any] = {"summary": summary, "responses": responses,
+                                     "parameters": parameters or []}
+        if security is not None:
+            operation["security"] = security
+        if body is not None:
+            operation["requestBody"] = {"required": True, "content": {
+                "application/json": {"schema": self.ref(body)}}}
+        self.paths.setdefault(path, {})[method] = operation
 
 
-def _json(ref: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": ref}}}
+def _path(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True,
+            "schema": schema or {"type": "string"}}
+
+
+def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "schema": schema,
+            "description": description}
 
 
 def openapi_document() -> dict[str, Any]:
     """The whole document (a fresh dict each call)."""
-    components: dict[str, Any] = {}
-    error = _schema_of(ErrorResponse, components)
-    match_id = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}
-    paths: dict[str, Any] = {
-        "/api/v1/matches": {"get": {
-            "summary": "Every match the store knows",
-            "responses": {"200": _json(_schema_of(MatchList, components), "the matches")},
-        }},
-        "/api/v1/matches/{match_id}": {"get": {
-            "summary": "The public state of a match (never the draw pile's order)",
-            "parameters": [match_id],
-            "responses": {"200": _json({"type": "object"}, "the public state"),
-                          "404": _json(error, "no such match")},
-        }},
-    }
-    accepted = _schema_of(CommandAccepted, components)
-    for kind, body in COMMAND_BODIES.items():
-        paths[f"/api/v1/matches/{{match_id}}/commands/{kind}"] = {"post": {
-            "summary": (body.__doc__ or kind).strip().splitlines()[0],
-            "parameters": [match_id, {"name": "X-CSRFToken", "in": "header", "required": True,
-                                      "schema": {"type": "string"}}],
-            "security": [{"commissionerSession": []}],
-            "requestBody": {"required": True,
-                            "content": {"application/json": {
-                                "schema": _schema_of(body, components)}}},
-            "responses": {
-                "200": _json(accepted, "the events the command produced"),
-                "400": _json(error, "the body is not a JSON object"),
-                "401": _json(error, "not signed in as the commissioner"),
-                "403": _json(error, "missing or wrong CSRF token"),
-                "404": _json(error, "no such match"),
-                "409": _json(error, "refused by the ledger's rules"),
-                "422": _json(error, "the body failed validation"),
-            },
-        }}
+    doc = _Builder()
+    match_id = [_path("match_id", {"type": "string", "minLength": 1})]
+    base = "/api/v1"
+    match = f"{base}/matches/{{match_id}}"
+
+    doc.add(f"{base}/lanes", "get", "Every lane: its pair, matches and scorer slots",
+            response=s.LaneList)
+    doc.add(f"{base}/matches", "get", "Every match of this centre", response=s.MatchList)
+    doc.add(f"{base}/matches", "post", "Create a match on lane slots", response={
+        "type": "object"}, status="201", body=s.CreateMatchBody, errors=("409",),
+        security=COMMISSIONER)
+    doc.add(match, "get", "The public state of a match (never the draw pile's order)",
+            response={"type": "object"}, errors=("404",), parameters=match_id)
+    doc.add(f"{match}/lanes", "get", "The match's lane slots", response=s.MatchLanes,
+            errors=("404",), parameters=match_id)
+    doc.add(f"{match}/lanes", "put", "Move the match's bowlers between lane slots",
+            response=s.MatchLanes, body=s.ReassignLanesBody, errors=("404", "409"),
+            security=COMMISSIONER, parameters=match_id)
+    doc.add(f"{match}/bowlers", "get", "The bowlers: seat, lane slot, game, money",
+            response=s.BowlerList, errors=("404",), parameters=match_id)
+    doc.add(f"{match}/hands", "get", "Every bowler's cards and best hand in words",
+            response=s.HandList, errors=("404",), parameters=match_id)
+    doc.add(f"{match}/pending", "get", "Open decisions with deadline and choices",
+            response=s.PendingList, errors=("404",), parameters=match_id)
+    doc.add(f"{match}/reviews", "get", "Review items open for the commissioner",
+            response=s.ReviewList, errors=("404",), parameters=match_id)
+    doc.add(f"{match}/events", "get", "Public events after a sequence number, in order",
+            response=s.EventPage, errors=("404", "422"), parameters=[
+                *match_id,
+                _query("since", {"type": "integer", "minimum": 0, "maximum": 2**31},
+                       "events after this seq"),
+                _query("limit", {"type": "integer", "minimum": 1, "maximum": 1000},
+                       "at most this many (default 100)")])
+    doc.add(f"{base}/feeds", "get", "Health of every scoreboard feed", response=s.FeedList)
+
+    for kind, body in s.COMMAND_BODIES.items():
+        doc.add(f"{match}/commands/{kind}", "post",
+                (body.__doc__ or kind).strip().splitlines()[0], response=s.CommandAccepted,
+                body=body, errors=("404", "409"), security=COMMISSIONER, parameters=match_id)
+
+    night = _query("date", {"type": "string", "format": "date"},
+                   "only matches created on this UTC day (YYYY-MM-DD)")
+    doc.add(f"{base}/settlement", "get", "The night: per bowler paid, won and net",
+            response=s.SettlementReport, errors=("422",), security=COMMISSIONER,
+            parameters=[night])
+    doc.add(f"{base}/settlement.csv", "get", "The settlement as CSV (header row first)",
+            response={"type": "string"}, errors=("422",), security=COMMISSIONER,
+            parameters=[night], media="text/csv")
+    audit_filters = [
+        _query("match_id", {"type": "string"}, "one match"),
+        _query("actor", {"type": "string"}, "who acted, e.g. commissioner:tablet"),
+        _query("type", {"type": "string"}, "event type, e.g. ball_recorded"),
+        _query("bowler", {"type": "string"}, "events naming this bowler"),
+        _query("since", {"type": "integer", "minimum": 0, "maximum": 2**62},
+               "entries after this audit id"),
+        _query("limit", {"type": "integer", "minimum": 1, "maximum": 5000},
+               "at most this many (default 200)"),
+    ]
+    doc.add(f"{base}/audit", "get", "Every stored event: time, match, seq, type, actor",
+            response=s.AuditPage, errors=("422",), security=COMMISSIONER,
+            parameters=audit_filters)
+    doc.add(f"{base}/audit.csv", "get", "The audit log as CSV (header row first)",
+            response={"type": "string"}, errors=("422",), security=COMMISSIONER,
+            parameters=audit_filters, media="text/csv")
+
+    doc.add(f"{base}/tokens", "get", "The centre's API tokens (never their secrets)",
+            response=s.TokenList, security=TABLET)
+    doc.add(f"{base}/tokens", "post", "Make an API token (its secret is shown only now)",
+            response=s.TokenCreated, status="201", body=s.CreateTokenBody, security=TABLET)
+    doc.add(f"{base}/tokens/{{token_id}}", "delete", "Revoke an API token", response=None,
+            status="204", errors=("404",), security=TABLET,
+            parameters=[_path("token_id", {"type": "integer"})])
+    doc.add(f"{base}/openapi.json", "get", "This document", response={"type": "object"})
+
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Alley Poker", "version": "1"},
-        "paths": paths,
+        "info": {"title": "Alley Poker", "version": "1",
+                 "description": "Bowling Poker at the alley: see docs/api.md."},
+        "paths": doc.paths,
         "components": {
-            "schemas": components,
-            "securitySchemes": {"commissionerSession": {
-                "type": "apiKey", "in": "cookie", "name": "session"}},
+            "schemas": doc.components,
+            "securitySchemes": {
+                "commissionerSession": {"type": "apiKey", "in": "cookie", "name": "session"},
+                "csrfToken": {"type": "apiKey", "in": "header", "name": "X-CSRFToken"},
+                "apiToken": {"type": "http", "scheme": "bearer"},
+            },
         },
     }

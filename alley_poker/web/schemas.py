@@ -1,7 +1,8 @@
 """Request and response schemas of the JSON API (pydantic), and the commands they build.
 
 Each command body is validated by its model (unknown fields refused) and turned into the
-ledger command; the ledger then judges it against the match.
+ledger command; the ledger then judges it against the match.  The response models describe
+what the API answers; the OpenAPI document is generated from both.
 
 >>> body = RecordBallBody.model_validate({"bowler": "Ann", "pins": 10})
 >>> body.to_command(actor="commissioner:tablet")  # doctest: +ELLIPSIS
@@ -12,18 +13,27 @@ Traceback (most recent call last):
 pydantic_core._pydantic_core.ValidationError: 1 validation error for RecordBallBody
 pins
   Input should be less than or equal to 10 ...
+>>> sorted(COMMAND_BODIES)[:4]
+['add-bowler', 'apply-review', 'buy', 'confirm-result']
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from alley_poker.ledger import commands as c
 
 BowlerName = Annotated[str, Field(min_length=1, max_length=60)]
 Reason = Annotated[str, Field(max_length=500)]
+CardFace = Annotated[str, Field(min_length=2, max_length=3)]
+DecisionId = Annotated[str, Field(min_length=1, max_length=64)]
+Side = Literal["left", "right"]
+Pins = Annotated[int, Field(ge=0, le=10)]
+StandingPins = list[Annotated[int, Field(ge=1, le=10)]]
+#: Match ids as URLs and the store take them: letters, digits, ``-``, ``_``, ``.``.
+MatchId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]
 
 
 class CommandBody(BaseModel):
@@ -33,13 +43,14 @@ class CommandBody(BaseModel):
         raise NotImplementedError
 
 
+# --- balls and rulings on them -----------------------------------------------------------
 class RecordBallBody(CommandBody):
     """One ball entered by hand (a lane without a feed, or a correction of the feed)."""
 
     bowler: BowlerName
     game: Annotated[int, Field(ge=1)] | None = None
-    pins: Annotated[int, Field(ge=0, le=10)]
-    standing: list[Annotated[int, Field(ge=1, le=10)]] | None = None
+    pins: Pins
+    standing: StandingPins | None = None
     foul: bool = False
     gutter: bool | None = None
     split: bool | None = None
@@ -47,6 +58,26 @@ class RecordBallBody(CommandBody):
     def to_command(self, *, actor: str) -> c.Command:
         return c.RecordBall(self.bowler, self.game, self.pins, standing=self.standing,
                             foul=self.foul, gutter=self.gutter, split=self.split, actor=actor)
+
+
+class CorrectBallBody(CommandBody):
+    """Correct a recorded ball (frame 1-10, ball 1-3 of the frame)."""
+
+    bowler: BowlerName
+    game: Annotated[int, Field(ge=1)]
+    frame: Annotated[int, Field(ge=1, le=10)]
+    ball: Annotated[int, Field(ge=1, le=3)]
+    pins: Pins
+    standing: StandingPins | None = None
+    foul: bool = False
+    gutter: bool | None = None
+    split: bool | None = None
+    reason: Reason = ""
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.CorrectBall(self.bowler, self.game, self.frame, self.ball, self.pins,
+                             standing=self.standing, foul=self.foul, gutter=self.gutter,
+                             split=self.split, reason=self.reason, actor=actor)
 
 
 class HollandDazeBody(CommandBody):
@@ -59,26 +90,252 @@ class HollandDazeBody(CommandBody):
         return c.HollandDaze(self.bowler, reason=self.reason, actor=actor)
 
 
+# --- decisions (the bowler's, or the commissioner's on their behalf) -----------------------
 class LoseCardBody(CommandBody):
     """The card a bowler gives up (a gutter ball), by its face: ``7H``, ``GJ``, ``BJ``."""
 
     bowler: BowlerName
-    card: Annotated[str, Field(min_length=2, max_length=3)]
-    decision_id: str | None = None
+    card: CardFace
+    decision_id: DecisionId | None = None
 
     def to_command(self, *, actor: str) -> c.Command:
         return c.DecideLoseCard(self.bowler, self.card, decision_id=self.decision_id,
                                 actor=actor)
 
 
+class GuessBody(CommandBody):
+    """The bowler's guess of the side the ball comes back on (before it does)."""
+
+    bowler: BowlerName
+    side: Side
+    decision_id: DecisionId | None = None
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.DecideGuess(self.bowler, self.side, decision_id=self.decision_id, actor=actor)
+
+
+class GuessOutcomeBody(CommandBody):
+    """The side the ball actually came back on, after a guess."""
+
+    bowler: BowlerName
+    side: Side
+    decision_id: DecisionId | None = None
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.RecordGuessOutcome(self.bowler, self.side, decision_id=self.decision_id,
+                                    actor=actor)
+
+
+class StealBody(CommandBody):
+    """The card a bowler takes from another after picking up a split."""
+
+    bowler: BowlerName
+    from_bowler: BowlerName
+    card: CardFace
+    decision_id: DecisionId | None = None
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.DecideSteal(self.bowler, self.from_bowler, self.card,
+                             decision_id=self.decision_id, actor=actor)
+
+
+class EndDrawBody(CommandBody):
+    """Take (or decline) the lowest score's end-of-match draw."""
+
+    bowler: BowlerName
+    accept: bool
+    decision_id: DecisionId | None = None
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.DecideEndDraw(self.bowler, self.accept, decision_id=self.decision_id,
+                               actor=actor)
+
+
+class BuyBody(CommandBody):
+    """Buy (or decline) one card at the end of the match, at the ante's price."""
+
+    bowler: BowlerName
+    accept: bool
+    decision_id: DecisionId | None = None
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.DecideBuy(self.bowler, self.accept, decision_id=self.decision_id, actor=actor)
+
+
+# --- setting a match up ------------------------------------------------------------------
+class ConsentBody(CommandBody):
+    """Record a bowler's agreement to the ante."""
+
+    bowler: BowlerName
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.ConsentToAnte(self.bowler, actor=actor)
+
+
+class StartBody(CommandBody):
+    """Start the match (every bowler has agreed to the ante): the pile is shuffled."""
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.StartMatch(actor=actor)
+
+
+class AddBowlerBody(CommandBody):
+    """Add a bowler before the first ball."""
+
+    bowler: BowlerName
+    reason: Reason = ""
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.CommissionerAddBowler(self.bowler, reason=self.reason, actor=actor)
+
+
+class RemoveBowlerBody(CommandBody):
+    """Remove a bowler (refunded) before the first ball."""
+
+    bowler: BowlerName
+    reason: Reason = ""
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.CommissionerRemoveBowler(self.bowler, reason=self.reason, actor=actor)
+
+
+# --- commissioner rulings ----------------------------------------------------------------
+class VoidGuessBody(CommandBody):
+    """Void a bowler's ball-return guess (the ball was not seen fairly)."""
+
+    bowler: BowlerName
+    reason: Reason = ""
+    decision_id: DecisionId | None = None
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.CommissionerVoidGuess(self.bowler, reason=self.reason,
+                                       decision_id=self.decision_id, actor=actor)
+
+
+class ReviewBody(CommandBody):
+    """Apply or dismiss a review item (by its id, from ``.../reviews``)."""
+
+    review_id: Annotated[str, Field(min_length=1, max_length=64)]
+    reason: Reason = ""
+
+
+class ApplyReviewBody(ReviewBody):
+    """Apply a review item: the correction it proposes takes effect."""
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.CommissionerApplyReview(self.review_id, reason=self.reason, actor=actor)
+
+
+class DismissReviewBody(ReviewBody):
+    """Dismiss a review item: the ledger stays as it is."""
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.CommissionerDismissReview(self.review_id, reason=self.reason, actor=actor)
+
+
+class ReasonBody(CommandBody):
+    reason: Reason = ""
+
+
+class UndoLastBody(ReasonBody):
+    """Undo the last ledger action (a ball, a decision, a ruling)."""
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.CommissionerUndoLastAction(reason=self.reason, actor=actor)
+
+
+class VoidBody(ReasonBody):
+    """Void the match: every ante and bought card is refunded."""
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.CommissionerVoidMatch(reason=self.reason, actor=actor)
+
+
+class ConfirmResultBody(ReasonBody):
+    """Confirm the result: the pot is paid out and the match is settled."""
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.CommissionerConfirmResult(reason=self.reason, actor=actor)
+
+
+class UndoResultBody(ReasonBody):
+    """Undo a confirmed result (compensating events); the match waits for confirmation."""
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.CommissionerUndoResult(reason=self.reason, actor=actor)
+
+
 #: The command kinds in URLs, and the schema of each body.
 COMMAND_BODIES: dict[str, type[CommandBody]] = {
     "record-ball": RecordBallBody,
+    "correct-ball": CorrectBallBody,
     "holland-daze": HollandDazeBody,
     "lose-card": LoseCardBody,
+    "guess": GuessBody,
+    "guess-outcome": GuessOutcomeBody,
+    "steal": StealBody,
+    "end-draw": EndDrawBody,
+    "buy": BuyBody,
+    "consent": ConsentBody,
+    "start": StartBody,
+    "void": VoidBody,
+    "add-bowler": AddBowlerBody,
+    "remove-bowler": RemoveBowlerBody,
+    "void-guess": VoidGuessBody,
+    "apply-review": ApplyReviewBody,
+    "dismiss-review": DismissReviewBody,
+    "undo-last": UndoLastBody,
+    "confirm-result": ConfirmResultBody,
+    "undo-result": UndoResultBody,
 }
 
 
+# --- matches and lanes -------------------------------------------------------------------
+class StrictBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class LaneSlot(StrictBody):
+    lane: Annotated[int, Field(ge=1, le=200)]
+    slot: Annotated[int, Field(ge=1, le=12)]
+    bowler: BowlerName
+
+
+class LaneSlots(StrictBody):
+    slots: Annotated[list[LaneSlot], Field(min_length=1, max_length=12)]
+
+    @model_validator(mode="after")
+    def _each_slot_once(self) -> LaneSlots:
+        keys = [(slot.lane, slot.slot) for slot in self.slots]
+        if len(set(keys)) != len(keys):
+            raise ValueError("slots: a lane slot is given twice")
+        return self
+
+    def as_mapping(self) -> dict[tuple[int, int], str]:
+        return {(slot.lane, slot.slot): slot.bowler for slot in self.slots}
+
+
+class CreateMatchBody(LaneSlots):
+    """A new match: its bowlers in their lane slots, seat order, games, ante, rule changes."""
+
+    match_id: MatchId
+    seat_order: list[BowlerName] | None = None
+    games: Annotated[int, Field(ge=1, le=10)] = 3
+    ante_cents: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
+    rules: dict[str, Any] | None = None
+
+
+class ReassignLanesBody(LaneSlots):
+    """Move bowlers between lane slots (kept with who and why)."""
+
+    reason: Reason = ""
+
+
+class CreateTokenBody(StrictBody):
+    name: Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S")]
+
+
+# --- responses ---------------------------------------------------------------------------
 class ErrorDetail(BaseModel):
     code: str
     message: str
@@ -101,7 +358,162 @@ class MatchList(BaseModel):
     matches: list[MatchSummary]
 
 
+class SlotView(BaseModel):
+    slot: int
+    bowler: str
+    match_id: str
+
+
+class LaneView(BaseModel):
+    lane: int
+    pair: str
+    matches: list[str]
+    slots: list[SlotView]
+
+
+class LaneList(BaseModel):
+    lanes: list[LaneView]
+
+
+class MatchLanes(BaseModel):
+    match_id: str
+    lanes: list[int]
+    slots: list[LaneSlot]
+
+
+class BowlerView(BaseModel):
+    bowler: str
+    seat: int
+    lane: int | None
+    slot: int | None
+    game: int
+    scoresheet: str
+    hole: int
+    paid_cents: int
+    won_cents: int
+    pending: int
+
+
+class BowlerList(BaseModel):
+    match_id: str
+    bowlers: list[BowlerView]
+
+
+class HandView(BaseModel):
+    bowler: str
+    cards: list[str]
+    hole: int
+    category: str
+    describe: str
+    unbeatable: bool
+
+
+class HandList(BaseModel):
+    match_id: str
+    hands: list[HandView]
+
+
+class PendingDecision(BaseModel):
+    bowler: str
+    id: str
+    kind: str
+    reason: Any = None
+    created_at: Any = None
+    deadline: Any = None
+    choices: Any = None
+
+
+class PendingList(BaseModel):
+    match_id: str
+    pending: list[PendingDecision]
+
+
+class ReviewList(BaseModel):
+    match_id: str
+    reviews: list[dict[str, Any]]
+
+
+class PublicEvent(BaseModel):
+    seq: int
+    type: str
+    at: str | None
+    data: dict[str, Any]
+
+
+class EventPage(BaseModel):
+    match_id: str
+    events: list[PublicEvent]
+    next_since: int
+
+
+class FeedList(BaseModel):
+    feeds: list[dict[str, Any]]
+
+
+class BowlerMoneyView(BaseModel):
+    bowler: str
+    paid_cents: int
+    won_cents: int
+    net_cents: int
+    matches: list[str]
+
+
+class MatchMoneyView(BaseModel):
+    match_id: str
+    status: str
+    pot_cents: int
+    paid_cents: int
+    won_cents: int
+
+
+class SettlementTotals(BaseModel):
+    paid_cents: int
+    won_cents: int
+    held_cents: int
+    complete: bool
+
+
+class SettlementReport(BaseModel):
+    date: str | None
+    bowlers: list[BowlerMoneyView]
+    matches: list[MatchMoneyView]
+    totals: SettlementTotals
+
+
+class AuditEntryView(BaseModel):
+    id: int
+    time: str
+    match_id: str
+    seq: int
+    type: str
+    actor: str
+    command: str
+    summary: str
+
+
+class AuditPage(BaseModel):
+    entries: list[AuditEntryView]
+    next_since: int
+
+
+class TokenView(BaseModel):
+    id: int
+    name: str
+    created_at: str
+    revoked_at: str | None
+
+
+class TokenList(BaseModel):
+    tokens: list[TokenView]
+
+
+class TokenCreated(BaseModel):
+    id: int
+    name: str
+    token: str
+
+
 class CommandAccepted(BaseModel):
     match_id: str
     seq: int
-    events: list[dict[str, Any]]
+    events: list[PublicEvent]

@@ -1,0 +1,112 @@
+"""The audit log: every stored event of the centre with when, which match, who and what.
+
+Read straight from the event store's global feed (``events_since``), so it holds everything
+the ledger ever accepted, corrections and undone actions included.  Entries are filtered by
+match, actor, event type and bowler; ``since`` is the audit cursor (an entry's ``id``).  The
+summary never carries the draw pile's order: the audit is for who-did-what, not for peeking.
+
+>>> summarize("card_drawn", {"bowler": "Ann", "card": "TD", "reason": "strike",
+...                          "actor": "feed:t", "command": "RecordBall", "action": 5})
+'bowler=Ann card=TD reason=strike'
+>>> summarize("pile_shuffled", {"order": ["7H", "2C"], "why": "start"})
+'why=start'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+#: Keys every event carries that the audit shows in their own columns (or not at all).
+BOOKKEEPING_KEYS = frozenset({"actor", "command", "action"})
+#: Keys that hold the pile's order, or a copy of the whole rule book: not summary material.
+WITHHELD_KEYS = frozenset({"order", "pile", "rules"})
+SUMMARY_LENGTH = 200
+PAGE = 1000
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    id: int
+    time: str
+    match_id: str
+    seq: int
+    type: str
+    actor: str
+    command: str
+    summary: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "time": self.time, "match_id": self.match_id, "seq": self.seq,
+                "type": self.type, "actor": self.actor, "command": self.command,
+                "summary": self.summary}
+
+
+@dataclass(frozen=True)
+class AuditFilter:
+    match_id: str | None = None
+    actor: str | None = None
+    type: str | None = None
+    bowler: str | None = None
+
+    def admits(self, record: dict[str, Any]) -> bool:
+        data = record.get("data") or {}
+        return ((self.match_id is None or record.get("match_id") == self.match_id)
+                and (self.actor is None or data.get("actor") == self.actor)
+                and (self.type is None or record.get("type") == self.type)
+                and (self.bowler is None or self.bowler in _bowlers_named(data)))
+
+
+def _bowlers_named(data: dict[str, Any]) -> set[str]:
+    named = {data.get("bowler"), data.get("from_bowler")}
+    named.update(data.get("bowlers") or ())
+    return {name for name in named if isinstance(name, str)}
+
+
+def summarize(event_type: str, data: dict[str, Any]) -> str:
+    """The event's data as ``key=value`` words (bookkeeping, pile order and Nones left out)."""
+    words = [f"{key}={_short(value)}" for key, value in data.items()
+             if key not in BOOKKEEPING_KEYS | WITHHELD_KEYS and value is not None]
+    text = " ".join(words)
+    return text if len(text) <= SUMMARY_LENGTH else text[:SUMMARY_LENGTH - 1] + "…"
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return ",".join(_short(item) for item in value)
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k}:{_short(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def _stored_events(store: Any, since: int) -> Iterator[Any]:
+    cursor = since
+    while True:
+        page = store.events_since(cursor, limit=PAGE)
+        yield from page
+        if len(page) < PAGE:
+            return
+        cursor = page[-1].id
+
+
+def audit_entries(store: Any, *, where: AuditFilter | None = None, since: int = 0,
+                  limit: int = 200) -> list[AuditEntry]:
+    """Up to ``limit`` entries of the store's centre with an id above ``since``, oldest first."""
+    where = where or AuditFilter()
+    centre = getattr(store, "centre", None)
+    found: list[AuditEntry] = []
+    for stored in _stored_events(store, since):
+        if centre is not None and stored.centre != centre:
+            continue
+        record = stored.record
+        if not where.admits(record):
+            continue
+        data = record.get("data") or {}
+        found.append(AuditEntry(
+            id=stored.id, time=stored.recorded_at.isoformat(), match_id=record["match_id"],
+            seq=record["seq"], type=record["type"], actor=str(data.get("actor", "")),
+            command=str(data.get("command", "")), summary=summarize(record["type"], data)))
+        if len(found) >= limit:
+            break
+    return found

@@ -1,0 +1,82 @@
+"""Commands of ``/api/v1``: create a match, move bowlers between lane slots, and every ledger
+command by its kind.  The commissioner (session + CSRF, or an API token) is the actor; a
+bowler's decision run here is the commissioner deciding on the bowler's behalf."""
+
+from __future__ import annotations
+
+from flask import jsonify
+
+from alley_poker.ledger import event_to_record
+from alley_poker.service.lanes import LaneAssignmentError
+from alley_poker.web.api import alley, api, existing_state, validated_body
+from alley_poker.web.auth import commissioner_actor, commissioner_required
+from alley_poker.web.errors import ApiError
+from alley_poker.web.public import public_event, public_match_view
+from alley_poker.web.schemas import COMMAND_BODIES, CreateMatchBody, ReassignLanesBody
+
+
+def _actor() -> str:
+    actor = commissioner_actor()
+    assert actor is not None, "commissioner_required lets no anonymous caller through"
+    return actor
+
+
+def _slots_view(match_id: str) -> dict:
+    assignment = alley().lanes.assignment(match_id)
+    slots = assignment.slots if assignment else {}
+    return {"match_id": match_id, "lanes": list(assignment.lanes) if assignment else [],
+            "slots": [{"lane": lane, "slot": slot, "bowler": bowler}
+                      for (lane, slot), bowler in sorted(slots.items())]}
+
+
+@api.post("/matches")
+@commissioner_required
+def create_match():
+    body = validated_body(CreateMatchBody)
+    service = alley()
+    if service.state(body.match_id).status != "new":
+        raise ApiError(409, "match_exists", f"match {body.match_id!r} already exists",
+                       "match_id")
+    try:
+        service.create_match(body.match_id, body.as_mapping(), games=body.games,
+                             ante_cents=body.ante_cents, rules=body.rules, actor=_actor(),
+                             seat_order=body.seat_order)
+    except LaneAssignmentError as taken:
+        raise ApiError(409, "lanes_taken", str(taken), "slots") from None
+    return jsonify(public_match_view(service.state(body.match_id))), 201
+
+
+@api.put("/matches/<match_id>/lanes")
+@commissioner_required
+def reassign_lanes(match_id: str):
+    body = validated_body(ReassignLanesBody)
+    service = alley()
+    existing_state(service, match_id)
+    try:
+        service.reassign_lanes(match_id, body.as_mapping(), actor=_actor(), reason=body.reason)
+    except LaneAssignmentError as taken:
+        raise ApiError(409, "lanes_taken", str(taken), "slots") from None
+    return jsonify(_slots_view(match_id))
+
+
+@api.get("/matches/<match_id>/lanes")
+def match_lanes(match_id: str):
+    existing_state(alley(), match_id)
+    return jsonify(_slots_view(match_id))
+
+
+@api.post("/matches/<match_id>/commands/<kind>")
+@commissioner_required
+def run_command(match_id: str, kind: str):
+    body_model = COMMAND_BODIES.get(kind)
+    if body_model is None:
+        raise ApiError(404, "unknown_command",
+                       f"no command {kind!r}; known: {', '.join(sorted(COMMAND_BODIES))}",
+                       "kind")
+    body = validated_body(body_model, empty_allowed=True)
+    service = alley()
+    existing_state(service, match_id)
+    events = service.execute(match_id, body.to_command(actor=_actor()))
+    return jsonify({"match_id": match_id, "seq": service.state(match_id).seq,
+                    "events": [public_event(event_to_record(e)) for e in events]})
+

@@ -1,0 +1,143 @@
+"""Public reads of ``/api/v1``: lanes, matches, bowlers, hands, decisions, reviews, events,
+feeds and the OpenAPI document.  Open to every screen; nothing here reveals the pile order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, jsonify, request
+
+from alley_poker.ledger.views import bowler_view, pending_view
+from alley_poker.web.api import alley, api, existing_state, known_match_ids, match_summary
+from alley_poker.web.errors import ApiError
+from alley_poker.web.openapi import openapi_document
+from alley_poker.web.public import public_event, public_match_view
+
+MAX_EVENTS = 1000
+
+
+def lane_pair(lane: int) -> str:
+    """The pair a lane is bowled in: lanes 1-2, 3-4, ...
+
+    >>> lane_pair(1), lane_pair(2), lane_pair(7)
+    ('1-2', '1-2', '7-8')
+    """
+    first = lane if lane % 2 else lane - 1
+    return f"{first}-{first + 1}"
+
+
+def query_int(name: str, default: int, *, low: int, high: int) -> int:
+    """A whole-number query parameter within ``low..high`` (422 naming it otherwise)."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiError(422, "validation_failed", f"{name}: must be a whole number", name) from None
+    if not low <= value <= high:
+        raise ApiError(422, "validation_failed", f"{name}: must be {low} to {high}", name)
+    return value
+
+
+@api.get("/lanes")
+def list_lanes():
+    service = alley()
+    slots_by_lane: dict[int, list[dict[str, Any]]] = {}
+    matches_by_lane: dict[int, list[str]] = {}
+    for match_id in known_match_ids(service):
+        assignment = service.lanes.assignment(match_id)
+        if assignment is None:
+            continue
+        for lane in assignment.lanes:
+            matches_by_lane.setdefault(lane, []).append(match_id)
+        for (lane, slot), bowler in sorted(assignment.slots.items()):
+            slots_by_lane.setdefault(lane, []).append(
+                {"slot": slot, "bowler": bowler, "match_id": match_id})
+    configured = current_app.config.get("LANES")
+    lanes = (range(1, int(configured) + 1) if configured
+             else sorted(matches_by_lane))
+    return jsonify({"lanes": [
+        {"lane": lane, "pair": lane_pair(lane), "matches": matches_by_lane.get(lane, []),
+         "slots": sorted(slots_by_lane.get(lane, []), key=lambda s: s["slot"])}
+        for lane in lanes]})
+
+
+@api.get("/matches")
+def list_matches():
+    service = alley()
+    return jsonify({"matches": [match_summary(service, match_id)
+                                for match_id in known_match_ids(service)]})
+
+
+@api.get("/matches/<match_id>")
+def get_match(match_id: str):
+    return jsonify(public_match_view(existing_state(alley(), match_id)))
+
+
+@api.get("/matches/<match_id>/bowlers")
+def list_bowlers(match_id: str):
+    service = alley()
+    state = existing_state(service, match_id)
+    view = public_match_view(state)
+    assignment = service.lanes.assignment(match_id)
+    where = {bowler: key for key, bowler in (assignment.slots if assignment else {}).items()}
+    bowlers = []
+    for seat, bowler in enumerate(state.bowlers, start=1):
+        entry = view["bowlers"][bowler]
+        lane, slot = where.get(bowler, (None, None))
+        bowlers.append({"bowler": bowler, "seat": seat, "lane": lane, "slot": slot,
+                        "game": entry["game"], "scoresheet": entry["scoresheet"],
+                        "hole": entry["hole"], "paid_cents": entry["paid_cents"],
+                        "won_cents": entry["won_cents"], "pending": len(entry["pending"])})
+    return jsonify({"match_id": match_id, "bowlers": bowlers})
+
+
+@api.get("/matches/<match_id>/hands")
+def list_hands(match_id: str):
+    state = existing_state(alley(), match_id)
+    hands = []
+    for bowler in state.bowlers:
+        view = bowler_view(state, bowler)
+        hands.append({"bowler": bowler, "cards": view["hand"], "hole": view["hole"],
+                      "category": view["category"], "describe": view["describe"],
+                      "unbeatable": view["unbeatable"]})
+    return jsonify({"match_id": match_id, "hands": hands})
+
+
+@api.get("/matches/<match_id>/pending")
+def list_pending(match_id: str):
+    state = existing_state(alley(), match_id)
+    pending = [{"bowler": decision["bowler"], **pending_view(state, decision)}
+               for decision in state.decisions.values()]
+    return jsonify({"match_id": match_id, "pending": pending})
+
+
+@api.get("/matches/<match_id>/reviews")
+def list_reviews(match_id: str):
+    state = existing_state(alley(), match_id)
+    return jsonify({"match_id": match_id,
+                    "reviews": [dict(review) for review in state.reviews.values()]})
+
+
+@api.get("/matches/<match_id>/events")
+def list_events(match_id: str):
+    service = alley()
+    existing_state(service, match_id)
+    since = query_int("since", 0, low=0, high=2**31)
+    limit = query_int("limit", 100, low=1, high=MAX_EVENTS)
+    records = service.repository.store.load(match_id, after_seq=since)[:limit]
+    events = [public_event(record) for record in records]
+    return jsonify({"match_id": match_id, "events": events,
+                    "next_since": events[-1]["seq"] if events else since})
+
+
+@api.get("/feeds")
+def list_feeds():
+    board = current_app.extensions.get("feed_status")
+    return jsonify({"feeds": board.current() if board is not None else []})
+
+
+@api.get("/openapi.json")
+def openapi():
+    return jsonify(openapi_document())

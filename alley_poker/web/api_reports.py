@@ -1,0 +1,105 @@
+"""The commissioner's reports: the night's settlement and the audit log, as JSON and CSV.
+
+Money and who-did-what are not for the settee: both need the commissioner (session or API
+token).  CSV downloads carry a header row and open in any spreadsheet.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Sequence
+from datetime import date
+from typing import Any
+
+from flask import Response, jsonify, request
+
+from alley_poker.service.audit import AuditFilter, audit_entries
+from alley_poker.service.settlement import night_settlement
+from alley_poker.web.api import alley, api
+from alley_poker.web.api_reads import query_int
+from alley_poker.web.auth import commissioner_required
+from alley_poker.web.errors import ApiError
+
+SETTLEMENT_COLUMNS = ("bowler", "paid_cents", "won_cents", "net_cents", "matches")
+AUDIT_COLUMNS = ("id", "time", "match_id", "seq", "type", "actor", "command", "summary")
+MAX_AUDIT = 5000
+# Spreadsheets run a cell starting with one of these as a formula: a bowler named
+# "=HYPERLINK(...)" must stay text.
+FORMULA_START = re.compile(r"^[=+\-@\t\r]")
+
+
+def _night() -> date | None:
+    raw = request.args.get("date")
+    if not raw:
+        return None
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):
+        try:
+            return date.fromisoformat(raw)
+        except ValueError:  # 2026-02-30
+            pass
+    raise ApiError(422, "validation_failed", "date: must be a day as YYYY-MM-DD", "date")
+
+
+def _settlement() -> dict[str, Any]:
+    night = _night()
+    report = night_settlement(alley(), on=night).as_dict()
+    return {"date": night.isoformat() if night else None, **report}
+
+
+def _audit() -> list[dict[str, Any]]:
+    where = AuditFilter(**{name: request.args.get(name) or None
+                           for name in ("match_id", "actor", "type", "bowler")})
+    since = query_int("since", 0, low=0, high=2**62)
+    limit = query_int("limit", 200, low=1, high=MAX_AUDIT)
+    store = alley().repository.store
+    return [entry.as_dict() for entry in audit_entries(store, where=where, since=since,
+                                                       limit=limit)]
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, list):
+        value = " ".join(str(item) for item in value)
+    if isinstance(value, str) and FORMULA_START.match(value):
+        return "'" + value
+    return value
+
+
+def csv_download(filename: str, columns: Sequence[str],
+                 rows: Iterable[dict[str, Any]]) -> Response:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([_cell(row[column]) for column in columns])
+    return Response(out.getvalue(), mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@api.get("/settlement")
+@commissioner_required
+def settlement():
+    return jsonify(_settlement())
+
+
+@api.get("/settlement.csv")
+@commissioner_required
+def settlement_csv():
+    report = _settlement()
+    name = f"settlement-{report['date'] or 'all'}.csv"
+    return csv_download(name, SETTLEMENT_COLUMNS, report["bowlers"])
+
+
+@api.get("/audit")
+@commissioner_required
+def audit():
+    entries = _audit()
+    since = query_int("since", 0, low=0, high=2**62)
+    return jsonify({"entries": entries, "next_since": entries[-1]["id"] if entries else since})
+
+
+@api.get("/audit.csv")
+@commissioner_required
+def audit_csv():
+    return csv_download("audit.csv", AUDIT_COLUMNS, _audit())

@@ -1,0 +1,83 @@
+"""API tokens: made and revoked on the signed-in tablet, sent as ``Authorization: Bearer``.
+
+A centre's own systems act as its commissioner with a token instead of a session.  Browsers
+never attach an ``Authorization`` header on their own, so a token request needs no CSRF token;
+every other state-changing request does.  A token that is unknown, revoked or another
+centre's is refused with 401 before any view runs, whatever the route.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, g, jsonify, request
+from flask_wtf.csrf import CSRFProtect
+
+from alley_poker.store.api_tokens import ApiToken, ApiTokenStore
+from alley_poker.web.api import api, validated_body
+from alley_poker.web.auth import tablet_required
+from alley_poker.web.errors import ApiError
+from alley_poker.web.schemas import CreateTokenBody
+
+BEARER = "bearer "
+CSRF_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def token_store() -> ApiTokenStore:
+    tokens = current_app.extensions.get("api_tokens")
+    if tokens is None:
+        raise ApiError(503, "tokens_unavailable", "API tokens need the event store's database")
+    return tokens
+
+
+def bearer_secret() -> str | None:
+    """The secret of an ``Authorization: Bearer`` header on an API request, if any."""
+    header = request.headers.get("Authorization", "")
+    if not request.path.startswith("/api/") or header[:len(BEARER)].lower() != BEARER:
+        return None
+    return header[len(BEARER):].strip()
+
+
+def install_request_guard(app: Flask, csrf: CSRFProtect) -> None:
+    """Check every request's token or CSRF token before its view (CSRFProtect's own check is
+    off: ``WTF_CSRF_CHECK_DEFAULT`` is False so that token requests can skip it)."""
+
+    @app.before_request
+    def _authenticate_or_check_csrf() -> None:
+        secret = bearer_secret()
+        if secret is not None:
+            token = token_store().verify(secret)
+            if token is None:
+                raise ApiError(401, "bad_token",
+                               "the API token is unknown, revoked or not this centre's",
+                               "Authorization")
+            g.api_token = token
+            return
+        if request.method in CSRF_METHODS:
+            csrf.protect()
+
+
+def token_view(token: ApiToken) -> dict:
+    return {"id": token.id, "name": token.name, "created_at": token.created_at.isoformat(),
+            "revoked_at": token.revoked_at.isoformat() if token.revoked_at else None}
+
+
+@api.get("/tokens")
+@tablet_required
+def list_tokens():
+    return jsonify({"tokens": [token_view(token) for token in token_store().list()]})
+
+
+@api.post("/tokens")
+@tablet_required
+def create_token():
+    body = validated_body(CreateTokenBody)
+    made = token_store().create(body.name)
+    return jsonify({"id": made.id, "name": made.name, "token": made.secret}), 201
+
+
+@api.delete("/tokens/<int:token_id>")
+@tablet_required
+def revoke_token(token_id: int):
+    # Ids are 64-bit in the database; a larger number names no token (and must not reach it).
+    if token_id >= 2**63 or not token_store().revoke(token_id):
+        raise ApiError(404, "not_found", f"no live API token {token_id}", "token_id")
+    return "", 204
