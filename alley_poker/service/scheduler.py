@@ -250,7 +250,12 @@ class CentreScheduler:
         self.decisions.shutdown()
 
     def pending_jobs(self) -> list[str]:
-        """Ids of every waiting job, soonest first."""
+        """Ids of the decision-deadline jobs still waiting, soonest first (as
+        :meth:`DecisionScheduler.pending_jobs`; :meth:`job_ids` lists every job)."""
+        return self.decisions.pending_jobs()
+
+    def job_ids(self) -> list[str]:
+        """Ids of every waiting job, the standing ones included, soonest first."""
         return [job.id for job in self.scheduler.get_jobs()]
 
 

@@ -229,7 +229,7 @@ def test_a_missed_night_is_backed_up_once_at_start_up_and_not_again_on_restart(l
     first = CentreScheduler(service, config, None, catch_up_delay_s=0)
     first.start()
     try:
-        assert BACKUP_JOB in first.pending_jobs()
+        assert BACKUP_JOB in first.job_ids()
         due = first.backup.last_due_night()
         deadline = time.monotonic() + 10
         while not (folder / backup_name(due)).exists() and time.monotonic() < deadline:
@@ -242,8 +242,8 @@ def test_a_missed_night_is_backed_up_once_at_start_up_and_not_again_on_restart(l
     again = CentreScheduler(service, config, None, catch_up_delay_s=0)  # a restart
     again.start()
     try:
-        assert BACKUP_CATCH_UP_JOB not in again.pending_jobs(), "that night is done"
-        assert BACKUP_JOB in again.pending_jobs()
+        assert BACKUP_CATCH_UP_JOB not in again.job_ids(), "that night is done"
+        assert BACKUP_JOB in again.job_ids()
         job = again.scheduler.get_job(BACKUP_JOB)
         fires = job.next_run_time
         assert (fires.hour, fires.minute) == (4, 0), "04:00 local time"
@@ -263,8 +263,8 @@ def test_postgresql_and_disabled_backups_schedule_nothing_and_say_so(ledger, tmp
         scheduler = CentreScheduler(service, config, None, catch_up_delay_s=0)
         scheduler.start()
         try:
-            assert BACKUP_JOB not in scheduler.pending_jobs()
-            assert BACKUP_CATCH_UP_JOB not in scheduler.pending_jobs()
+            assert BACKUP_JOB not in scheduler.job_ids()
+            assert BACKUP_CATCH_UP_JOB not in scheduler.job_ids()
         finally:
             scheduler.shutdown()
     assert caplog.text.count("back PostgreSQL up with its own tools") == 1
