@@ -23,18 +23,22 @@ How each is called (the way its documentation shows for speed; converting cards 
 library's own form happens before the clock starts, for everyone):
 
 - ours: ``alley_poker.hands.evaluate(cards)`` on a list of :class:`alley_poker.cards.Card`
-  objects built beforehand, the public API as the ledger calls it; ``.key`` is read outside
-  the timed loop.
-- treys: ``Evaluator().evaluate(hand, board)`` with the first two cards as the hand and the
-  rest as the board, all ``treys.Card.new("Ah")`` ints converted beforehand.
+  objects built beforehand, the public API as the ledger calls it.
+- treys: ``Evaluator().evaluate(hand, board)`` (one ``Evaluator``, built before) with the
+  first two cards as the hand and the rest as the board, all ``treys.Card.new("Ah")`` ints
+  converted beforehand.
 - phevaluator: ``phevaluator.evaluate_cards(*cards)`` with its own card ids
   (``rank * 4 + suit``, as its ``Card`` documents) converted beforehand.
 
 Every run checks that the three **agree on the order** of all the joker-free hands, 5- and
 7-card together: sorted by our value, treys' and phevaluator's ranks (lower is better) must
 fall strictly where ours rises and stay equal where ours ties; then every pair of hands is
-ordered alike.  ``agree`` is true only when they did; a benchmark of a wrong answer is
-worthless, so the exit status is 1 when they did not.
+ordered alike.  The answers are collected in a pass of their own, after the timed rounds
+(the timed loops drop them, for every library alike).  ``agree`` is true only when they
+did; a benchmark of a wrong answer is worthless, so the exit status is 1 when they did not.
+
+Time is CPU time of this process (``time.process_time``), so a busy shared machine taking
+the CPU away mid-round does not count against whoever was running.
 
 Our evaluator keeps a cache of values by rank pattern (bounded; see
 :mod:`alley_poker.hand_keys`) that a long-running service fills as it goes.  The first round
@@ -62,6 +66,8 @@ from treys import Evaluator as TreysEvaluator
 from alley_poker.cards import STANDARD_CARDS, Card
 from alley_poker.hands import evaluate
 
+#: treys' evaluator, built once (building it builds its lookup tables).
+TREYS = TreysEvaluator()
 GOOD_JOKER = Card.joker_with_power("good")
 BAD_JOKER = Card.joker_with_power("bad")
 
@@ -106,46 +112,51 @@ def phevaluator_form(hands: list[list[Card]]) -> list[tuple[int, ...]]:
             for cards in hands]
 
 
-# -- the runners: one call per hand, results kept (the same work for every library) ---------
+# -- the runners ---------------------------------------------------------------------------
+# Timed loops call the evaluator once per hand and drop the answer, the same loop for every
+# library (keeping 200,000 answers would time the garbage collector, not the evaluator: our
+# values are objects, theirs bare ints).  The answers are collected in an untimed pass.
 
 
-def run_ours(hands: list[list[Card]]) -> list:
-    return [evaluate(cards) for cards in hands]
+def time_ours(hands: list[list[Card]]) -> None:
+    judge = evaluate
+    for cards in hands:
+        judge(cards)
 
 
-def run_treys(hands: list[tuple[list[int], list[int]]]) -> list[int]:
-    judge = TreysEvaluator().evaluate
-    return [judge(hand, board) for hand, board in hands]
+def time_treys(hands: list[tuple[list[int], list[int]]]) -> None:
+    judge = TREYS.evaluate
+    for hand, board in hands:
+        judge(hand, board)
 
 
-def run_phevaluator(hands: list[tuple[int, ...]]) -> list[int]:
+def time_phevaluator(hands: list[tuple[int, ...]]) -> None:
     judge = phevaluator_evaluate
-    return [judge(*cards) for cards in hands]
+    for cards in hands:
+        judge(*cards)
 
 
-def timed(runner: Callable[[list], list], batch: list) -> tuple[float, list]:
-    start = time.perf_counter()
-    results = runner(batch)
-    return time.perf_counter() - start, results
+def timed(runner: Callable[[list], None], batch: list) -> float:
+    """CPU seconds taken by ``runner(batch)``: process time, not wall time, so that other
+    work on a shared machine preempting this process is not counted against whoever was
+    running (interleaving the rounds evens out the rest)."""
+    start = time.process_time()
+    runner(batch)
+    return time.process_time() - start
 
 
-def race(entrants: dict[str, tuple[Callable[[list], list], list]], rounds: int
-         ) -> tuple[dict[str, list[float]], dict[str, list]]:
-    """Time every entrant on its batch, ``rounds`` times, the order rotating each round.
-
-    Returns the seconds of each round per entrant, and each entrant's first results.
-    """
+def race(entrants: dict[str, tuple[Callable[[list], None], list]], rounds: int
+         ) -> dict[str, list[float]]:
+    """Time every entrant on its batch, ``rounds`` times, the order rotating each round;
+    the seconds of each round per entrant."""
     seconds: dict[str, list[float]] = {name: [] for name in entrants}
-    first_results: dict[str, list] = {}
     names = list(entrants)
     for round_number in range(rounds):
         shift = round_number % len(names)
         for name in names[shift:] + names[:shift]:
             runner, batch = entrants[name]
-            elapsed, results = timed(runner, batch)
-            seconds[name].append(elapsed)
-            first_results.setdefault(name, results)
-    return seconds, first_results
+            seconds[name].append(timed(runner, batch))
+    return seconds
 
 
 def hands_per_second(hand_count: int, seconds: list[float]) -> float:
@@ -202,21 +213,23 @@ def run(seed: int, sizes: dict[str, int]) -> dict:
     figures: dict = {}
     keys: dict[str, list[int]] = {"ours": [], "treys": [], "phevaluator": []}
     for label, batch in (("5card", five), ("7card", seven)):
-        seconds, results = race({
-            "ours": (run_ours, batch),
-            "treys": (run_treys, treys_form(batch)),
-            "phevaluator": (run_phevaluator, phevaluator_form(batch)),
+        as_treys, as_phevaluator = treys_form(batch), phevaluator_form(batch)
+        seconds = race({
+            "ours": (time_ours, batch),
+            "treys": (time_treys, as_treys),
+            "phevaluator": (time_phevaluator, as_phevaluator),
         }, rounds)
         for name, taken in seconds.items():
             figures[f"{name}_{label}_hps"] = round(hands_per_second(len(batch), taken))
         figures[f"ratio_{label}"] = round(
             figures[f"ours_{label}_hps"] / figures[f"treys_{label}_hps"], 2)
         figures[f"ours_{label}_first_round_hps"] = round(len(batch) / seconds["ours"][0])
-        keys["ours"] += [value.key for value in results["ours"]]
-        keys["treys"] += results["treys"]
-        keys["phevaluator"] += results["phevaluator"]
+        # The answers, untimed: each library on the same hands.
+        keys["ours"] += [evaluate(cards).key for cards in batch]
+        keys["treys"] += [TREYS.evaluate(hand, board) for hand, board in as_treys]
+        keys["phevaluator"] += [phevaluator_evaluate(*cards) for cards in as_phevaluator]
     for label, batch in (("joker", with_jokers), ("long", long_hands)):
-        seconds, _ = race({"ours": (run_ours, batch)}, rounds)
+        seconds = race({"ours": (time_ours, batch)}, rounds)
         figures[f"ours_{label}_hps"] = round(hands_per_second(len(batch), seconds["ours"]))
     treys_agrees = orders_agree(keys["ours"], keys["treys"])
     phevaluator_agrees = orders_agree(keys["ours"], keys["phevaluator"])
