@@ -24,13 +24,19 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping
+from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CONFIG_PATH = PROJECT_ROOT / "config" / "alley.toml"
+#: The defaults ship inside the package, so an installed Alley Poker (no checkout) has them;
+#: a checkout's ``config/alley.toml`` and ``config/rules/`` files are links to these, not copies.
+DEFAULTS_DIR = Path(str(resources.files("alley_poker") / "defaults"))
+DEFAULT_CONFIG_PATH = DEFAULTS_DIR / "alley.toml"
+#: A centre's own files, relative to the working directory; they win over the shipped ones.
+CENTRE_CONFIG_PATH = Path("config") / "alley.toml"
+CENTRE_RULES_DIR = Path("config") / "rules"
 
 #: Environment variables that override a key of the file (deployment sets these).
 ENV_OVERRIDES = {
@@ -64,8 +70,28 @@ class DatabaseConfig(_Strict):
 
 
 class RulesConfig(_Strict):
-    #: A rule book name under ``config/rules/`` (without ``.toml``) or a path to a TOML file.
+    #: A rule book name (``config/rules/<name>.toml`` in the working directory, else one
+    #: shipped with Alley Poker) or a path to a TOML file (ending in ``.toml``).
     default: Annotated[str, Field(min_length=1)] = "house-rev-1.2"
+
+    def default_path(self) -> Path:
+        """Where the default rule book is read from (see :func:`rule_book_path`)."""
+        return rule_book_path(self.default)
+
+
+def rule_book_path(name: str) -> Path:
+    """The file of rule book ``name``: a path as given when it ends in ``.toml``; otherwise the
+    centre's ``config/rules/<name>.toml`` if present, else the one shipped in the package.
+
+    >>> rule_book_path("house-rev-1.2").name
+    'house-rev-1.2.toml'
+    >>> rule_book_path("/srv/league/rules.toml")
+    PosixPath('/srv/league/rules.toml')
+    """
+    if name.endswith(".toml"):
+        return Path(name)
+    centre_copy = CENTRE_RULES_DIR / f"{name}.toml"
+    return centre_copy if centre_copy.is_file() else DEFAULTS_DIR / "rules" / f"{name}.toml"
 
 
 class FeedConfig(_Strict):
@@ -211,10 +237,15 @@ def load_config_text(
         raise ConfigError(_describe(exc, source)) from None
 
 
+def default_config_path() -> Path:
+    """``config/alley.toml`` in the working directory if there is one, else the shipped one."""
+    return CENTRE_CONFIG_PATH if CENTRE_CONFIG_PATH.is_file() else DEFAULT_CONFIG_PATH
+
+
 def load_config(path: str | os.PathLike[str] | None = None,
                 *, env: Mapping[str, str] | None = None) -> AlleyConfig:
-    """Load ``config/alley.toml`` (or ``path``) with environment overrides applied."""
-    config_path = Path(path) if path is not None else DEFAULT_CONFIG_PATH
+    """Load ``path`` (default: :func:`default_config_path`) with environment overrides."""
+    config_path = Path(path) if path is not None else default_config_path()
     try:
         text = config_path.read_text(encoding="utf-8")
     except OSError as exc:

@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
+from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-RULES_DIR = Path(__file__).resolve().parent.parent.parent / "config" / "rules"
+# The house rule book ships inside the package (an installed Alley Poker has no checkout);
+# a checkout's config/rules/house-rev-1.2.toml is a link to this one file, not a copy.
+RULES_DIR = Path(str(resources.files("alley_poker") / "defaults" / "rules"))
 DEFAULT_RULES_PATH = RULES_DIR / "house-rev-1.2.toml"
 
 #: Decision kinds that carry a deadline (seconds) in the rule book.

@@ -1,0 +1,153 @@
+"""An installed (non-editable) Alley Poker works without the checkout.
+
+The project is built into a wheel, installed with ``pip install --no-deps --target`` into a
+temporary folder, and run from a working directory outside the checkout, with that folder
+first on ``PYTHONPATH`` (its dependencies come from the project's venv).  The shared venv
+holds an *editable* install of the checkout, but its finder comes after the path finder, so
+the installed copy wins; every test checks that the modules really come from the install.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import skip_or_fail
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """The folder the wheel was installed into (``--target``)."""
+    work = tmp_path_factory.mktemp("installed")
+    wheels, site = work / "wheels", work / "site"
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels),
+         str(PROJECT_ROOT)],
+        capture_output=True, text=True, timeout=300)
+    if build.returncode != 0:
+        skip_or_fail(f"cannot build the wheel (no package index for setuptools?): "
+                     f"{build.stderr[-800:]}")
+    (wheel,) = wheels.glob("alley_poker-*.whl")
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(site),
+         str(wheel)],
+        capture_output=True, text=True, timeout=300)
+    assert install.returncode == 0, install.stderr
+    return site
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A working directory with no checkout in sight (no config/, no kiosk/)."""
+    directory = tmp_path / "elsewhere"
+    directory.mkdir()
+    return directory
+
+
+def installed_env(site: Path, **extra: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("ALLEY_POKER_", "PYTHON"))}
+    env.update(PYTHONPATH=str(site), PYTHONNOUSERSITE="1", **extra)
+    return env
+
+
+def run_python(site: Path, cwd: Path, code: str) -> dict:
+    result = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=installed_env(site),
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_the_installed_package_carries_its_defaults_and_kiosk(installed: Path, outside: Path):
+    found = run_python(installed, outside, """
+import json
+import alley_poker, drivers, kiosk
+from alley_poker.config import load_config, default_config_path
+from alley_poker.ledger.rules import DEFAULT_RULES_PATH, RuleBook
+config = load_config(env={})
+book = RuleBook.default()
+print(json.dumps({
+    "modules": [alley_poker.__file__, drivers.__file__, kiosk.__file__],
+    "config": str(default_config_path()), "centre": config.centre.name,
+    "backup_keep": config.backup.keep,
+    "rules_file": str(DEFAULT_RULES_PATH), "rules": book.name, "streak_cap": book.streak_cap,
+    "named": str(config.rules.default_path()),
+}))
+""")
+    site = str(installed)
+    assert all(path.startswith(site) for path in found["modules"]), found["modules"]
+    assert found["config"].startswith(site) and found["centre"]
+    assert found["backup_keep"] >= 1
+    assert found["rules_file"].startswith(site) and found["named"] == found["rules_file"]
+    assert found["rules"] == "house-rev-1.2" and found["streak_cap"] == 3
+
+
+def test_the_installed_demo_runs_from_outside_the_checkout(installed: Path, outside: Path):
+    script = installed / "bin" / "alley-poker"
+    result = subprocess.run(
+        [str(script), "demo", "--speed", "0", "--port", "0", "--exit-when-done", "--seed", "3",
+         "--database", str(outside / "demo.sqlite3")],
+        cwd=outside, env=installed_env(installed), capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert "/kiosk/1-2" in result.stdout and "Traceback" not in result.stderr
+    assert (outside / "demo.sqlite3").exists()
+    assert not (outside / "var").exists(), "the demo leaves no files beside it"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def fetch(url: str) -> tuple[int, bytes]:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return response.status, response.read()
+
+
+def test_installed_serve_serves_the_kiosk_and_its_vendored_client(installed: Path,
+                                                                   outside: Path):
+    port = free_port()
+    env = installed_env(
+        installed, ALLEY_POKER_COMMISSIONER_PIN="2468",
+        ALLEY_POKER_DATABASE_URL=f"sqlite:///{outside / 'ledger.sqlite3'}")
+    process = subprocess.Popen(
+        [str(installed / "bin" / "alley-poker"), "serve", "--port", str(port)],
+        cwd=outside, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = []
+        deadline = time.monotonic() + 60
+        for line in process.stdout:
+            lines.append(line)
+            if "press Ctrl-C" in line or time.monotonic() > deadline:
+                break
+        assert any("serving on" in line for line in lines), "".join(lines)
+        status, page = fetch(f"http://127.0.0.1:{port}/kiosk/1-2")
+        assert status == 200 and b"/static/vendor/socket.io.min.js" in page
+        status, client = fetch(f"http://127.0.0.1:{port}/static/vendor/socket.io.min.js")
+        assert status == 200 and len(client) > 10_000
+        status, _script = fetch(f"http://127.0.0.1:{port}/static/kiosk.js")
+        assert status == 200
+        status, _sign_in = fetch(f"http://127.0.0.1:{port}/commissioner")
+        assert status == 200
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 0
