@@ -5,6 +5,10 @@ the ledger's ``event_to_record`` makes) in order and hands them back unchanged. 
 optimistic concurrency: the caller says which sequence number it last saw; if another writer
 got there first the append is refused with :class:`ConcurrencyConflict` and nothing is written.
 
+A store belongs to one centre (``centre``, default ``"default"``): it reads and writes that
+centre's matches only, so centres sharing one PostgreSQL database never see each other's
+data, and both may have a match called "m1".
+
 >>> store = EventStore.open("sqlite://")          # in memory; files and PostgreSQL likewise
 >>> store.append("m1", [{"match_id": "m1", "seq": 1, "type": "MatchCreated",
 ...                      "at": "2024-05-01T19:00:00+00:00", "data": {"ante_cents": 100}}],
@@ -21,6 +25,9 @@ but the log is at seq 1
 (['m1'], 1)
 >>> [(stored.id, stored.record["type"]) for stored in store.events_since(0)]
 [(1, 'MatchCreated')]
+>>> north = EventStore(store.engine, centre="north")
+>>> north.match_ids(), north.load("m1"), north.last_seq("m1")
+([], [], 0)
 >>> store.close()
 """
 
@@ -197,7 +204,7 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
         ]
         try:
             with self._write_transaction() as connection:
-                last_seq = _last_seq(connection, match_id)
+                last_seq = _last_seq(connection, self.centre, match_id)
                 if last_seq != expected_seq:
                     raise ConcurrencyConflict(match_id, expected_seq, last_seq)
                 if expected_seq == 0:
@@ -256,7 +263,8 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
         """The match's records with seq > ``after_seq``, in order; ``[]`` for an unknown match."""
         query = (
             select(events.c.seq, events.c.type, events.c.data)
-            .where(events.c.match_id == match_id, events.c.seq > after_seq)
+            .where(events.c.centre == self.centre, events.c.match_id == match_id,
+                   events.c.seq > after_seq)
             .order_by(events.c.seq)
         )
         with self._engine.connect() as connection:
@@ -268,18 +276,19 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
     def last_seq(self, match_id: str) -> int:
         """The seq of the match's last event; 0 for a match with none."""
         with self._engine.connect() as connection:
-            return _last_seq(connection, match_id)
+            return _last_seq(connection, self.centre, match_id)
 
     def match_ids(self, *, centre: str | None = None) -> list[str]:
-        """Every match in the store (of ``centre``, if given), oldest first."""
-        query = select(matches.c.match_id).order_by(matches.c.created_at, matches.c.match_id)
-        if centre is not None:
-            query = query.where(matches.c.centre == centre)
+        """Every match of this store's centre (or of ``centre``), oldest first."""
+        query = (select(matches.c.match_id)
+                 .where(matches.c.centre == (self.centre if centre is None else centre))
+                 .order_by(matches.c.created_at, matches.c.match_id))
         with self._engine.connect() as connection:
             return list(connection.scalars(query))
 
     def events_since(self, after_id: int = 0, *, limit: int = 1000) -> list[StoredEvent]:
-        """Up to ``limit`` events of all matches with a global id above ``after_id``, in id order.
+        """Up to ``limit`` events of the centre's matches with a global id above ``after_id``,
+        in id order.
 
         A feed reader passes the last id it has seen.  Ids increase with every append; on
         PostgreSQL, concurrent appends to *different* matches can commit out of id order, so
@@ -296,7 +305,7 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
                 events.c.recorded_at,
                 events.c.centre,
             )
-            .where(events.c.id > after_id)
+            .where(events.c.id > after_id, events.c.centre == self.centre)
             .order_by(events.c.id)
             .limit(limit)
         )
@@ -319,8 +328,9 @@ def _record(match_id: str, seq: int, event_type: str, body: dict[str, Any]) -> d
     return {"match_id": match_id, "seq": seq, "type": event_type, **body}
 
 
-def _last_seq(connection: Connection, match_id: str) -> int:
-    query = select(func.max(events.c.seq)).where(events.c.match_id == match_id)
+def _last_seq(connection: Connection, centre: str, match_id: str) -> int:
+    query = select(func.max(events.c.seq)).where(events.c.centre == centre,
+                                                 events.c.match_id == match_id)
     return connection.scalar(query) or 0
 
 
@@ -447,7 +457,7 @@ def _upgrade_to_head(engine: Engine) -> None:
     shown = engine.url.render_as_string(hide_password=True)
     config = alembic_config()
     try:
-        with engine.connect() as connection:
+        with engine.connect() as connection, _sqlite_foreign_keys_off(connection):
             # One migrator at a time: SQLite's write lock, PostgreSQL's advisory lock; a
             # second process opening a fresh database waits and then finds it at head.
             connection.execution_options(sqlite_begin="IMMEDIATE")
@@ -462,3 +472,20 @@ def _upgrade_to_head(engine: Engine) -> None:
         raise StoreUnavailable(f"{shown}: cannot migrate the schema: {error}") from None
     except sqlalchemy.exc.OperationalError as error:
         raise StoreUnavailable(f"{shown}: cannot open the database: {error.orig}") from None
+
+
+@contextmanager
+def _sqlite_foreign_keys_off(connection: Connection) -> Iterator[None]:
+    """SQLite rebuilds a table to change its keys (batch migrations), and dropping a table
+    others refer to fails while foreign keys are enforced; the pragma only takes effect
+    outside a transaction, so it is set on the raw connection before the migration begins
+    and set back before the connection returns to the pool."""
+    if connection.dialect.name != "sqlite":
+        yield
+        return
+    raw = connection.connection.dbapi_connection
+    raw.execute("PRAGMA foreign_keys = OFF")
+    try:
+        yield
+    finally:
+        raw.execute("PRAGMA foreign_keys = ON")

@@ -7,8 +7,11 @@ a change here needs a migration in ``migrations/versions/`` (see ``docs/persiste
 Only portable types are used (no JSONB, no SQLite-only tricks) so one set of migrations
 builds both back-ends.
 
+Everything per-centre carries a ``centre`` key.  A match is ``(centre, match_id)``: two
+centres on one database may both have a match "m1" and never see each other's.
+
 >>> sorted(metadata.tables)
-['events', 'lane_assignments', 'matches']
+['api_tokens', 'events', 'lane_assignments', 'matches']
 >>> [column.name for column in events.columns]
 ['id', 'match_id', 'seq', 'type', 'data', 'recorded_at', 'centre']
 """
@@ -20,9 +23,11 @@ from sqlalchemy import (
     BigInteger,
     Column,
     DateTime,
-    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
     Integer,
     MetaData,
+    PrimaryKeyConstraint,
     String,
     Table,
     UniqueConstraint,
@@ -42,15 +47,19 @@ metadata = MetaData(
     }
 )
 
+#: Longest API token name kept.
+MAX_TOKEN_NAME_LENGTH = 100
+
 matches = Table(
     "matches",
     metadata,
-    Column("match_id", String(64), primary_key=True),
+    Column("match_id", String(64), nullable=False),
     Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("centre", "match_id"),
 )
 
-# The unique constraint on (match_id, seq) is both the optimistic-concurrency guard (two
+# The unique constraint on (centre, match_id, seq) is both the optimistic-concurrency guard (two
 # writers cannot both store seq N of a match) and the index every load uses: PostgreSQL and
 # SQLite back a unique constraint with a b-tree index on exactly those columns, so a second,
 # identical index would only double the cost of every append.
@@ -65,14 +74,15 @@ events = Table(
         primary_key=True,
         autoincrement=True,
     ),
-    Column("match_id", String(64), ForeignKey("matches.match_id"), nullable=False),
+    Column("match_id", String(64), nullable=False),
     Column("seq", Integer, nullable=False),
     Column("type", String(64), nullable=False),
     # The rest of the ledger's record (its ``at`` and ``data``), exactly as appended.
     Column("data", JSON(none_as_null=True), nullable=False),
     Column("recorded_at", DateTime(timezone=True), nullable=False),
     Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
-    UniqueConstraint("match_id", "seq"),
+    UniqueConstraint("centre", "match_id", "seq"),
+    ForeignKeyConstraint(["centre", "match_id"], ["matches.centre", "matches.match_id"]),
 )
 
 # Which scorer slot on which lane is which bowler of a match.  Append-only like the events, so
@@ -87,11 +97,32 @@ lane_assignments = Table(
         primary_key=True,
         autoincrement=True,
     ),
-    Column("match_id", String(64), ForeignKey("matches.match_id"), nullable=False, index=True),
+    Column("match_id", String(64), nullable=False),
     # [[lane, slot, bowler], ...]
     Column("slots", JSON(none_as_null=True), nullable=False),
     Column("actor", String(128), nullable=False),
     Column("reason", String(500), nullable=False),
     Column("assigned_at", DateTime(timezone=True), nullable=False),
     Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    ForeignKeyConstraint(["centre", "match_id"], ["matches.centre", "matches.match_id"]),
+    Index(None, "centre", "match_id"),
+)
+
+# Bearer tokens a centre's commissioner creates on the tablet; only the SHA-256 of the secret
+# is kept (see ``store/api_tokens.py``).
+api_tokens = Table(
+    "api_tokens",
+    metadata,
+    Column(
+        "id",
+        BigInteger().with_variant(Integer(), "sqlite"),
+        primary_key=True,
+        autoincrement=True,
+    ),
+    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE, index=True),
+    Column("name", String(MAX_TOKEN_NAME_LENGTH), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("revoked_at", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("token_hash"),
 )

@@ -224,15 +224,27 @@ def test_events_since_pages_through_every_match_in_append_order(store):
     assert store.events_since(feed[-1].id) == []
 
 
-def test_match_ids_name_the_centre_that_created_them(store_url):
+def test_a_store_sees_only_its_own_centres_matches(store_url):
     with EventStore.open(store_url, centre="north") as north:
         north.append("n1", [record("n1", 1)], expected_seq=0)
     with EventStore.open(store_url) as default:
         default.append("d1", [record("d1", 1)], expected_seq=0)
-        assert default.match_ids() == ["n1", "d1"]
+        assert default.match_ids() == ["d1"]
         assert default.match_ids(centre="north") == ["n1"]
-        assert default.match_ids(centre="default") == ["d1"]
-        assert {e.centre for e in default.events_since()} == {"north", "default"}
+        assert default.load("n1") == [] and default.last_seq("n1") == 0
+        assert {e.centre for e in default.events_since()} == {"default"}
+
+
+def test_two_centres_may_both_have_a_match_of_the_same_id(store_url):
+    with (EventStore.open(store_url, centre="north") as north,
+          EventStore.open(store_url, centre="south") as south):
+        north.append("m1", [record("m1", 1), record("m1", 2)], expected_seq=0)
+        south.append("m1", [record("m1", 1)], expected_seq=0)
+        assert (north.last_seq("m1"), south.last_seq("m1")) == (2, 1)
+        assert len(north.load("m1")) == 2 and len(south.load("m1")) == 1
+        with pytest.raises(ConcurrencyConflict):
+            south.append("m1", [record("m1", 1)], expected_seq=0)
+        assert south.last_seq("m1") == 1
 
 
 def test_sqlite_is_durable_on_acknowledgement(sqlite_url):
