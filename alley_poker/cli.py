@@ -87,6 +87,85 @@ def serve(config_path: Path | None, host: str, port: int) -> None:
     server.serve_until_signalled(echo=click.echo)
 
 
+def _log_to_stderr() -> None:
+    import logging
+
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+@main.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="The centre's configuration (default: config/alley.toml).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (behind nginx: 127.0.0.1).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port).")
+def web(config_path: Path | None, host: str, port: int) -> None:
+    """One web process of a scaled-out centre: kiosks, tablet, API and Socket.IO.
+
+    Run any number behind a load balancer, with one 'alley-poker worker' (or two, one
+    standing by) for the feeds and jobs.  Needs PostgreSQL (ALLEY_POKER_DATABASE_URL) and
+    Redis (ALLEY_POKER_REDIS_URL); the centre is ALLEY_POKER_CENTRE; every web process of
+    a centre shares ALLEY_POKER_COMMISSIONER_PIN and ALLEY_POKER_SECRET_KEY.
+    """
+    from alley_poker.config import ConfigError, load_config
+    from alley_poker.service.redis_bus import BusUnavailable
+    from alley_poker.store.event_store import StoreError
+    from alley_poker.web.server import (
+        MissingPin,
+        WebServer,
+        commissioner_pin,
+        shared_secret_key,
+    )
+    from alley_poker.worker import WorkerSetupError
+
+    _log_to_stderr()
+    try:
+        server = WebServer(load_config(config_path), pin=commissioner_pin(),
+                           secret_key=shared_secret_key(), host=host, port=port)
+    except (MissingPin, ConfigError, StoreError, WorkerSetupError, BusUnavailable,
+            OSError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    server.serve_until_signalled(echo=click.echo)
+
+
+@main.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="The centre's configuration (default: config/alley.toml).")
+@click.option("--poll", "poll_s", type=click.FloatRange(0.05, 10), default=0.5,
+              show_default=True, help="Seconds between a standby's attempts to take over.")
+def worker(config_path: Path | None, poll_s: float) -> None:
+    """The centre's feeds and scheduled jobs (run two: one active, one standing by).
+
+    Needs PostgreSQL (ALLEY_POKER_DATABASE_URL) and Redis (ALLEY_POKER_REDIS_URL); the
+    centre is ALLEY_POKER_CENTRE.  Exit status 3: it lost the election's database session
+    and stopped dealing; restart it (it comes back as a standby).
+    """
+    import signal
+
+    from alley_poker.config import ConfigError, load_config
+    from alley_poker.service.redis_bus import BusUnavailable
+    from alley_poker.store.event_store import StoreError
+    from alley_poker.worker import CentreWorker, WorkerSetupError
+
+    _log_to_stderr()
+    stop = threading.Event()
+
+    def request_stop(signum: int, _frame: object) -> None:
+        click.echo(f"{signal.Signals(signum).name}: stopping", err=True)
+        stop.set()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, request_stop)
+    try:
+        status = CentreWorker(load_config(config_path), poll_s=poll_s,
+                              echo=lambda line: click.echo(line, err=False)).run(stop)
+    except (ConfigError, StoreError, WorkerSetupError, BusUnavailable, OSError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    raise SystemExit(status)
+
+
 def _wait_for_interrupt() -> None:
     click.echo("the night is over; the pages stay up until you press Ctrl-C")
     try:

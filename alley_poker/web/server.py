@@ -1,8 +1,12 @@
-"""One process serving the whole centre: ``alley-poker serve``.
+"""Serving the centre's pages: ``alley-poker serve`` (one box) and ``alley-poker web``.
 
 :class:`AlleyServer` puts together, over the centre's configuration, the alley service on
 ``database.url``, the scoreboard feeds, the decision-deadline scheduler and the web app
 (kiosks, commissioner tablet, JSON API, Socket.IO), and stops them in the reverse order.
+
+:class:`WebServer` is one of any number of stateless web processes of a scaled-out centre:
+the web app only, over PostgreSQL, with the Redis bus and the Socket.IO message queue; the
+feeds and jobs run in the centre's ``worker`` (:mod:`alley_poker.worker`).
 
 >>> PIN_ENV
 'ALLEY_POKER_COMMISSIONER_PIN'
@@ -35,7 +39,9 @@ from alley_poker.web import create_app
 log = logging.getLogger(__name__)
 
 PIN_ENV = "ALLEY_POKER_COMMISSIONER_PIN"
+SECRET_KEY_ENV = "ALLEY_POKER_SECRET_KEY"
 MIN_PIN_LENGTH = 4
+MIN_SECRET_KEY_LENGTH = 32
 
 
 class MissingPin(RuntimeError):
@@ -52,6 +58,124 @@ def commissioner_pin(env: Mapping[str, str] | None = None) -> str:
     return pin
 
 
+def shared_secret_key(env: Mapping[str, str] | None = None) -> str:
+    """The session-signing key every web process of a centre must share.
+
+    A tablet's session cookie and CSRF token, signed by one process, must verify on the
+    next request, which the load balancer may send to another.
+
+    >>> shared_secret_key({})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    alley_poker.web.server.MissingPin: set ALLEY_POKER_SECRET_KEY to the same random value ...
+    """
+    key = (os.environ if env is None else env).get(SECRET_KEY_ENV, "").strip()
+    if len(key) < MIN_SECRET_KEY_LENGTH:
+        raise MissingPin(
+            f"set {SECRET_KEY_ENV} to the same random value (at least {MIN_SECRET_KEY_LENGTH} "
+            "characters, e.g. from 'python -c \"import secrets; print(secrets.token_hex(32))\"') "
+            "for every web process of the centre")
+    return key
+
+
+class HttpThread:
+    """The app on ``host:port`` (threaded werkzeug, WebSocket upgrades included) in a thread."""
+
+    def __init__(self, app: object, host: str, port: int) -> None:
+        self.host = host
+        self.http: BaseWSGIServer = make_server(host, port, app, threaded=True)
+        self.port = self.http.server_port
+        self._thread = threading.Thread(target=self.http.serve_forever, name="alley-web",
+                                        daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        shown = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
+        return f"http://{shown}:{self.port}"
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self.http.shutdown()
+        self.http.server_close()
+        self._thread.join(timeout=5)
+
+
+def run_until_signalled(start: Callable[[], None], stop: Callable[[], None],
+                        echo: Callable[[str], None] = print) -> None:
+    """``start()``, then wait for SIGINT (Ctrl-C) or SIGTERM; then ``stop()`` cleanly."""
+    stop_requested = threading.Event()
+
+    def request_stop(signum: int, _frame: FrameType | None) -> None:
+        echo(f"{signal.Signals(signum).name}: stopping")
+        stop_requested.set()
+
+    previous = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        start()
+        while not stop_requested.wait(0.5):
+            pass
+    finally:
+        stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        echo("stopped")
+
+
+class WebServer:
+    """One stateless web process of a scaled-out centre (``alley-poker web``)."""
+
+    def __init__(self, config: AlleyConfig, *, pin: str, secret_key: str,
+                 host: str = "127.0.0.1", port: int = 8000) -> None:
+        from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
+        from alley_poker.worker import scaled_settings
+
+        self.config = config
+        centre = config.centre.id
+        database_url, redis_url = scaled_settings(config)
+        self.bus = RedisBus(redis_url, channel_prefix=centre_channel_prefix(centre))
+        try:
+            self.service = open_service(database_url, centre=centre, bus=self.bus)
+            self.app = create_app({
+                "COMMISSIONER_PIN": pin, "SECRET_KEY": secret_key, "CENTRE": centre,
+                "DATABASE_URL": database_url, "SOCKETIO_MESSAGE_QUEUE": redis_url,
+                # Sign-in attempts are counted across every web process of the centre.
+                "RATELIMIT_STORAGE_URI": redis_url,
+            }, service=self.service)
+            self.http = HttpThread(self.app, host, port)
+        except BaseException:
+            self.bus.close()
+            raise
+        self._stopped = threading.Event()
+
+    @property
+    def base_url(self) -> str:
+        return self.http.base_url
+
+    def start(self) -> WebServer:
+        self.http.start()
+        return self
+
+    def stop(self) -> None:
+        if self._stopped.is_set():
+            return
+        self._stopped.set()
+        self.http.stop()
+        self.bus.close()
+        store = getattr(self.service.repository, "store", None)
+        if store is not None:
+            store.close()
+
+    def serve_until_signalled(self, echo: Callable[[str], None] = print) -> None:
+        def start() -> None:
+            self.start()
+            echo(f"{self.config.centre.name} (centre {self.config.centre.id}): web process "
+                 f"serving on {self.base_url}")
+
+        run_until_signalled(start, self.stop, echo)
+
+
 class AlleyServer:
     """The service, feeds, scheduler and web app of one centre, started and stopped together."""
 
@@ -59,11 +183,13 @@ class AlleyServer:
                  port: int = 8000, service: AlleyService | None = None) -> None:
         self.config = config
         self.host = host
-        self.service = service if service is not None else open_service(config.database.url)
+        self.service = service if service is not None else open_service(
+            config.database.url, centre=config.centre.id)
         # Built before anything starts so a bad feed dialect stops us with nothing running.
         self.feeds = FeedSupervisor(config.feeds, self.service.handle_lane_event)
         self.scheduler = centre_scheduler(self.service, config, self.feeds)
-        self.app = create_app({"COMMISSIONER_PIN": pin}, service=self.service)
+        self.app = create_app({"COMMISSIONER_PIN": pin, "CENTRE": self.service.centre},
+                              service=self.service)
         self.http: BaseWSGIServer = make_server(host, port, self.app, threaded=True)
         self.port = self.http.server_port
         self._thread = threading.Thread(target=self.http.serve_forever, name="alley-web",
