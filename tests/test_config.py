@@ -111,3 +111,21 @@ def test_environment_overrides_the_redis_url():
 def test_a_bad_redis_url_from_the_environment_is_named():
     with pytest.raises(ConfigError, match=r"redis\.url: 'cache' is not a Redis URL"):
         load_config_text(GOOD, env={"ALLEY_POKER_REDIS_URL": "cache"})
+
+
+def test_every_key_and_override_is_documented():
+    """docs/configuration.md lists every key of every table and every environment override."""
+    from pathlib import Path
+
+    from alley_poker.config import ENV_OVERRIDES, AlleyConfig
+
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "configuration.md").read_text()
+    for table, field in AlleyConfig.model_fields.items():
+        heading = f"### `[[{table}]]`" if table == "feeds" else f"### `[{table}]`"
+        assert heading in docs, f"no section for [{table}]"
+        section = docs.split(heading, 1)[1].split("\n### ", 1)[0]
+        model = field.annotation.__args__[0] if table == "feeds" else field.annotation
+        for key in model.model_fields:
+            assert f"| `{key}` |" in section, f"{table}.{key} is not documented"
+    for variable in ENV_OVERRIDES:
+        assert f"`{variable}`" in docs, f"{variable} is not documented"

@@ -1,4 +1,10 @@
-"""Decision deadlines on an APScheduler ``BackgroundScheduler``.
+"""The centre's scheduled jobs on an APScheduler ``BackgroundScheduler``.
+
+:func:`centre_scheduler` builds a :class:`CentreScheduler`: the decision deadlines below, the
+feed health check and the nightly SQLite backup, all on one scheduler, each under a fixed job
+id (see ``docs/service.md``, "Scheduled jobs").
+
+Decision deadlines:
 
 Every open decision in the ledger gets one ``date`` job that, at its deadline, asks the
 ledger to make the automatic choice (``ExpireDecision(decision_id=..., actor="scheduler")``).
