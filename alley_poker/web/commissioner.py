@@ -1,9 +1,27 @@
-"""The commissioner's tablet: PIN sign-in (rate-limited by the app factory) and the dashboard."""
+"""The commissioner's tablet: PIN sign-in (rate-limited by the app factory) and its pages.
+
+The pages are rendered here and filled by small scripts that read and command through the
+JSON API (``/api/v1``).  Two small JSON routes of the tablet's own live here because they
+need the bowling rules rather than the ledger's public state:
+
+- ``GET /commissioner/board.json``: per match and bowler, the lane, game, frame and ball
+  coming up, the pins that ball faces, and who is up on each lane;
+- ``GET /commissioner/pins.json?before=…&standing=…``: the pin diagram's answer - how many
+  pins fell and whether the leave is a split, by :func:`alley_poker.bowling.is_split` (the
+  same rule the ledger applies), so the tablet never carries a copy of the rule.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from typing import Any
 
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+
+from alley_poker.bowling import BowlingError
+from alley_poker.bowling.pins import PINS, format_leave, is_split, parse_leave
+from alley_poker.ledger.endgame import rebuild_game
+from alley_poker.ledger.state import MatchState
+from alley_poker.service import AlleyService
 from alley_poker.web.api import alley, known_match_ids, match_summary
 from alley_poker.web.auth import (
     commissioner_required,
@@ -12,8 +30,20 @@ from alley_poker.web.auth import (
     sign_in,
     sign_out,
 )
+from alley_poker.web.errors import ApiError
 
 commissioner = Blueprint("commissioner", __name__, url_prefix="/commissioner")
+
+#: The tablet's pages: endpoint, title (the navigation bar, in this order).
+PAGES = [("dashboard", "Lanes"), ("new_match", "New match"), ("manual_entry", "Manual entry"),
+         ("settlement", "Settlement"), ("audit", "Audit log"), ("tokens", "API tokens")]
+
+
+def tablet_page(template: str, **context: Any):
+    """A signed-in page, or the sign-in form for anyone else."""
+    if not is_commissioner():
+        return render_template("commissioner_sign_in.html", problem=None)
+    return render_template(template, pages=PAGES, **context)
 
 
 @commissioner.get("")
@@ -22,7 +52,33 @@ def dashboard():
         return render_template("commissioner_sign_in.html", problem=None)
     service = alley()
     matches = [match_summary(service, match_id) for match_id in known_match_ids(service)]
-    return render_template("commissioner_dashboard.html", matches=matches)
+    return tablet_page("commissioner_dashboard.html", matches=matches)
+
+
+@commissioner.get("/new-match")
+def new_match():
+    return tablet_page("commissioner_new_match.html")
+
+
+@commissioner.get("/manual-entry")
+def manual_entry():
+    return tablet_page("commissioner_manual_entry.html",
+                       match_id=request.args.get("match_id", ""))
+
+
+@commissioner.get("/settlement")
+def settlement():
+    return tablet_page("commissioner_settlement.html")
+
+
+@commissioner.get("/audit")
+def audit():
+    return tablet_page("commissioner_audit.html")
+
+
+@commissioner.get("/tokens")
+def tokens():
+    return tablet_page("commissioner_tokens.html")
 
 
 @commissioner.post("/sign-in")
@@ -40,3 +96,101 @@ def sign_in_with_pin():
 def sign_out_of_tablet():
     sign_out()
     return redirect(url_for("commissioner.dashboard"))
+
+
+# --- the tablet's JSON -----------------------------------------------------------------------
+def next_ball(state: MatchState, bowler: str) -> dict[str, Any]:
+    """Where ``bowler``'s next ball falls: game, frame, ball and the pins it faces."""
+    game_number = state.current_game(bowler) if state.games else 0
+    if not game_number or game_number > state.games or state.status != "playing":
+        return {"game": None, "frame": None, "ball": None, "standing": [], "full_rack": False}
+    try:
+        game = rebuild_game(state.balls[bowler][game_number - 1])
+    except BowlingError:  # a game under correction review: no ball can be entered now
+        return {"game": game_number, "frame": None, "ball": None, "standing": [],
+                "full_rack": False}
+    standing = game.standing_pins
+    return {"game": game_number, "frame": game.current_frame, "ball": game.current_ball,
+            "standing": sorted(standing if standing is not None else PINS),
+            "full_rack": game.at_full_rack}
+
+
+def who_is_up(lane_bowlers: list[str], balls: dict[str, dict[str, Any]]) -> str | None:
+    """The bowler up on a lane: furthest behind (game, frame), one mid-frame first, then in
+    slot order.
+
+    >>> who_is_up(["Ann", "Bob"], {"Ann": {"game": 1, "frame": 2, "ball": 1},
+    ...                            "Bob": {"game": 1, "frame": 1, "ball": 2}})
+    'Bob'
+    >>> who_is_up(["Ann", "Bob"], {"Ann": {"game": None, "frame": None, "ball": None},
+    ...                            "Bob": {"game": None, "frame": None, "ball": None}})
+    """
+    waiting = [b for b in lane_bowlers if balls[b]["frame"] is not None]
+    if not waiting:
+        return None
+    return min(waiting, key=lambda b: (balls[b]["game"], balls[b]["frame"],
+                                       balls[b]["ball"] == 1, lane_bowlers.index(b)))
+
+
+def match_board(service: AlleyService, match_id: str) -> dict[str, Any]:
+    state = service.state(match_id)
+    assignment = service.lanes.assignment(match_id)
+    slots = sorted(assignment.slots.items()) if assignment else []
+    lane_of = {bowler: lane for (lane, _slot), bowler in slots}
+    balls = {bowler: next_ball(state, bowler) for bowler in state.bowlers}
+    up = {}
+    for lane in (assignment.lanes if assignment else ()):
+        on_lane = [bowler for (at, _slot), bowler in slots if at == lane]
+        up[str(lane)] = who_is_up(on_lane, balls)
+    bowlers = {bowler: {"lane": lane_of.get(bowler), "up": bowler in up.values(),
+                        **balls[bowler]} for bowler in state.bowlers}
+    return {"match_id": match_id, "status": state.status,
+            "lanes": list(assignment.lanes) if assignment else [],
+            "slots": [{"lane": lane, "slot": slot, "bowler": bowler}
+                      for (lane, slot), bowler in slots],
+            "up": up, "bowlers": bowlers,
+            # Not in the public view: whose ante agreement the tablet has recorded.
+            "consents": [bowler for bowler in state.bowlers if bowler in state.consents]}
+
+
+@commissioner.get("/board.json")
+@commissioner_required
+def board():
+    service = alley()
+    return jsonify({"matches": [match_board(service, match_id)
+                                for match_id in known_match_ids(service)]})
+
+
+def pins_argument(name: str, default: frozenset[int] | None = None) -> frozenset[int]:
+    text = request.args.get(name)
+    if text is None:
+        if default is None:
+            raise ApiError(400, "bad_request", f"give {name}, pins such as 7-10", name)
+        return default
+    try:
+        return parse_leave(text)
+    except BowlingError as problem:
+        raise ApiError(400, "bad_request", str(problem), name) from None
+
+
+def judge_leave(before: frozenset[int], standing: frozenset[int]) -> dict[str, Any]:
+    """What a ball that left ``standing`` of the ``before`` pins scores on the sheet.
+
+    >>> judge_leave(PINS, frozenset({7, 10}))
+    {'pins': 8, 'standing': [7, 10], 'leave': '7-10', 'split': True}
+    >>> judge_leave(frozenset({7, 10}), frozenset({7}))["split"]  # a second ball never splits
+    False
+    """
+    if not standing <= before:
+        raise ApiError(400, "bad_request",
+                       f"pins {format_leave(standing - before)} were already down before "
+                       "this ball", "standing")
+    return {"pins": len(before) - len(standing), "standing": sorted(standing),
+            "leave": format_leave(standing),
+            "split": before == PINS and is_split(standing)}
+
+
+@commissioner.get("/pins.json")
+@commissioner_required
+def pins():
+    return jsonify(judge_leave(pins_argument("before", PINS), pins_argument("standing")))

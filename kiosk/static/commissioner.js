@@ -1,33 +1,78 @@
-// The commissioner's tablet: rulings go to the JSON API with the session's CSRF token.
+// The commissioner's tablet, shared by every page: the JSON API with the session's CSRF
+// token, a notice line, and small helpers.  Each page's own script uses window.Tablet.
 (function () {
   "use strict";
   const csrfToken = document.querySelector("meta[name=csrf-token]").content;
+  const notice = document.getElementById("notice");
 
-  async function command(matchId, kind, body) {
-    const answer = await fetch("/api/v1/matches/" + encodeURIComponent(matchId) +
-                               "/commands/" + kind, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken },
-      body: JSON.stringify(body),
-    });
-    const reply = await answer.json();
-    if (!answer.ok) throw new Error(reply.error ? reply.error.message : answer.statusText);
+  // One call to the API (or the tablet's own JSON); resolves to the reply, or throws an
+  // Error carrying the API's message and the field it names.
+  async function call(method, path, body) {
+    const options = { method: method, credentials: "same-origin",
+                      headers: { "Accept": "application/json" } };
+    if (method !== "GET") {
+      options.headers["Content-Type"] = "application/json";
+      options.headers["X-CSRFToken"] = csrfToken;
+      options.body = JSON.stringify(body || {});
+    }
+    const answer = await fetch(path, options);
+    let reply = null;
+    try { reply = await answer.json(); } catch (_) { reply = null; }
+    if (!answer.ok) {
+      const problem = new Error(reply && reply.error ? reply.error.message
+                                                     : answer.status + " " + answer.statusText);
+      problem.field = reply && reply.error ? reply.error.field : null;
+      problem.status = answer.status;
+      throw problem;
+    }
     return reply;
   }
 
-  document.querySelectorAll("form.holland-daze").forEach(function (form) {
-    form.addEventListener("submit", async function (event) {
-      event.preventDefault();
-      const bowler = form.elements.bowler.value;
-      const result = form.querySelector(".result");
-      if (!window.confirm("Rule a Holland-daze for " + bowler + "?")) return;
-      try {
-        await command(form.dataset.match, "holland-daze",
-                      { bowler: bowler, reason: form.elements.reason.value });
-        result.textContent = "Ruled: Holland-daze for " + bowler;
-      } catch (problem) {
-        result.textContent = "Refused: " + problem.message;
-      }
-    });
-  });
+  function command(matchId, kind, body) {
+    return call("POST", "/api/v1/matches/" + encodeURIComponent(matchId) + "/commands/" + kind,
+                body);
+  }
+
+  // Shown in words; a refusal is marked with a sign as well as a colour.
+  function say(text, kind) {
+    notice.hidden = false;
+    notice.dataset.kind = kind || "ok";
+    notice.textContent = (kind === "refused" ? "✖ " : "✔ ") + text;
+  }
+
+  function money(cents) {
+    const sign = cents < 0 ? "−" : "";
+    cents = Math.abs(cents);
+    return sign + "$" + Math.floor(cents / 100) + "." + String(cents % 100).padStart(2, "0");
+  }
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+
+  function button(text, onClick, className) {
+    const node = el("button", className, text);
+    node.type = "button";
+    node.addEventListener("click", onClick);
+    return node;
+  }
+
+  // Every ruling: one tap, then a confirm naming exactly what will happen.
+  async function rule(question, matchId, kind, body, done) {
+    if (!window.confirm(question)) return false;
+    try {
+      await command(matchId, kind, body);
+      say(done);
+      return true;
+    } catch (problem) {
+      say("Refused: " + problem.message, "refused");
+      return false;
+    }
+  }
+
+  window.Tablet = { call: call, command: command, say: say, money: money, el: el,
+                    button: button, rule: rule };
 })();

@@ -54,33 +54,104 @@
     return Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
   }
 
-  function decisionBox(matchId, bowler, decision, hand) {
+  // A bowler's answer, over the socket as that bowler; the ledger accepts it only while
+  // the decision is theirs and open.  A refusal is announced; success re-renders the panel.
+  function decide(matchId, bowler, kind, decisionId, answer) {
+    socket.emit("decide", Object.assign({
+      match_id: matchId, kind: kind, bowler: bowler, decision_id: decisionId,
+    }, answer), function (reply) {
+      if (reply && reply.error) showBanner("NOT TAKEN", "refused", reply.error.message);
+    });
+  }
+
+  function choiceButton(text, className, onTap) {
+    const button = el("button", "choice " + (className || ""), text);
+    button.type = "button";
+    button.addEventListener("click", onTap);
+    return button;
+  }
+
+  function makeChoosable(card, label, onTap) {
+    card.classList.add("choosable");
+    card.setAttribute("role", "button");
+    card.setAttribute("aria-label", label);
+    card.tabIndex = 0;
+    card.addEventListener("click", onTap);
+    card.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); onTap(); }
+    });
+  }
+
+  // The decision on a bowler's panel: a prompt, big touch buttons (or tappable cards), and
+  // the deadline counting down.  Steals are taken by tapping a card on another panel, so
+  // whom and what are one tap; those cards are marked once every panel is on screen.
+  function decisionBox(state, bowler, decision, hand) {
+    const matchId = state.match_id;
     const box = el("div", "decision");
     box.dataset.kind = decision.kind;
     const clock = el("span", "deadline", countdown(decision.deadline));
     clock.dataset.deadline = decision.deadline || "";
+    const prompt = el("strong", "prompt");
+    const buttons = el("div", "choices");
+    const answer = function (kind, body) { decide(matchId, bowler, kind, decision.id, body); };
     if (decision.kind === "lose_card") {
-      box.append(el("strong", "prompt", "GUTTER — tap a card to lose it"), clock);
-      hand.querySelectorAll(".card").forEach(function (card) {
-        card.classList.add("choosable");
-        card.setAttribute("role", "button");
-        card.tabIndex = 0;
-        card.addEventListener("click", function () {
-          socket.emit("decide_lose_card", {
-            match_id: matchId, bowler: bowler, card: card.dataset.card,
-            decision_id: decision.id,
-          }, function (answer) {
-            if (answer && answer.error) showBanner(answer.error.message, "refused");
+      const guess = decision.guess;
+      if (guess && !guess.outcome) {
+        prompt.textContent = "GUESSED " + guess.side.toUpperCase() + " — watch the ball return";
+      } else {
+        prompt.textContent = "GUTTER — tap a card to lose it";
+        hand.querySelectorAll(".card").forEach(function (card) {
+          makeChoosable(card, "Lose " + card.getAttribute("aria-label"), function () {
+            answer("lose-card", { card: card.dataset.card });
           });
         });
-      });
+        if (decision.guess_allowed && !guess) {
+          prompt.textContent += ", or guess the ball return:";
+          ["left", "right"].forEach(function (side) {
+            buttons.append(choiceButton((side === "left" ? "◀ " : "") + side.toUpperCase() +
+                                        (side === "right" ? " ▶" : ""), "side-" + side,
+                                        function () { answer("guess", { side: side }); }));
+          });
+        }
+      }
+    } else if (decision.kind === "steal") {
+      prompt.textContent = "STEAL — tap a card in another bowler's hand";
+      box.dataset.steal = "1";
+    } else if (decision.kind === "end_draw") {
+      prompt.textContent = "Take the end-of-match draw?";
+      buttons.append(choiceButton("YES — DRAW", "yes", function () { answer("end-draw", { accept: true }); }),
+                     choiceButton("NO", "no", function () { answer("end-draw", { accept: false }); }));
+    } else if (decision.kind === "buy") {
+      const price = money(state.ante_cents);
+      prompt.textContent = "Buy a card for " + price + "?";
+      buttons.append(choiceButton("BUY — " + price, "yes", function () { answer("buy", { accept: true }); }),
+                     choiceButton("NO", "no", function () { answer("buy", { accept: false }); }));
     } else {
-      const words = { guess: "Guess LEFT or RIGHT", steal: "Choose a card to steal",
-                      end_draw: "Take the end-of-match draw?", buy: "Buy a card?" };
-      box.append(el("strong", "prompt", (words[decision.kind] || decision.kind) +
-                    " — answer on the commissioner's tablet"), clock);
+      prompt.textContent = decision.kind;
     }
+    box.append(prompt);
+    if (buttons.children.length) box.append(buttons);
+    box.append(clock);
     return box;
+  }
+
+  // After every panel is drawn: a pending steal makes the other bowlers' cards choosable.
+  function offerSteals(state) {
+    state.seat_order.forEach(function (thief) {
+      const steal = state.bowlers[thief].pending.find(function (d) { return d.kind === "steal"; });
+      if (!steal) return;
+      Object.keys(steal.choices).forEach(function (victim) {
+        const panel = panels.querySelector("section.bowler[data-bowler='" + CSS.escape(victim) + "']");
+        if (!panel) return;
+        panel.querySelectorAll(".card:not(.choosable)").forEach(function (card) {
+          makeChoosable(card, thief + " steals " + card.getAttribute("aria-label"), function () {
+            decide(state.match_id, thief, "steal", steal.id,
+                   { from_bowler: victim, card: card.dataset.card });
+          });
+          card.classList.add("stealable");
+        });
+      });
+    });
   }
 
   function bowlerPanel(state, name, place) {
@@ -104,7 +175,7 @@
                       (b.next_strike_cards === 1 ? "" : "s")));
     }
     b.pending.forEach(function (decision) {
-      panel.append(decisionBox(state.match_id, name, decision, hand));
+      panel.append(decisionBox(state, name, decision, hand));
     });
     return panel;
   }
@@ -180,6 +251,7 @@
     });
     if (state.places && state.places.length < 2) Object.keys(placeOf).forEach(function (k) { delete placeOf[k]; });
     state.seat_order.forEach(function (name) { panels.append(bowlerPanel(state, name, placeOf[name])); });
+    offerSteals(state);
     layout();
     panels.querySelectorAll("section.bowler").forEach(function (panel) {
       markNewlyDealt(state.match_id, panel.dataset.bowler, panel.querySelector(".hand"));

@@ -99,17 +99,21 @@ def test_commissioner_signs_in_rules_a_holland_daze_and_the_kiosk_shows_it(
     assert "not right" in tablet.inner_text(".problem")
     tablet.fill("#pin", PIN)
     tablet.click("button[type=submit]")
-    form = tablet.locator("form.holland-daze[data-match=m1]")
-    form.locator("select[name=bowler]").select_option("Bob")
-    form.locator("input[name=reason]").fill("bowled frame 1 on lane 1")
-    tablet.once("dialog", lambda dialog: dialog.accept())
-    form.locator("button").click()
+    card = tablet.locator("article.match-card[data-match=m1]")
+    card.locator("select[name=bowler]").select_option("Bob")
+    tablet.on("dialog", lambda dialog: dialog.accept())
+    seq_before = service.state("m1").seq
+    card.locator("button[data-power=holland-daze]").click()
+    assert "Give a reason" in tablet.inner_text("#notice")  # nothing is ruled without one
+    assert service.state("m1").seq == seq_before
+    card.locator("input[name=reason]").fill("bowled frame 1 on lane 1")
+    card.locator("button[data-power=holland-daze]").click()
     tablet.wait_for_function(
-        "document.querySelector('form.holland-daze .result').textContent.startsWith('Ruled')")
+        "document.getElementById('notice').textContent.includes('Holland-daze for Bob')")
     kiosk.wait_for_function(
         "document.getElementById('banner').textContent.includes('HOLLAND-DAZE')")
     assert "Bob" in kiosk.inner_text("#banner")
     ruled = [record for record in service.repository.store.load("m1")
              if record["type"] == "holland_daze"]
-    assert [(r["data"]["bowler"], r["data"]["actor"]) for r in ruled] == [
-        ("Bob", "commissioner:tablet")]
+    assert [(r["data"]["bowler"], r["data"]["actor"], r["data"]["reason"]) for r in ruled] == [
+        ("Bob", "commissioner:tablet", "bowled frame 1 on lane 1")]

@@ -1,0 +1,381 @@
+// The tablet's dashboard: every match on every lane, live (Socket.IO match rooms), feed
+// health, and every commissioner power as one tap plus a confirm.
+(function () {
+  "use strict";
+  const T = window.Tablet;
+  const el = T.el, button = T.button;
+  const list = document.getElementById("matches");
+  const feedRows = document.getElementById("feed-rows");
+  const liveState = document.getElementById("live-state");
+
+  const states = {};   // match_id -> public state (from the socket or the API)
+  const boards = {};   // match_id -> lanes, who is up, next ball (board.json)
+  const cards = {};    // match_id -> { root, live, controls }
+  const joined = new Set();
+
+  const DECISION_WORDS = { lose_card: "lose a card", steal: "steal a card",
+                           end_draw: "end-of-match draw", buy: "buy a card" };
+  const FEED_SHAPES = { green: ["●", "OK"], amber: ["▲", "LATE"], red: ["■", "DOWN"] };
+
+  function countdown(deadline) {
+    if (!deadline) return "no deadline";
+    const left = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
+    return Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") + " left";
+  }
+
+  // --- one match ---------------------------------------------------------------------------
+  function reasonOf(card) {
+    return card.controls.querySelector("input[name=reason]").value.trim();
+  }
+
+  function needsReason(card) {
+    const reason = reasonOf(card);
+    if (!reason) {
+      T.say("Give a reason first: it goes into the audit log.", "refused");
+      card.controls.querySelector("input[name=reason]").focus();
+    }
+    return reason;
+  }
+
+  function bowlerOf(card) {
+    return card.controls.querySelector("select[name=bowler]").value;
+  }
+
+  // The powers, each one tap plus a confirm; the reason field is shared by them.
+  const POWERS = [
+    ["holland-daze", "Holland-daze", true, "Rule a Holland-daze for "],
+    ["void-guess", "Void guess", true, "Void the ball-return guess of "],
+    ["undo-last", "Undo last action", false, "Undo the last action of match "],
+    ["confirm-result", "Confirm result", false, "Confirm the result of match "],
+    ["undo-result", "Undo result", false, "Undo the result of match "],
+    ["void", "Void match", false, "VOID match "],
+  ];
+
+  function buildControls(matchId, card) {
+    const controls = el("div", "powers");
+    const bowlerLabel = el("label", "", "Bowler ");
+    bowlerLabel.append(el("select"));
+    bowlerLabel.lastChild.name = "bowler";
+    const reasonLabel = el("label", "", "Reason ");
+    const reason = el("input");
+    reason.name = "reason"; reason.maxLength = 500; reason.placeholder = "why (for the audit log)";
+    reasonLabel.append(reason);
+    controls.append(bowlerLabel, reasonLabel);
+    const buttons = el("div", "power-buttons");
+    POWERS.forEach(function ([kind, title, forBowler, question]) {
+      const tap = button(title, async function () {
+        const why = needsReason(card);
+        if (!why) return;
+        const bowler = bowlerOf(card);
+        const body = forBowler ? { bowler: bowler, reason: why } : { reason: why };
+        const whom = forBowler ? bowler : matchId;
+        await T.rule(question + whom + "?\nReason: " + why, matchId, kind, body,
+                     title + (forBowler ? " for " + bowler : "") + " — done");
+      }, "power");
+      tap.dataset.power = kind;
+      buttons.append(tap);
+    });
+    controls.append(buttons);
+    controls.append(buildReassign(matchId, card));
+    return controls;
+  }
+
+  function buildReassign(matchId, card) {
+    const box = el("details", "reassign");
+    box.append(el("summary", "", "Move bowlers to other lane slots"));
+    const rows = el("div", "reassign-rows");
+    box.append(rows);
+    box.addEventListener("toggle", function () {
+      if (!box.open) return;
+      rows.replaceChildren();
+      ((boards[matchId] || {}).slots || []).forEach(function (slot) {
+        const row = el("div", "reassign-row");
+        row.dataset.bowler = slot.bowler;
+        row.append(el("span", "", slot.bowler));
+        ["lane", "slot"].forEach(function (key) {
+          const label = el("label", "", key === "lane" ? " lane " : " slot ");
+          const input = el("input");
+          input.type = "number"; input.min = 1; input.name = key; input.value = slot[key];
+          label.append(input);
+          row.append(label);
+        });
+        rows.append(row);
+      });
+      rows.append(button("Move bowlers", async function () {
+        const why = needsReason(card);
+        if (!why) return;
+        const slots = Array.from(rows.querySelectorAll(".reassign-row"), function (row) {
+          return { bowler: row.dataset.bowler,
+                   lane: Number(row.querySelector("[name=lane]").value),
+                   slot: Number(row.querySelector("[name=slot]").value) };
+        });
+        if (!window.confirm("Move the bowlers of match " + matchId + "?\nReason: " + why)) return;
+        try {
+          await T.call("PUT", "/api/v1/matches/" + encodeURIComponent(matchId) + "/lanes",
+                       { slots: slots, reason: why });
+          T.say("Bowlers moved in match " + matchId);
+          refreshBoard();
+        } catch (problem) { T.say("Refused: " + problem.message, "refused"); }
+      }, "primary"));
+    });
+    return box;
+  }
+
+  function cardFor(matchId) {
+    if (cards[matchId]) return cards[matchId];
+    const old = list.querySelector("article.match-card[data-match='" + CSS.escape(matchId) + "']");
+    if (old) old.remove();
+    const empty = list.querySelector(".empty");
+    if (empty) empty.remove();
+    const root = el("article", "match-card");
+    root.dataset.match = matchId;
+    const live = el("div", "live");
+    const card = { root: root, live: live, controls: null, bowlers: "" };
+    card.controls = buildControls(matchId, card);
+    root.append(live, card.controls);
+    list.append(root);
+    cards[matchId] = card;
+    return card;
+  }
+
+  function handText(cards) {
+    return cards.length ? cards.map(function (c) {
+      return c === "GJ" ? "★GOOD JOKER" : c === "BJ" ? "☠BAD JOKER" : c;
+    }).join(" ") : "—";
+  }
+
+  function decisionControls(matchId, name, decision) {
+    const box = el("div", "decision-row");
+    box.dataset.bowler = name;
+    box.dataset.kind = decision.kind;
+    const what = DECISION_WORDS[decision.kind] || decision.kind;
+    const head = el("span", "decision-what", name + ": " + what +
+                    (decision.reason ? " (" + decision.reason + ")" : ""));
+    const clock = el("span", "deadline", countdown(decision.deadline));
+    clock.dataset.deadline = decision.deadline || "";
+    box.append(head, clock);
+    const id = decision.id;
+    const forWhom = " for " + name + "?";
+    function decide(kind, body, question, done) {
+      return button(question, function () {
+        T.rule(question + forWhom, matchId, kind,
+               Object.assign({ bowler: name, decision_id: id }, body), done);
+      });
+    }
+    if (decision.kind === "lose_card") {
+      const guess = decision.guess;
+      if (guess && !guess.outcome) {
+        box.append(el("span", "", "guessed " + guess.side.toUpperCase() + "; the ball came back:"));
+        ["left", "right"].forEach(function (side) {
+          box.append(decide("guess-outcome", { side: side }, "Ball came back " + side.toUpperCase(),
+                            "Ball-return outcome recorded for " + name));
+        });
+      } else {
+        if (decision.guess_allowed && !guess) {
+          ["left", "right"].forEach(function (side) {
+            box.append(decide("guess", { side: side }, "Guess " + side.toUpperCase(),
+                              "Guess recorded for " + name));
+          });
+        }
+        decision.choices.forEach(function (face) {
+          box.append(decide("lose-card", { card: face }, "Lose " + face,
+                            name + " lost " + face));
+        });
+      }
+    } else if (decision.kind === "steal") {
+      Object.keys(decision.choices).forEach(function (victim) {
+        decision.choices[victim].forEach(function (face) {
+          box.append(decide("steal", { from_bowler: victim, card: face },
+                            "Take " + face + " from " + victim, name + " took " + face));
+        });
+      });
+    } else if (decision.kind === "end_draw" || decision.kind === "buy") {
+      const kind = decision.kind === "buy" ? "buy" : "end-draw";
+      const yes = decision.kind === "buy" ? "Buy a card" : "Take the draw";
+      box.append(decide(kind, { accept: true }, yes, yes + " — done for " + name),
+                 decide(kind, { accept: false }, "Decline", "Declined for " + name));
+    }
+    return box;
+  }
+
+  function renderMatch(matchId) {
+    const state = states[matchId];
+    if (!state) return;
+    const board = boards[matchId] || { lanes: [], bowlers: {}, up: {} };
+    const card = cardFor(matchId);
+    card.root.dataset.status = state.status;
+    const live = el("div", "live");
+    const lanes = board.lanes.length ? "lanes " + board.lanes.join("-") : "no lanes";
+    live.append(el("h3", "", "Match " + matchId + " · " + lanes + " · " + state.status +
+                   " · " + state.games + " game" + (state.games === 1 ? "" : "s") +
+                   " · pot " + T.money(state.pot_cents) + " · ante " + T.money(state.ante_cents)));
+    const table = el("table", "bowlers");
+    const head = el("tr");
+    ["Bowler", "Lane", "Next ball", "Marks", "Hand", "Best hand", "Decisions"].forEach(
+      function (title) { head.append(el("th", "", title)); });
+    table.append(head);
+    state.seat_order.forEach(function (name) {
+      const b = state.bowlers[name];
+      const at = board.bowlers[name] || {};
+      const row = el("tr", "bowler-row");
+      row.dataset.bowler = name;
+      const who = el("td", "name", name);
+      if (at.up) { who.append(el("span", "up", " ▶ UP")); row.classList.add("is-up"); }
+      row.append(who, el("td", "", at.lane || "—"),
+                 el("td", "", at.frame ? "game " + at.game + ", frame " + at.frame + ", ball " + at.ball : "—"),
+                 el("td", "marks", b.scoresheet || "—"),
+                 el("td", "hand", handText(b.hand) + (b.hole < 0 ? "  (hole −" + Math.abs(b.hole) + ")" : "")),
+                 el("td", "", b.describe),
+                 el("td", "", b.pending.length ? b.pending.length + " open" : "—"));
+      table.append(row);
+    });
+    live.append(table);
+
+    if (state.status === "open") {
+      const consent = el("div", "consents");
+      consent.append(el("span", "", "Ante agreement (" + T.money(state.ante_cents) + " each): "));
+      const agreed = new Set(board.consents || []);
+      state.seat_order.forEach(function (name) {
+        const tap = button((agreed.has(name) ? "✔ " : "") + name + " agrees", function () {
+          T.rule(name + " agrees to the " + T.money(state.ante_cents) + " ante?", matchId,
+                 "consent", { bowler: name }, name + "'s ante agreement recorded");
+        }, "consent");
+        tap.dataset.bowler = name;
+        consent.append(tap);
+      });
+      consent.append(button("Start match", function () {
+        T.rule("Start match " + matchId + "?", matchId, "start", {}, "Match " + matchId + " started");
+      }, "primary start"));
+      live.append(consent);
+    }
+
+    const pending = el("div", "pending");
+    state.seat_order.forEach(function (name) {
+      state.bowlers[name].pending.forEach(function (decision) {
+        pending.append(decisionControls(matchId, name, decision));
+      });
+    });
+    if (pending.children.length) {
+      live.append(el("h4", "", "Pending decisions"), pending);
+    }
+    if ((state.reviews || []).length) {
+      const reviews = el("div", "reviews");
+      state.reviews.forEach(function (review) {
+        const row = el("div", "review-row");
+        row.dataset.review = review.id;
+        row.append(el("span", "", "⚠ " + review.bowler + ", game " + review.game + ": " +
+                      review.description));
+        ["apply", "dismiss"].forEach(function (verb) {
+          row.append(button(verb === "apply" ? "Apply" : "Dismiss", function () {
+            const why = needsReason(card);
+            if (!why) return;
+            T.rule((verb === "apply" ? "Apply" : "Dismiss") + " review " + review.id + "?\nReason: " + why,
+                   matchId, verb + "-review", { review_id: review.id, reason: why },
+                   "Review " + review.id + (verb === "apply" ? " applied" : " dismissed"));
+          }));
+        });
+        reviews.append(row);
+      });
+      live.append(el("h4", "", "Review items"), reviews);
+    }
+    live.append(Object.assign(el("a", "manual-link", "Manual entry for this match"),
+                              { href: "/commissioner/manual-entry?match_id=" + encodeURIComponent(matchId) }));
+    card.live.replaceWith(live);
+    card.live = live;
+
+    const names = state.seat_order.join("\u0000");
+    if (names !== card.bowlers) {
+      const select = card.controls.querySelector("select[name=bowler]");
+      select.replaceChildren(...state.seat_order.map(function (name) { return el("option", "", name); }));
+      card.bowlers = names;
+    }
+  }
+
+  // --- data --------------------------------------------------------------------------------
+  async function refreshBoard() {
+    try {
+      const reply = await T.call("GET", "/commissioner/board.json");
+      reply.matches.forEach(function (board) { boards[board.match_id] = board; });
+      Object.keys(states).forEach(renderMatch);
+    } catch (problem) { /* the next poll tries again */ }
+  }
+
+  async function refreshMatches() {
+    try {
+      const reply = await T.call("GET", "/api/v1/matches");
+      for (const match of reply.matches) {
+        if (!states[match.match_id]) {
+          states[match.match_id] = await T.call("GET", "/api/v1/matches/" + encodeURIComponent(match.match_id));
+        }
+        joinRoom(match.match_id);
+      }
+      await refreshBoard();
+    } catch (problem) { /* the next poll tries again */ }
+  }
+
+  function feedCell(text) { return el("td", "", text === undefined || text === null ? "—" : String(text)); }
+
+  async function refreshFeeds() {
+    let feeds;
+    try {
+      feeds = (await T.call("GET", "/api/v1/feeds")).feeds;
+    } catch (problem) {
+      feedRows.replaceChildren(el("tr"));
+      feedRows.firstChild.append(el("td", "", "Feed health is unavailable: " + problem.message));
+      feedRows.firstChild.firstChild.colSpan = 6;
+      return;
+    }
+    if (!feeds.length) return;
+    feedRows.replaceChildren(...feeds.map(function (feed) {
+      const row = el("tr", "feed");
+      row.dataset.source = feed.source;
+      row.dataset.state = feed.state;
+      const [shape, word] = FEED_SHAPES[feed.state] || ["?", String(feed.state).toUpperCase()];
+      const health = el("td", "health");
+      health.append(el("span", "feed-state", shape + " " + word));
+      row.append(feedCell(feed.source), health,
+                 feedCell(feed.last_line_at ? new Date(feed.last_line_at).toLocaleTimeString() : "never"),
+                 feedCell(feed.lines), feedCell(feed.rejected), feedCell(feed.reconnects));
+      return row;
+    }));
+  }
+
+  // --- live --------------------------------------------------------------------------------
+  const socket = io({ transports: ["websocket"], reconnectionDelayMax: 3000 });
+  function joinRoom(matchId) {
+    if (joined.has(matchId) || !socket.connected) return;
+    joined.add(matchId);
+    socket.emit("join", { match_id: matchId });
+  }
+  function take(matchId, state) {
+    const known = states[matchId];
+    if (known && known.seq > state.seq) return;
+    states[matchId] = state;
+    renderMatch(matchId);
+  }
+  socket.on("connect", function () {
+    liveState.dataset.state = "live";
+    liveState.textContent = "● live";
+    joined.clear();
+    refreshMatches();
+  });
+  socket.on("disconnect", function () {
+    liveState.dataset.state = "down";
+    liveState.textContent = "▲ reconnecting…";
+  });
+  socket.on("state", function (message) { take(message.match_id, message.state); });
+  socket.on("match_update", function (message) {
+    take(message.match_id, message.state);
+    refreshBoard();  // who is up and the next ball follow every ball
+  });
+
+  refreshMatches();
+  refreshFeeds();
+  setInterval(refreshMatches, 5000);
+  setInterval(refreshFeeds, 5000);
+  setInterval(function () {
+    document.querySelectorAll(".deadline").forEach(function (clock) {
+      if (clock.dataset.deadline) clock.textContent = countdown(clock.dataset.deadline);
+    });
+  }, 1000);
+})();

@@ -1,0 +1,145 @@
+// Manual entry for a lane without a feed: tap the pins left standing; the server says how
+// many fell and whether the leave is a split (the bowling rules live there, not here).
+(function () {
+  "use strict";
+  const T = window.Tablet;
+  const matchSelect = document.getElementById("entry-match");
+  const bowlerSelect = document.getElementById("entry-bowler");
+  const where = document.getElementById("entry-where");
+  const leave = document.getElementById("leave");
+  const splitFlag = document.getElementById("split");
+  const entries = document.getElementById("entries");
+  const pins = Array.from(document.querySelectorAll("#pin-deck .pin"));
+
+  let board = {};       // match_id -> board.json entry
+  let before = [];      // the pins the next ball faces
+  let judged = null;    // the server's reading of the diagram
+
+  function standing() {
+    return pins.filter(function (p) { return p.getAttribute("aria-pressed") === "true"; })
+      .map(function (p) { return Number(p.dataset.pin); });
+  }
+
+  async function judge() {
+    const params = new URLSearchParams({ before: before.join("-") || "none",
+                                         standing: standing().join("-") || "none" });
+    try {
+      judged = await T.call("GET", "/commissioner/pins.json?" + params);
+      leave.textContent = "Standing: " + judged.leave + " · " + judged.pins + " down";
+      splitFlag.dataset.split = String(judged.split);
+      splitFlag.textContent = judged.split ? "⚡ SPLIT (" + judged.leave + ")" : "Not a split";
+    } catch (problem) {
+      judged = null;
+      leave.textContent = "✖ " + problem.message;
+    }
+  }
+
+  // Pins already down before this ball cannot be tapped.
+  function resetDeck() {
+    pins.forEach(function (pin) {
+      const up = before.includes(Number(pin.dataset.pin));
+      pin.disabled = !up;
+      pin.setAttribute("aria-pressed", "false");
+      pin.classList.toggle("down-before", !up);
+    });
+    judge();
+  }
+
+  pins.forEach(function (pin) {
+    pin.addEventListener("click", function () {
+      pin.setAttribute("aria-pressed", pin.getAttribute("aria-pressed") === "true" ? "false" : "true");
+      judge();
+    });
+  });
+
+  function current() {
+    const match = board[matchSelect.value];
+    return match ? match.bowlers[bowlerSelect.value] : null;
+  }
+
+  function showWhere() {
+    const at = current();
+    if (!at || !at.frame) {
+      before = [];
+      where.textContent = at ? bowlerSelect.value + " has no ball to bowl now." : "Choose a match and a bowler.";
+    } else {
+      before = at.standing;
+      where.textContent = bowlerSelect.value + " · lane " + (at.lane || "?") + " · game " + at.game +
+        ", frame " + at.frame + ", ball " + at.ball + " · facing " + at.standing.length + " pins";
+    }
+    resetDeck();
+  }
+
+  async function load(keepChoice) {
+    const chosenMatch = keepChoice ? matchSelect.value : (matchSelect.dataset.chosen || matchSelect.value);
+    const chosenBowler = bowlerSelect.value;
+    const reply = await T.call("GET", "/commissioner/board.json");
+    board = {};
+    reply.matches.forEach(function (m) { board[m.match_id] = m; });
+    const playing = reply.matches.filter(function (m) { return m.status === "playing"; });
+    matchSelect.replaceChildren(...playing.map(function (m) {
+      return T.el("option", "", m.match_id);
+    }));
+    if (board[chosenMatch]) matchSelect.value = chosenMatch;
+    fillBowlers(chosenBowler);
+  }
+
+  // The bowler who is up is chosen unless another was chosen by hand.
+  function fillBowlers(chosen) {
+    const match = board[matchSelect.value];
+    const names = match ? Object.keys(match.bowlers) : [];
+    bowlerSelect.replaceChildren(...names.map(function (name) {
+      return T.el("option", "", name + (match.bowlers[name].up ? "" : ""));
+    }));
+    bowlerSelect.querySelectorAll("option").forEach(function (o, i) { o.value = names[i]; });
+    const up = names.find(function (n) { return match.bowlers[n].up; });
+    if (chosen && names.includes(chosen)) bowlerSelect.value = chosen;
+    else if (up) bowlerSelect.value = up;
+    showWhere();
+  }
+
+  matchSelect.addEventListener("change", function () { fillBowlers(null); });
+  bowlerSelect.addEventListener("change", showWhere);
+
+  async function enter(body, words) {
+    const matchId = matchSelect.value, bowler = bowlerSelect.value;
+    if (!matchId || !bowler) { T.say("Choose a match and a bowler first.", "refused"); return; }
+    body = Object.assign({ bowler: bowler }, body);
+    try {
+      const reply = await T.command(matchId, "record-ball", body);
+      const item = T.el("li", "entry", bowler + ": " + words);
+      item.dataset.match = matchId;
+      item.dataset.seq = reply.seq;
+      entries.prepend(item);
+      T.say("Entered for " + bowler + ": " + words);
+      await load(true);
+    } catch (problem) {
+      T.say("Refused: " + problem.message, "refused");
+    }
+  }
+
+  document.getElementById("enter-ball").addEventListener("click", function () {
+    if (!judged) { T.say("The pin diagram does not add up yet.", "refused"); return; }
+    enter({ pins: judged.pins, standing: judged.standing, split: judged.split },
+          judged.pins + " down, standing " + judged.leave + (judged.split ? " (SPLIT)" : ""));
+  });
+  document.getElementById("enter-gutter").addEventListener("click", function () {
+    enter({ pins: 0, standing: before, gutter: true }, "gutter ball");
+  });
+  document.getElementById("enter-foul").addEventListener("click", function () {
+    enter({ pins: 0, standing: before, foul: true }, "foul");
+  });
+  document.getElementById("undo-entry").addEventListener("click", async function () {
+    const matchId = matchSelect.value;
+    const done = await T.rule("Undo the last action of match " + matchId + "?", matchId, "undo-last",
+                              { reason: "manual entry corrected on the tablet" },
+                              "Last entry undone");
+    if (done) {
+      const last = entries.querySelector("li.entry[data-match='" + CSS.escape(matchId) + "']");
+      if (last) last.classList.add("undone");
+      await load(true);
+    }
+  });
+
+  load(false).catch(function (problem) { T.say("Cannot read the lanes: " + problem.message, "refused"); });
+})();

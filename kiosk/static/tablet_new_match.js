@@ -1,0 +1,71 @@
+// Create a match: bowlers in seat order, each mapped to a lane and its scoreboard slot.
+(function () {
+  "use strict";
+  const T = window.Tablet;
+  const form = document.getElementById("new-match");
+  const seats = document.getElementById("seats");
+  const template = document.getElementById("seat-row");
+
+  function renumber() {
+    seats.querySelectorAll("tr.seat").forEach(function (row, index) {
+      row.querySelector(".seat-number").textContent = String(index + 1);
+    });
+  }
+
+  // Seats default to the next slot, alternating the pair's two lanes, until a lane or slot
+  // is typed by hand.
+  function placeSeats() {
+    const lanes = (form.elements.lanes.value.match(/\d+/g) || ["1"]).map(Number);
+    seats.querySelectorAll("tr.seat").forEach(function (row, index) {
+      if (row.dataset.placed === "by-hand") return;
+      row.querySelector("[name=lane]").value = lanes[index % lanes.length];
+      row.querySelector("[name=slot]").value = Math.floor(index / lanes.length) + 1;
+    });
+  }
+
+  function addSeat() {
+    const row = template.content.firstElementChild.cloneNode(true);
+    row.querySelector(".remove-seat").addEventListener("click", function () {
+      row.remove();
+      renumber();
+      placeSeats();
+    });
+    row.querySelectorAll("[name=lane], [name=slot]").forEach(function (input) {
+      input.addEventListener("input", function () { row.dataset.placed = "by-hand"; });
+    });
+    seats.append(row);
+    renumber();
+    placeSeats();
+    return row;
+  }
+
+  form.elements.lanes.addEventListener("input", placeSeats);
+
+  document.getElementById("add-seat").addEventListener("click", function () {
+    addSeat().querySelector("[name=bowler]").focus();
+  });
+  addSeat();
+  addSeat();
+
+  form.addEventListener("submit", async function (event) {
+    event.preventDefault();
+    const slots = Array.from(seats.querySelectorAll("tr.seat"), function (row) {
+      return { bowler: row.querySelector("[name=bowler]").value.trim(),
+               lane: Number(row.querySelector("[name=lane]").value),
+               slot: Number(row.querySelector("[name=slot]").value) };
+    });
+    const body = { match_id: form.elements.match_id.value.trim(), slots: slots,
+                   seat_order: slots.map(function (s) { return s.bowler; }),
+                   games: Number(form.elements.games.value) };
+    const ante = form.elements.ante.value.trim();
+    if (ante) body.ante_cents = Math.round(Number(ante) * 100);
+    try {
+      await T.call("POST", "/api/v1/matches", body);
+      T.say("Match " + body.match_id + " created; record each bowler's ante agreement, then start it.");
+      window.location.href = "/commissioner#match-" + encodeURIComponent(body.match_id);
+    } catch (problem) {
+      T.say("Refused: " + problem.message + (problem.field ? " (" + problem.field + ")" : ""),
+            "refused");
+    }
+  });
+})();
