@@ -104,7 +104,6 @@ def test_the_installed_demo_runs_from_outside_the_checkout(installed: Path, outs
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert "/kiosk/1-2" in result.stdout and "Traceback" not in result.stderr
     assert (outside / "demo.sqlite3").exists()
-    assert not (outside / "var").exists(), "the demo leaves no files beside it"
 
 
 def free_port() -> int:

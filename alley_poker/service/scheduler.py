@@ -223,6 +223,10 @@ class CentreScheduler:
     def start(self) -> None:
         """Start the scheduler with the decision jobs, then add the standing jobs."""
         self.decisions.start()
+        self.add_standing_jobs()
+
+    def add_standing_jobs(self) -> None:
+        """Add the feed health and backup jobs; adding them again replaces them (fixed ids)."""
         if self.feed_health is not None:
             self.scheduler.add_job(
                 self.feed_health.check, trigger="interval",

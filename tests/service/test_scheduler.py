@@ -144,3 +144,49 @@ def test_a_duplicate_decision_keeps_one_job_and_a_refused_expiry_is_only_logged(
     assert scheduler.expire("m1", decision_id) is False
     assert "not due" in caplog.text
     assert decision_id in service.state("m1").decisions
+
+
+def centre_config(database: Path):
+    from alley_poker.config import AlleyConfig, BackupConfig, CentreConfig, DatabaseConfig
+
+    return AlleyConfig(centre=CentreConfig(name="Jobs Lanes", lanes=2),
+                       database=DatabaseConfig(url=f"sqlite:///{database}"),
+                       backup=BackupConfig(folder=str(database.parent / "backups")))
+
+
+def test_the_centre_scheduler_expires_decisions_beside_its_standing_jobs(database):
+    from alley_poker.service.scheduler import BACKUP_JOB, centre_scheduler
+
+    service = service_over(database)
+    scheduler = centre_scheduler(service, centre_config(database), None)
+    scheduler.start()
+    try:
+        decision_id = gutter_after_a_strike(service, QUICK)
+        assert scheduler.pending_jobs() == [job_id("m1", decision_id)]
+        assert BACKUP_JOB in scheduler.job_ids()
+        assert wait_until(lambda: not service.state("m1").decisions, timeout=4)
+        assert scheduler.pending_jobs() == []
+    finally:
+        scheduler.shutdown()
+        service.repository.store.close()
+
+
+def test_standing_jobs_added_again_are_still_one_job_each(database):
+    from alley_poker.service.scheduler import (
+        BACKUP_CATCH_UP_JOB,
+        BACKUP_JOB,
+        CentreScheduler,
+    )
+
+    service = service_over(database)
+    service.create_match("m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1, actor=DESK)
+    scheduler = CentreScheduler(service, centre_config(database), None, catch_up_delay_s=30)
+    scheduler.start()
+    try:
+        scheduler.add_standing_jobs()  # a second code path (or a restart hook) adds them again
+        scheduler.add_standing_jobs()
+        ids = scheduler.job_ids()
+        assert sorted(ids) == sorted({BACKUP_JOB, BACKUP_CATCH_UP_JOB}), ids
+    finally:
+        scheduler.shutdown()
+        service.repository.store.close()
