@@ -24,7 +24,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from alley_poker.config import AlleyConfig
+from alley_poker.service import open_service
 from alley_poker.service.election import CentreElection, ElectionUnavailable
+from alley_poker.service.feeds import FeedSupervisor
+from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
+from alley_poker.service.scheduler import centre_scheduler
+from alley_poker.web.sockets import external_emitter
 
 log = logging.getLogger(__name__)
 
@@ -105,11 +110,12 @@ class CentreWorker:
 
     def run(self, stop: threading.Event) -> int:
         """Stand by, then work until ``stop`` is set (0) or the lock is lost (LOST_LOCK)."""
-        self._say(f"standing by for centre {self.centre} (worker election, polling every "
-                  f"{self.poll_s:g} s)")
         try:
-            if not self.election.wait_until_active(stop):
-                return 0
+            if not self.election.try_acquire():
+                self._say(f"standing by for centre {self.centre}: another worker is active "
+                          f"(trying again every {self.poll_s:g} s)")
+                if not self.election.wait_until_active(stop):
+                    return 0
             started = time.monotonic()
             running = self._start()
             self._say(f"active for centre {self.centre}: {len(running.feeds.feeds)} feed(s), "
@@ -129,13 +135,8 @@ class CentreWorker:
 
     def _start(self) -> _Running:
         # Built only once active: a standby holds no feed open, so the scorer's serial line
-        # (or device server) has one reader.
-        from alley_poker.service import open_service
-        from alley_poker.service.feeds import FeedSupervisor
-        from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
-        from alley_poker.service.scheduler import centre_scheduler
-        from alley_poker.web.sockets import external_emitter
-
+        # (or device server) has one reader.  (The modules are imported at the top, so a
+        # takeover does not wait for imports.)
         bus = RedisBus(self.redis_url, channel_prefix=centre_channel_prefix(self.centre))
         try:
             service = open_service(self.database_url, centre=self.centre, bus=bus)

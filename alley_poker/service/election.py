@@ -86,7 +86,6 @@ class CentreElection:
 
     def wait_until_active(self, stop: threading.Event) -> bool:
         """Stand by until the lock is ours (True) or ``stop`` is set (False)."""
-        announced = False
         while not stop.is_set():
             try:
                 if self.try_acquire():
@@ -94,9 +93,6 @@ class CentreElection:
             except sqlalchemy.exc.OperationalError as error:
                 log.warning("centre %s: cannot reach PostgreSQL for the election (%s)",
                             self.centre, error.orig)
-            if not announced:
-                log.warning("standing by for centre %s: another worker is active", self.centre)
-                announced = True
             stop.wait(self.poll_s)
         return False
 
