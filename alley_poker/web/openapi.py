@@ -88,7 +88,7 @@ def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any
 def openapi_document() -> dict[str, Any]:
     """The whole document (a fresh dict each call)."""
     doc = _Builder()
-    match_id = [_path("match_id", {"type": "string", "minLength": 1})]
+    match_id = [{**_path("match_id", {"type": "string", "minLength": 1}), "example": "m1"}]
     base = "/api/v1"
     match = f"{base}/matches/{{match_id}}"
 
