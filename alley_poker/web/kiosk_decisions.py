@@ -18,82 +18,23 @@ field}}``.  ``decide_lose_card`` (the first kiosk event) is kept as a name for
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Any
 
 from flask import request
 from flask_socketio import SocketIO
-from pydantic import Field, ValidationError
+from pydantic import ValidationError
 
 from alley_poker.ledger import CommandRefused
-from alley_poker.ledger import commands as c
 from alley_poker.service import AlleyService
 from alley_poker.web.errors import error_body, validation_error
-from alley_poker.web.schemas import COMMAND_BODIES, BowlerName, CommandBody
+from alley_poker.web.schemas import COMMAND_BODIES, CommandBody
 
-CardFace = Annotated[str, Field(min_length=2, max_length=3)]
-
-
-# Kiosk-side bodies for the decision kinds whose API schema has not landed in
-# ``web.schemas`` yet; the API's own model wins as soon as it exists (see body_model_for).
-class KioskGuessBody(CommandBody):
-    """The bowler's guess of the side the ball comes back on (before it does)."""
-
-    bowler: BowlerName
-    side: Literal["left", "right"]
-    decision_id: str | None = None
-
-    def to_command(self, *, actor: str) -> c.Command:
-        return c.DecideGuess(self.bowler, self.side, decision_id=self.decision_id, actor=actor)
-
-
-class KioskStealBody(CommandBody):
-    """The card a bowler takes from another after picking up a split."""
-
-    bowler: BowlerName
-    from_bowler: BowlerName
-    card: CardFace
-    decision_id: str | None = None
-
-    def to_command(self, *, actor: str) -> c.Command:
-        return c.DecideSteal(self.bowler, self.from_bowler, self.card,
-                             decision_id=self.decision_id, actor=actor)
-
-
-class KioskEndDrawBody(CommandBody):
-    """Take (or decline) the lowest score's end-of-match draw."""
-
-    bowler: BowlerName
-    accept: bool
-    decision_id: str | None = None
-
-    def to_command(self, *, actor: str) -> c.Command:
-        return c.DecideEndDraw(self.bowler, self.accept, decision_id=self.decision_id,
-                               actor=actor)
-
-
-class KioskBuyBody(CommandBody):
-    """Buy (or decline) one card at the end of the match, at the ante's price."""
-
-    bowler: BowlerName
-    accept: bool
-    decision_id: str | None = None
-
-    def to_command(self, *, actor: str) -> c.Command:
-        return c.DecideBuy(self.bowler, self.accept, decision_id=self.decision_id, actor=actor)
-
-
-#: The decision kinds a kiosk may answer, and the body used when the API has none yet.
-DECISION_KINDS: dict[str, type[CommandBody] | None] = {
-    "lose-card": None,  # the API's LoseCardBody
-    "guess": KioskGuessBody,
-    "steal": KioskStealBody,
-    "end-draw": KioskEndDrawBody,
-    "buy": KioskBuyBody,
-}
+#: The decision kinds a kiosk may answer (command kinds of the JSON API).
+DECISION_KINDS = ("lose-card", "guess", "steal", "end-draw", "buy")
 
 
 def body_model_for(kind: str) -> type[CommandBody]:
-    """The pydantic model validating a ``decide`` of ``kind`` (a key of DECISION_KINDS).
+    """The API's pydantic model validating a ``decide`` of ``kind`` (one of DECISION_KINDS).
 
     >>> body_model_for("lose-card").__name__
     'LoseCardBody'
@@ -104,9 +45,7 @@ def body_model_for(kind: str) -> type[CommandBody]:
     """
     if kind not in DECISION_KINDS:
         raise KeyError(f"a kiosk answers only {', '.join(DECISION_KINDS)}; not {kind!r}")
-    model = COMMAND_BODIES.get(kind) or DECISION_KINDS[kind]
-    assert model is not None, f"web.schemas lost the {kind} body"
-    return model
+    return COMMAND_BODIES[kind]
 
 
 def answer_decision(service: AlleyService, allowed_matches: list[str],

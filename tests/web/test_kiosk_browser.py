@@ -117,3 +117,59 @@ def test_commissioner_signs_in_rules_a_holland_daze_and_the_kiosk_shows_it(
              if record["type"] == "holland_daze"]
     assert [(r["data"]["bowler"], r["data"]["actor"], r["data"]["reason"]) for r in ruled] == [
         ("Bob", "commissioner:tablet", "bowled frame 1 on lane 1")]
+
+
+def test_a_bowler_guesses_the_ball_return_and_steals_with_a_tap(browser, live_server, service):
+    page = open_kiosk(browser, live_server.url)
+    ann, bob = "section.bowler[data-bowler=Ann]", "section.bowler[data-bowler=Bob]"
+    service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+    service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor="feed:test"))
+    page.wait_for_selector(f"{ann} .decision[data-kind=lose_card] button.side-left")
+    assert page.locator(f"{bob} .decision").count() == 0  # only the bowler whose decision it is
+    page.click(f"{ann} button.side-left")
+    page.wait_for_function(
+        f"document.querySelector('{ann} .decision').textContent.includes('GUESSED LEFT')")
+    assert page.locator(f"{ann} .decision button").count() == 0
+    assert service.state("m1").pending_for("Ann")[0]["guess"]["side"] == "left"
+    service.execute("m1", c.RecordGuessOutcome("Ann", "right", actor="commissioner:desk"))
+    service.execute("m1", c.DecideLoseCard(
+        "Ann", service.state("m1").display_card(service.state("m1").hands["Ann"][0]),
+        actor="bowler:Ann"))
+
+    # Bob picks up a split: he steals by tapping a card in Ann's hand.
+    service.execute("m1", c.RecordBall("Bob", 1, 8, standing=[7, 10], actor="feed:test"))
+    service.execute("m1", c.RecordBall("Bob", 1, 2, standing=[], actor="feed:test"))
+    page.wait_for_selector(f"{bob} .decision[data-kind=steal]")
+    assert "STEAL" in page.inner_text(f"{bob} .decision")
+    target = page.locator(f"{ann} .card.stealable").first
+    face = target.get_attribute("data-card")
+    assert page.locator(f"{bob} .card.stealable").count() == 0  # not from himself
+    target.click()
+    page.wait_for_selector(f"{bob} .decision", state="detached")
+    state = service.state("m1")
+    assert face in [state.display_card(card) for card in state.hands["Bob"]]
+    assert page.locator(f"{bob} .card[data-card='{face}']").count() == 1
+    assert page.locator(f"{ann} .card[data-card='{face}']").count() == 0
+
+
+def test_end_of_match_draw_and_buy_are_taps_on_the_kiosk(browser, live_server, service):
+    for _frame in range(10):
+        for bowler in ("Ann", "Bob"):
+            service.execute("m1", c.RecordBall(bowler, 1, 1, actor="feed:test"))
+            service.execute("m1", c.RecordBall(bowler, 1, 1, actor="feed:test"))
+    page = open_kiosk(browser, live_server.url)
+    ann, bob = "section.bowler[data-bowler=Ann]", "section.bowler[data-bowler=Bob]"
+    page.wait_for_selector(f"{ann} .decision[data-kind=end_draw]")
+    assert "end-of-match draw" in page.inner_text(f"{ann} .decision")
+    assert page.locator(f"{ann} .decision .deadline").inner_text().count(":") == 1
+    page.click(f"{ann} .decision button.yes")
+    page.click(f"{bob} .decision button.no")
+    page.wait_for_selector(f"{bob} .decision[data-kind=buy]")
+    assert service.state("m1").ante_cents == 100  # a card costs the ante
+    assert page.inner_text(f"{bob} .decision button.yes") == "BUY — $1.00"
+    page.screenshot(path="/tmp/kiosk-buy.png")
+    page.click(f"{bob} .decision button.yes")
+    page.wait_for_function(f"document.querySelectorAll('{bob} .card').length === 1")
+    assert len(service.state("m1").hands["Bob"]) == 1
+    assert service.state("m1").paid["Bob"] == 200  # the ante and the card
+    assert len(service.state("m1").hands["Ann"]) == 1  # her end-of-match draw
