@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from alley_poker.web.schemas import COMMAND_BODIES
 from tests.web.conftest import PIN, csrf_token_from, signed_in_client
 
 STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
@@ -15,11 +16,14 @@ SAMPLE_ARGUMENTS = {"match_id": "m1", "kind": "record-ball", "lane_pair": "1-2",
 
 
 def state_changing_requests(app):
-    """(method, url) for every state-changing method of every route."""
+    """(method, url) for every state-changing method of every route (every command kind)."""
     found = []
     for rule in app.url_map.iter_rules():
-        url = rule.build({name: SAMPLE_ARGUMENTS[name] for name in rule.arguments})[1]
-        found += [(method, url) for method in sorted(rule.methods & STATE_CHANGING)]
+        kinds = COMMAND_BODIES if "kind" in rule.arguments else [SAMPLE_ARGUMENTS["kind"]]
+        for kind in kinds:
+            arguments = {name: SAMPLE_ARGUMENTS[name] for name in rule.arguments}
+            url = rule.build(arguments | ({"kind": kind} if "kind" in arguments else {}))[1]
+            found += [(method, url) for method in sorted(rule.methods & STATE_CHANGING)]
     return found
 
 
@@ -94,3 +98,39 @@ def test_the_signed_in_dashboard_lists_every_match(app):
     page = client.get("/commissioner").get_data(as_text=True)
     assert 'data-match="m1"' in page and "Ann, Bob" in page and "$2.00" in page
     assert "Sign out" in page
+
+
+def _revoked_and_foreign_tokens(app, service):
+    from alley_poker.store.api_tokens import ApiTokenStore
+
+    client, csrf = signed_in_client(app)
+    made = client.post("/api/v1/tokens", json={"name": "soon revoked"},
+                       headers={"X-CSRFToken": csrf}).get_json()
+    client.delete(f"/api/v1/tokens/{made['id']}", headers={"X-CSRFToken": csrf})
+    foreign = ApiTokenStore(service.repository.store.engine, centre="riverside").create("theirs")
+    return {"bad": "guessed-token", "revoked": made["token"], "other centre": foreign.secret}
+
+
+def test_every_api_route_refuses_a_bad_revoked_or_foreign_token(app, service):
+    tokens = _revoked_and_foreign_tokens(app, service)
+    caller = app.test_client()
+    seq = service.state("m1").seq
+    api_routes = [(method, url) for method, url in state_changing_requests(app)
+                  if url.startswith("/api/")]
+    api_routes += [("GET", "/api/v1/settlement"), ("GET", "/api/v1/audit.csv")]
+    assert len(api_routes) >= 25
+    for label, secret in tokens.items():
+        for method, url in api_routes:
+            answer = caller.open(url, method=method, json={"bowler": "Ann", "pins": 10},
+                                 headers={"Authorization": f"Bearer {secret}"})
+            assert answer.status_code == 401, (label, method, url, answer.status_code)
+    assert service.state("m1").seq == seq
+
+
+def test_money_and_the_audit_are_not_for_the_settee(app):
+    client = app.test_client()
+    for url in ("/api/v1/settlement", "/api/v1/settlement.csv", "/api/v1/audit",
+                "/api/v1/audit.csv", "/api/v1/tokens"):
+        answer = client.get(url)
+        assert answer.status_code == 401, url
+        assert answer.get_json()["error"]["code"] == "sign_in_required"
