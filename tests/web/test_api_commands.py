@@ -1,0 +1,155 @@
+"""Commands of /api/v1: create a match, move lanes, every ledger command kind, the
+commissioner deciding for a bowler; refusals leave the ledger as it was."""
+
+from __future__ import annotations
+
+from alley_poker.ledger import commands as c
+from tests.web.conftest import signed_in_client
+
+FEED = "feed:test"
+
+
+def tablet(app):
+    client, csrf = signed_in_client(app)
+
+    def send(method, url, body=None):
+        answer = client.open(url, method=method, json=body, headers={"X-CSRFToken": csrf})
+        return answer.status_code, answer.get_json()
+
+    return send
+
+
+def command(send, kind, body=None, match_id="m1"):
+    return send("POST", f"/api/v1/matches/{match_id}/commands/{kind}", body or {})
+
+
+NEW_MATCH = {"match_id": "m2", "games": 1, "ante_cents": 150,
+             "slots": [{"lane": 3, "slot": 1, "bowler": "Cy"},
+                       {"lane": 4, "slot": 1, "bowler": "Dee"},
+                       {"lane": 4, "slot": 2, "bowler": "Eve"}],
+             "seat_order": ["Eve", "Cy", "Dee"]}
+
+
+def test_create_a_match_then_consent_and_start_it(app, service):
+    send = tablet(app)
+    status, view = send("POST", "/api/v1/matches", NEW_MATCH)
+    assert status == 201, view
+    assert (view["match_id"], view["status"], view["ante_cents"], view["seat_order"]) == (
+        "m2", "open", 150, ["Eve", "Cy", "Dee"])
+    assert service.lanes.bowler_at(4, 2) == ("m2", "Eve")
+    for bowler in ("Cy", "Dee", "Eve"):
+        status, body = command(send, "consent", {"bowler": bowler}, "m2")
+        assert status == 200, body
+    status, body = command(send, "start", None, "m2")
+    assert status == 200 and "match_started" in [e["type"] for e in body["events"]]
+    assert "pile" not in next(e for e in body["events"] if e["type"] == "match_started")["data"]
+    assert service.state("m2").status == "playing" and service.state("m2").pot_cents == 450
+    listed = {m["match_id"]: m for m in send("GET", "/api/v1/matches")[1]["matches"]}
+    assert listed["m2"]["lanes"] == [3, 4]
+
+
+def test_a_bad_new_match_is_refused_and_claims_no_lanes(app, service):
+    send = tablet(app)
+    taken = NEW_MATCH | {"slots": [{"lane": 1, "slot": 1, "bowler": "Cy"},
+                                   {"lane": 4, "slot": 1, "bowler": "Dee"}],
+                         "seat_order": None}
+    status, body = send("POST", "/api/v1/matches", taken)
+    assert (status, body["error"]["code"], body["error"]["field"]) == (409, "lanes_taken", "slots")
+    assert "Ann" in body["error"]["message"]
+    status, body = send("POST", "/api/v1/matches", NEW_MATCH | {"seat_order": ["Cy", "Zed"]})
+    assert (status, body["error"]["field"]) == (409, "seat_order")
+    status, body = send("POST", "/api/v1/matches", NEW_MATCH | {"ante_cents": 5})
+    assert (status, body["error"]["field"]) == (409, "ante_cents")
+    doubled = NEW_MATCH | {"slots": [NEW_MATCH["slots"][0]] * 2}
+    assert send("POST", "/api/v1/matches", doubled)[0] == 422
+    assert send("POST", "/api/v1/matches", NEW_MATCH | {"match_id": "a/b"})[0] == 422
+    assert send("POST", "/api/v1/matches", NEW_MATCH | {"match_id": "m1"})[1]["error"][
+        "code"] == "match_exists"
+    assert service.lanes.bowler_at(4, 1) is None and service.state("m2").status == "new"
+    assert service.lanes.bowler_at(1, 1) == ("m1", "Ann")
+
+
+def test_the_commissioner_moves_bowlers_between_lane_slots(app, service):
+    send = tablet(app)
+    slots = [{"lane": 1, "slot": 1, "bowler": "Ann"}, {"lane": 1, "slot": 2, "bowler": "Bob"}]
+    status, body = send("PUT", "/api/v1/matches/m1/lanes",
+                        {"slots": slots, "reason": "Bob moved to lane 1"})
+    assert status == 200, body
+    assert body == {"match_id": "m1", "lanes": [1], "slots": slots}
+    assert service.lanes.bowler_at(1, 2) == ("m1", "Bob")
+    history = service.assignments.history("m1")
+    assert history[-1]["reason"] == "Bob moved to lane 1"
+    assert history[-1]["actor"] == "commissioner:tablet"
+    status, body = send("PUT", "/api/v1/matches/m1/lanes",
+                        {"slots": slots[:1], "reason": "Bob forgotten"})
+    assert (status, body["error"]["field"]) == (409, "slots")
+    assert send("PUT", "/api/v1/matches/nope/lanes", {"slots": slots})[0] == 404
+
+
+def test_the_commissioner_decides_a_lose_card_for_the_bowler_after_a_guess(app, service):
+    service.execute("m1", c.RecordBall("Ann", 1, 10, actor=FEED))
+    service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor=FEED))
+    send = tablet(app)
+    decision = next(iter(service.state("m1").decisions))
+    status, body = command(send, "guess", {"bowler": "Ann", "side": "left",
+                                           "decision_id": decision})
+    assert status == 200, body
+    status, body = command(send, "guess-outcome", {"bowler": "Ann", "side": "right"})
+    assert status == 200 and body["events"][0]["data"]["correct"] is False
+    card = service.state("m1").display_card(service.state("m1").hands["Ann"][0])
+    status, body = command(send, "lose-card", {"bowler": "Ann", "card": card,
+                                               "decision_id": decision})
+    assert status == 200, body
+    assert len(service.state("m1").hands["Ann"]) == 2 and not service.state("m1").decisions
+
+
+def test_undo_last_takes_back_a_ruling_and_void_refunds_the_antes(app, service):
+    send = tablet(app)
+    status, _ = command(send, "holland-daze", {"bowler": "Bob", "reason": "lane 1"})
+    assert status == 200
+    seq_after_ruling = service.state("m1").seq
+    status, body = command(send, "undo-last", {"reason": "wrong bowler"})
+    assert status == 200, body
+    assert service.state("m1").seq > seq_after_ruling
+    status, body = command(send, "void", {"reason": "power cut"})
+    assert status == 200, body
+    state = service.state("m1")
+    assert state.status == "void" and state.paid == {"Ann": 0, "Bob": 0}
+
+
+def test_bowlers_are_added_and_removed_before_the_first_ball(app, service):
+    send = tablet(app)
+    send("POST", "/api/v1/matches", NEW_MATCH)
+    status, body = command(send, "add-bowler", {"bowler": "Fay", "reason": "late"}, "m2")
+    assert status == 200, body
+    status, body = command(send, "remove-bowler", {"bowler": "Dee", "reason": "ill"}, "m2")
+    assert status == 200, body
+    assert service.state("m2").bowlers == ["Eve", "Cy", "Fay"]
+
+
+def test_refused_commands_name_the_field_and_change_nothing(app, service):
+    send = tablet(app)
+    seq = service.state("m1").seq
+    cases = [
+        ("guess", {"bowler": "Ann", "side": "up"}, 422, "side"),
+        ("steal", {"bowler": "Ann", "from_bowler": "Bob", "card": "7H"}, 409, None),
+        ("end-draw", {"bowler": "Ann", "accept": True}, 409, None),
+        ("buy", {"bowler": "Ann", "accept": "maybe"}, 422, "accept"),
+        ("apply-review", {"review_id": "R1"}, 409, None),
+        ("dismiss-review", {}, 422, "review_id"),
+        ("void-guess", {"bowler": "Ann"}, 409, None),
+        ("confirm-result", {}, 409, None),
+        ("undo-result", {}, 409, None),
+        ("correct-ball", {"bowler": "Ann", "game": 1, "frame": 11, "ball": 1, "pins": 3},
+         422, "frame"),
+        ("correct-ball", {"bowler": "Ann", "game": 1, "frame": 1, "ball": 1, "pins": 3},
+         409, None),
+        ("consent", {"bowler": "Ann", "reason": "x"}, 422, "reason"),
+        ("start", {}, 409, None),
+    ]
+    for kind, body, status, field in cases:
+        got, answer = command(send, kind, body)
+        assert got == status, (kind, answer)
+        if field:
+            assert answer["error"]["field"] == field, (kind, answer)
+    assert service.state("m1").seq == seq
