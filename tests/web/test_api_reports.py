@@ -1,0 +1,123 @@
+"""Settlement and audit over the API: a night played through the API, as JSON and as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from tests.web.conftest import signed_in_client
+
+
+def tablet(app):
+    client, csrf = signed_in_client(app)
+
+    def send(method, url, body=None):
+        answer = client.open(url, method=method, json=body, headers={"X-CSRFToken": csrf})
+        return answer.status_code, answer.get_json()
+
+    return client, send
+
+
+def play_out(send, service, match_id="m1"):
+    """9-0 frames to the end, every end-of-match choice declined, the result confirmed."""
+    url = f"/api/v1/matches/{match_id}/commands"
+    while service.state(match_id).status == "playing":
+        for bowler in service.state(match_id).bowlers:
+            for pins in (9, 0):
+                if service.state(match_id).status == "playing":
+                    assert send("POST", f"{url}/record-ball",
+                                {"bowler": bowler, "pins": pins})[0] == 200
+    for decision in list(service.state(match_id).decisions.values()):
+        kind = decision["kind"].replace("_", "-")
+        assert send("POST", f"{url}/{kind}", {"bowler": decision["bowler"], "accept": False})[
+            0] == 200
+    while service.state(match_id).decisions:  # the buys open once the draws are answered
+        decision = next(iter(service.state(match_id).decisions.values()))
+        status, body = send("POST", f"{url}/{decision['kind'].replace('_', '-')}",
+                            {"bowler": decision["bowler"], "accept": False})
+        assert status == 200, body
+    status, body = send("POST", f"{url}/confirm-result", {"reason": "end of the night"})
+    assert status == 200, body
+
+
+def test_the_night_settles_to_zero_and_downloads_as_csv(app, service):
+    client, send = tablet(app)
+    assert send("POST", "/api/v1/matches", {
+        "match_id": "m2", "games": 1, "ante_cents": 250,
+        "slots": [{"lane": 3, "slot": 1, "bowler": "Ann"},
+                  {"lane": 4, "slot": 1, "bowler": "Cy"}]})[0] == 201
+    play_out(send, service, "m1")
+    state = service.state("m1")
+    assert state.status == "settled"
+    shares = state.result["shares"]
+
+    status, report = send("GET", "/api/v1/settlement")
+    assert status == 200
+    money = {row["bowler"]: row for row in report["bowlers"]}
+    # m1: $1 antes, pot $2 shared by the winners; m2 not started: nobody has paid into it.
+    assert money["Ann"]["paid_cents"] == 100 and money["Bob"]["paid_cents"] == 100
+    assert money["Ann"]["won_cents"] == shares.get("Ann", 0)
+    assert money["Bob"]["won_cents"] == shares.get("Bob", 0)
+    assert sum(shares.values()) == 200
+    assert sum(row["net_cents"] for row in report["bowlers"]) == 0
+    assert money["Cy"] == {"bowler": "Cy", "paid_cents": 0, "won_cents": 0, "net_cents": 0,
+                           "matches": ["m2"]}
+    assert report["totals"] == {"paid_cents": 200, "won_cents": 200, "held_cents": 0,
+                                "complete": False}  # m2 is still open
+
+    download = client.get("/api/v1/settlement.csv")
+    assert download.mimetype == "text/csv"
+    assert "attachment" in download.headers["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(download.get_data(as_text=True))))
+    assert rows[0] == ["bowler", "paid_cents", "won_cents", "net_cents", "matches"]
+    assert [row[0] for row in rows[1:]] == ["Ann", "Bob", "Cy"]
+    assert rows[1][4] == "m1 m2"
+
+
+def test_settlement_for_a_day(app, service):
+    _client, send = tablet(app)
+    today = service.repository.store.load("m1")[0]["at"][:10]
+    assert [b["bowler"] for b in send("GET", f"/api/v1/settlement?date={today}")[1][
+        "bowlers"]] == ["Ann", "Bob"]
+    status, other_day = send("GET", "/api/v1/settlement?date=1999-12-31")
+    assert status == 200 and other_day["bowlers"] == [] and other_day["date"] == "1999-12-31"
+    for bad in ("yesterday", "2026-02-30", "2026-1-1"):
+        status, body = send("GET", f"/api/v1/settlement?date={bad}")
+        assert (status, body["error"]["field"]) == (422, "date"), bad
+
+
+def test_the_audit_shows_who_did_what_filtered_and_as_csv(app, service):
+    client, send = tablet(app)
+    send("POST", "/api/v1/matches/m1/commands/holland-daze", {"bowler": "Bob", "reason": "lane 1"})
+    status, page = send("GET", "/api/v1/audit")
+    assert status == 200
+    entries = page["entries"]
+    assert [e["seq"] for e in entries] == list(range(1, service.state("m1").seq + 1))
+    assert entries[0]["type"] == "match_created" and entries[0]["actor"] == "commissioner:test-desk"
+    started = next(e for e in entries if e["type"] == "match_started")
+    assert "pile" not in started["summary"]
+    assert page["next_since"] == entries[-1]["id"]
+
+    ruled = send("GET", "/api/v1/audit?actor=commissioner:tablet")[1]["entries"]
+    assert ruled and {e["type"] for e in ruled} >= {"holland_daze"}
+    assert all(e["actor"] == "commissioner:tablet" for e in ruled)
+    assert "reason=lane 1" in next(e for e in ruled if e["type"] == "holland_daze")["summary"]
+    consents = send("GET", "/api/v1/audit?type=consent_recorded&bowler=Ann")[1]["entries"]
+    assert [(e["type"], e["actor"]) for e in consents] == [("consent_recorded", "bowler:Ann")]
+    assert send("GET", "/api/v1/audit?match_id=other")[1]["entries"] == []
+    second = send("GET", f"/api/v1/audit?since={entries[1]['id']}&limit=2")[1]["entries"]
+    assert [e["seq"] for e in second] == [3, 4]
+    assert send("GET", "/api/v1/audit?limit=0")[0] == 422
+
+    rows = list(csv.reader(io.StringIO(client.get("/api/v1/audit.csv").get_data(as_text=True))))
+    assert rows[0] == ["id", "time", "match_id", "seq", "type", "actor", "command", "summary"]
+    assert len(rows) == len(entries) + 1
+
+
+def test_csv_cells_that_look_like_formulas_stay_text(app, service):
+    _client, send = tablet(app)
+    send("POST", "/api/v1/matches", {"match_id": "m3", "games": 1, "slots": [
+        {"lane": 5, "slot": 1, "bowler": "=1+1"}, {"lane": 5, "slot": 2, "bowler": "Cy"}]})
+    client, _ = tablet(app)
+    text = client.get("/api/v1/settlement.csv").get_data(as_text=True)
+    assert "'=1+1" in text and "\n=1+1" not in text
