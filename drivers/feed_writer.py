@@ -4,13 +4,20 @@
 
 * ``socket://HOST:PORT`` — it **listens** on HOST:PORT, as a serial device server (a Moxa
   NPort, a Lantronix box) in TCP-server mode does, and the alley service's
-  ``SerialFeed("socket://HOST:PORT", ...)`` connects to it.  One reader at a time.
+  ``SerialFeed("socket://HOST:PORT", ...)`` connects to it.  One reader at a time; a new
+  one replaces the old (a restarted service must not wait for its dead self to time out).
 * anything else — a pty path made by ``socat``, ``/dev/ttyUSB1``, ``rfc2217://`` — is opened
   with ``serial.serial_for_url`` and written to.
 
 Lines queue while nobody is connected and go out when a reader (re)connects.  Because a
-serial line has no acknowledgements, after every reconnect the last ``resend_window`` lines
-are sent again, as scorers do; the reader recognises them by sequence number.
+serial line has no acknowledgements, after every reconnect lines are sent again, as scorers
+do: the last ``resend_window``, or every line written on the connection that dropped if that
+is more (a reader that crashed lost whatever sat unread in its socket — after an outage, a
+whole backlog), at most :data:`MAX_RESEND`.  The reader recognises them by sequence number,
+or by the balls its ledger already holds, and the balls it lacks arrive in bowling order.  Then
+``on_reconnect`` runs (if set): :func:`serve` uses it to queue a scoresheet of every game
+bowled so far, because a reader that crashed may have lost far more than the re-sent lines
+(a backlog that arrived at once and was never processed).
 
 :func:`serve` runs a :class:`~drivers.simulator.Simulator` into a writer at real or
 accelerated speed — the ``alley-poker simulate`` command.
@@ -31,13 +38,16 @@ from urllib.parse import urlsplit
 
 import serial
 
-from drivers.base import BallRecorded, Heartbeat, LaneEvent, SheetBall
+from drivers.base import BallRecorded, Heartbeat, LaneEvent, ScoresheetSnapshot, SheetBall
 from drivers.dialects.apf1 import Apf1Encoder
 from drivers.dialects.notation import format_sheet
 from drivers.dialects.scoresheet import format_line
 from drivers.serial_feed import BackoffSchedule
 
 log = logging.getLogger(__name__)
+
+#: Most lines re-sent after a reconnect: a whole league night on a busy centre's feed.
+MAX_RESEND = 4096
 
 
 class _TcpServerLink:
@@ -62,10 +72,23 @@ class _TcpServerLink:
 
     def write(self, line: bytes) -> None:
         assert self.conn is not None
-        readable, _, _ = select.select([self.conn], [], [], 0)
-        if readable and self.conn.recv(1, socket.MSG_PEEK) == b"":
-            raise ConnectionResetError("the reader closed the connection")
+        self.check()
         self.conn.sendall(line)
+
+    def check(self) -> None:
+        """Raise if the reader is gone: it closed the connection, or a new reader is knocking.
+
+        Called while idle too, so a reader that died (a SIGKILLed service) is noticed before
+        the next line, and its restarted self is let in at once rather than after that line.
+        A device server in TCP-server mode with one connection allowed does the same: the
+        newest client wins (the old one is almost always a dead peer that never said goodbye).
+        """
+        assert self.conn is not None
+        readable, _, _ = select.select([self.conn, self.server], [], [], 0)
+        if self.conn in readable and self.conn.recv(1, socket.MSG_PEEK) == b"":
+            raise ConnectionResetError("the reader closed the connection")
+        if self.server in readable:
+            raise ConnectionResetError("a new reader connected; the old connection is dropped")
 
     def disconnect(self) -> None:
         if self.conn is not None:
@@ -100,6 +123,9 @@ class _SerialLink:
         assert self.port is not None
         self.port.write(line)
 
+    def check(self) -> None:
+        """A serial line cannot tell whether anyone is listening: nothing to check."""
+
     def disconnect(self) -> None:
         if self.port is not None:
             with contextlib.suppress(serial.SerialException, OSError):
@@ -127,12 +153,15 @@ class FeedWriter:
         self.resend_window = resend_window
         self.backoff = backoff or BackoffSchedule(initial=0.05, maximum=1.0)
         self._queue: deque[bytes] = deque()
-        self._sent: deque[bytes] = deque(maxlen=max(resend_window, 1))
+        self._sent: deque[bytes] = deque(maxlen=max(resend_window, MAX_RESEND))
+        self._written_on_connection = 0
         self._lock = threading.Condition()
         self._stop = threading.Event()
         self._drop = threading.Event()
         self.connections = 0
         self.lines_sent = 0
+        #: Called in the writer's thread after every reconnect's re-send (may call write()).
+        self.on_reconnect: Callable[[], None] | None = None
         self._connected = False
         self._thread = threading.Thread(target=self._run, name="feed-writer", daemon=True)
 
@@ -201,17 +230,29 @@ class FeedWriter:
                 self.backoff.reset()
                 self.connections += 1
                 self._connected = True
-                if self.connections > 1 and not self._resend(list(self._sent)):
-                    continue
+                if self.connections > 1:
+                    count = min(len(self._sent),
+                                max(self.resend_window, self._written_on_connection))
+                    self._written_on_connection = count
+                    if not self._resend(list(self._sent)[len(self._sent) - count:]):
+                        continue
+                    if self.on_reconnect is not None:
+                        self.on_reconnect()
             if self._drop.is_set():
                 self._drop.clear()
                 self._disconnect("dropped on purpose (cable pulled)")
                 continue
             with self._lock:
-                if not self._queue:
+                idle = not self._queue
+                if idle:
                     self._lock.wait(0.05)
-                    continue
-                line = self._queue[0]
+                line = self._queue[0] if self._queue else b""
+            if idle:
+                try:
+                    self._link.check()
+                except OSError as exc:
+                    self._disconnect(f"reader gone: {exc}")
+                continue
             try:
                 self._link.write(line)
             except (OSError, serial.SerialException) as exc:
@@ -220,6 +261,7 @@ class FeedWriter:
             with self._lock:
                 self._queue.popleft()
                 self._sent.append(line)
+                self._written_on_connection += 1
                 self.lines_sent += 1
                 self._lock.notify_all()
 
@@ -248,29 +290,80 @@ def encode_lines(events: Iterator, dialect: str, *, session: str = "sim",
                  heartbeat_s: float = 10.0) -> Iterator[TimedLine]:
     """The lines a scorer speaking ``dialect`` sends for timed events (``apf1``: with HELLO
     first and a heartbeat in every silence longer than ``heartbeat_s``)."""
-    if dialect == "apf1":
-        encoder = Apf1Encoder(session=session)
-        yield TimedLine(0.0, encoder.hello())
-        last = 0.0
-        for timed in events:
-            while timed.at - last > heartbeat_s:
-                last += heartbeat_s
-                yield TimedLine(last, encoder.encode(Heartbeat()))
-            line = _apf1_line(encoder, timed.event)
-            if line is not None:
-                yield TimedLine(timed.at, line)
-            last = timed.at
-    elif dialect == "scoresheet":
-        sheets: dict[tuple[int, int, int], list[BallRecorded]] = {}
-        for timed in events:
-            event = timed.event
-            if type(event) is BallRecorded:
-                balls = sheets.setdefault((event.lane, event.bowler, event.game), [])
-                balls.append(event)
-                yield TimedLine(timed.at, format_line(event.lane, event.bowler, "-",
-                                                      event.game, _sheet(balls)))
-    else:
+    output = ScorerOutput(dialect, session=session)
+    for at, event in _timeline(events, dialect, heartbeat_s):
+        line = output.encode(event)
+        if line is not None:
+            yield TimedLine(at, line)
+
+
+def _timeline(events: Iterator, dialect: str,
+              heartbeat_s: float) -> Iterator[tuple[float, LaneEvent | None]]:
+    """(time, event) pairs; ``None`` first stands for the apf1 HELLO, heartbeats fill silences."""
+    if dialect not in ("apf1", "scoresheet"):
         raise ValueError(f"the simulator writes apf1 or scoresheet, not {dialect!r}")
+    if dialect == "apf1":
+        yield 0.0, None
+    last = 0.0
+    for timed in events:
+        while dialect == "apf1" and timed.at - last > heartbeat_s:
+            last += heartbeat_s
+            yield last, Heartbeat()
+        yield timed.at, timed.event
+        last = timed.at
+
+
+class ScorerOutput:
+    """Turns lane events into a scorer's lines as they are written, remembering every ball.
+
+    Lines are numbered when they are encoded, so :meth:`send` encodes and queues in one step
+    under a lock; :meth:`catch_up` (run after a reconnect, from the writer's thread) can then
+    slip in a scoresheet of every game bowled so far without breaking the numbering.
+    """
+
+    def __init__(self, dialect: str, *, session: str = "sim",
+                 writer: FeedWriter | None = None):
+        if dialect not in ("apf1", "scoresheet"):
+            raise ValueError(f"the simulator writes apf1 or scoresheet, not {dialect!r}")
+        self.dialect = dialect
+        self.writer = writer
+        self._encoder = Apf1Encoder(session=session) if dialect == "apf1" else None
+        self._balls: dict[tuple[int, int, int], list[BallRecorded]] = {}
+        self._lock = threading.Lock()
+
+    def encode(self, event: LaneEvent | None) -> bytes | None:
+        """The line for ``event`` (``None``: the apf1 HELLO), or None if it has no line."""
+        if type(event) is BallRecorded:
+            self._balls.setdefault((event.lane, event.bowler, event.game), []).append(event)
+        if self._encoder is not None:
+            return self._encoder.hello() if event is None else _apf1_line(self._encoder, event)
+        if type(event) is BallRecorded:
+            return self._sheet_line((event.lane, event.bowler, event.game))
+        return None
+
+    def send(self, event: LaneEvent | None) -> bytes | None:
+        """Encode ``event`` and queue its line on the writer; returns the line (or None)."""
+        assert self.writer is not None
+        with self._lock:
+            line = self.encode(event)
+            if line is not None:
+                self.writer.write(line)
+        return line
+
+    def catch_up(self) -> None:
+        """Queue the sheet of every game with a ball so far, oldest game first."""
+        assert self.writer is not None
+        with self._lock:
+            for key in sorted(self._balls, key=lambda key: (key[2], key[0], key[1])):
+                self.writer.write(self._sheet_line(key))
+
+    def _sheet_line(self, key: tuple[int, int, int]) -> bytes:
+        lane, bowler, game = key
+        balls = self._balls[key]
+        if self._encoder is None:
+            return format_line(lane, bowler, "-", game, _sheet(balls))
+        return self._encoder.encode(ScoresheetSnapshot(lane=lane, bowler=bowler, game=game,
+                                                       frames=_frames(balls)))
 
 
 def _apf1_line(encoder: Apf1Encoder, event: LaneEvent) -> bytes | None:
@@ -280,11 +373,15 @@ def _apf1_line(encoder: Apf1Encoder, event: LaneEvent) -> bytes | None:
         return None
 
 
-def _sheet(balls: list[BallRecorded]) -> str:
+def _frames(balls: list[BallRecorded]) -> tuple[tuple[SheetBall, ...], ...]:
     frames: dict[int, list[SheetBall]] = {}
     for ball in balls:
         frames.setdefault(ball.frame, []).append(SheetBall(ball.pins, ball.flags))
-    return format_sheet(list(frames.values()))
+    return tuple(tuple(frame) for frame in frames.values())
+
+
+def _sheet(balls: list[BallRecorded]) -> str:
+    return format_sheet(list(_frames(balls)))
 
 
 def serve(simulator, writer: FeedWriter, *, dialect: str = "apf1", speed: float = 1.0,
@@ -292,24 +389,28 @@ def serve(simulator, writer: FeedWriter, *, dialect: str = "apf1", speed: float 
           on_line: Callable[[TimedLine], None] | None = None,
           stop: threading.Event | None = None) -> int:
     """Play ``simulator`` into ``writer``; ``speed`` 20 runs 20x real time, 0 as fast as
-    possible.  Returns the number of lines written."""
+    possible.  After every reconnect the writer re-sends its last lines and then a sheet of
+    every game so far (:meth:`ScorerOutput.catch_up`).  Returns the number of lines written."""
     if speed < 0:
         raise ValueError("speed: 0 (as fast as possible) or more")
     session = session or f"sim-{int(time.time())}"
+    output = ScorerOutput(dialect, session=session, writer=writer)
+    writer.on_reconnect = output.catch_up
     started = time.monotonic()
     count = 0
-    for timed in encode_lines(simulator.events(), dialect, session=session,
-                              heartbeat_s=heartbeat_s):
+    for at, event in _timeline(simulator.events(), dialect, heartbeat_s):
         if speed:
-            delay = started + timed.at / speed - time.monotonic()
+            delay = started + at / speed - time.monotonic()
             if delay > 0 and stop is not None and stop.wait(delay):
                 break
             if delay > 0 and stop is None:
                 time.sleep(delay)
         if stop is not None and stop.is_set():
             break
-        writer.write(timed.line)
+        line = output.send(event)
+        if line is None:
+            continue
         count += 1
         if on_line is not None:
-            on_line(timed)
+            on_line(TimedLine(at, line))
     return count

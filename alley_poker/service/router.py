@@ -8,7 +8,13 @@ has already recorded, so:
 - a ball the ledger already holds is a duplicate and is dropped;
 - the ball the ledger expects next is recorded (and deals);
 - a ball further ahead waits until the balls before it arrive (a snapshot fills the gap);
+- so does a ball of a game the bowler may not start yet (the previous game is still missing
+  balls, typically after an outage that swallowed the end of that game);
 - a snapshot replays, in order, every ball the ledger never saw, and the commissioner is told.
+
+Nothing here needs to survive a restart: the ledger's recorded balls are the whole memory.
+Held balls are only a shortcut; a restarted router relies on the scorer re-sending its last
+lines and its snapshots (see "Resuming after a restart" in ``docs/feed-protocol.md``).
 
 Balls for lanes with no match keep their bowling score here and deal nothing.
 """
@@ -37,6 +43,9 @@ from drivers.base import (
 log = logging.getLogger(__name__)
 
 Position = tuple[int, int]  # (frame, ball)
+
+#: What became of a ball offered to the ledger.
+RECORDED, HELD, REFUSED = "recorded", "held", "refused"
 
 
 class LedgerGateway(Protocol):
@@ -109,7 +118,7 @@ class LaneEventRouter:
                 # A ball seen live but held behind the gap carries more than the sheet does
                 # (standing pins, the split flag): deal from it.
                 live = held.pop((ball.frame, ball.ball), None)
-                if not self._offer(match_id, bowler, live or ball, recovered=live is None):
+                if self._offer(match_id, bowler, live or ball) == REFUSED:
                     break
             self._drain_held(match_id, bowler, sheet.game)
             recovered = self.stats.recovered - before
@@ -121,27 +130,33 @@ class LaneEventRouter:
                            f"ball{'s' if recovered != 1 else ''} from the scoresheet",
             })
 
-    def _offer(self, match_id: str, bowler: str, ball: BallRecorded, *,
-               recovered: bool = False) -> bool:
-        """Record ``ball`` if it is the next one; True when the ledger now holds it."""
+    def _offer(self, match_id: str, bowler: str, ball: BallRecorded) -> str:
+        """Record ``ball`` if it is the next one, hold it if it is early, else refuse it.
+
+        Returns :data:`RECORDED` when the ledger now holds the ball (also when it already
+        did), :data:`HELD` or :data:`REFUSED`.  A ball recovered from a scoresheet says so
+        itself (``ball.recovered``).
+        """
         state = self.ledger.state(match_id)
         if bowler not in state.bowlers or not 1 <= ball.game <= state.games:
             self._refuse(match_id, ball, f"{bowler} has no game {ball.game} in this match")
-            return False
+            return REFUSED
         position = (ball.frame, ball.ball)
         recorded = {(b["frame"], b["ball"]) for b in state.balls[bowler][ball.game - 1]}
         if position in recorded:
             self.stats.duplicates += 1
-            return True
+            return RECORDED
         expected = self._next_position(state, bowler, ball.game)
-        if expected is None or position != expected:
-            if expected is not None and position > expected:
-                self._held.setdefault((match_id, bowler, ball.game), {})[position] = ball
-                self.stats.held += 1
-                return False
+        earlier_game_open = ball.game > 1 and \
+            self._next_position(state, bowler, ball.game - 1) is not None
+        if earlier_game_open or (expected is not None and position > expected):
+            self._held.setdefault((match_id, bowler, ball.game), {})[position] = ball
+            self.stats.held += 1
+            return HELD
+        if position != expected:
             self._refuse(match_id, ball, f"not the next ball of {bowler}'s game {ball.game} "
                                          f"(expected frame/ball {expected})")
-            return False
+            return REFUSED
         command = RecordBall(
             bowler, ball.game, ball.pins,
             standing=sorted(ball.standing) if ball.standing is not None else None,
@@ -154,27 +169,36 @@ class LaneEventRouter:
             self.ledger.execute(match_id, command)
         except CommandRefused as refused:
             self._refuse(match_id, ball, refused.reason)
-            return False
-        if recovered:
+            return REFUSED
+        if ball.recovered:
             self.stats.recovered += 1
         else:
             self.stats.recorded += 1
-        return True
+        return RECORDED
 
     def _drain_held(self, match_id: str, bowler: str, game: int) -> None:
-        key = (match_id, bowler, game)
-        held = self._held.get(key, {})
-        while held:
-            state = self.ledger.state(match_id)
-            # A held ball the ledger got another way (a snapshot) is no longer waiting.
-            for position in {(b["frame"], b["ball"]) for b in state.balls[bowler][game - 1]}:
-                held.pop(position, None)
-            expected = self._next_position(state, bowler, game)
-            ball = held.pop(expected, None) if expected else None
-            if ball is None or not self._offer(match_id, bowler, ball):
-                break
-        if not held:
-            self._held.pop(key, None)
+        """Record held balls that are now next; then those of the following game, if this
+        one is complete."""
+        state = self.ledger.state(match_id)
+        while bowler in state.bowlers and 1 <= game <= state.games:
+            key = (match_id, bowler, game)
+            held = self._held.get(key, {})
+            while held:
+                # A held ball the ledger got another way (a snapshot) is no longer waiting.
+                for position in {(b["frame"], b["ball"])
+                                 for b in state.balls[bowler][game - 1]}:
+                    held.pop(position, None)
+                expected = self._next_position(state, bowler, game)
+                ball = held.get(expected) if expected else None
+                if ball is None or self._offer(match_id, bowler, ball) != RECORDED:
+                    break
+                held.pop(expected, None)
+                state = self.ledger.state(match_id)
+            if not held:
+                self._held.pop(key, None)
+            if self._next_position(state, bowler, game) is not None:
+                return
+            game += 1  # complete: balls of the next game may have been waiting for it
 
     def _on_correction(self, ball: BallCorrected) -> None:
         found = self.lanes.bowler_at(ball.lane, ball.bowler)
