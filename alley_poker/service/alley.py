@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -65,6 +66,8 @@ class AlleyService:
         self.lanes = lanes if lanes is not None else LaneMap()
         self.assignments = assignments
         self.router = LaneEventRouter(self.lanes, self)
+        self._publish_locks: dict[str, threading.RLock] = {}
+        self._publish_locks_guard = threading.Lock()
         self._restore_lanes()
         self.unsubscribe = (self.bus.subscribe(self._on_foreign_change)
                             if getattr(self.bus, "is_shared", False) else None)
@@ -108,15 +111,26 @@ class AlleyService:
         return self.repository.state(match_id)
 
     def execute(self, match_id: str, command: Command) -> list[Any]:
-        """Run ``command`` on ``match_id``; raises the ledger's ``CommandRefused`` unchanged."""
-        events = self.repository.execute(match_id, command)
-        if events:
-            self.bus.publish(f"match:{match_id}", {
-                "kind": "events",
-                "match_id": match_id,
-                "events": [event_to_record(event) for event in events],
-            })
+        """Run ``command`` on ``match_id``; raises the ledger's ``CommandRefused`` unchanged.
+
+        The events are published before the next command of the match runs, so this
+        process publishes (and pushes to screens) each match's changes in ledger order even
+        when a feed, a tablet and the deadline scheduler command it at once.
+        """
+        with self._publish_lock_for(match_id):
+            events = self.repository.execute(match_id, command)
+            if events:
+                self.bus.publish(f"match:{match_id}", {
+                    "kind": "events",
+                    "match_id": match_id,
+                    "events": [event_to_record(event) for event in events],
+                })
         return events
+
+    def _publish_lock_for(self, match_id: str) -> threading.RLock:
+        # Re-entrant: a subscriber may itself command the match it was told about.
+        with self._publish_locks_guard:
+            return self._publish_locks.setdefault(match_id, threading.RLock())
 
     def announce(self, topic: str, message: dict[str, Any]) -> None:
         self.bus.publish(topic, message)

@@ -55,6 +55,11 @@ def centre_channel_prefix(centre: str) -> str:
     return f"alley:{centre}"
 
 
+class _ConnectFlag(threading.Event):
+    def on_connect(self, _connection: Any) -> None:
+        self.set()
+
+
 class RedisBus:
     """Publish/subscribe between the processes of one centre (see the module docstring)."""
 
@@ -68,6 +73,7 @@ class RedisBus:
         self._local = InProcessBus(self.origin)
         self._redis = redis.Redis.from_url(
             url, socket_connect_timeout=2, socket_keepalive=True, health_check_interval=10,
+            client_name=f"alley-bus-{self.origin}",  # findable in CLIENT LIST
             retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 3),
             retry_on_error=[redis.ConnectionError, redis.TimeoutError])
         try:
@@ -116,16 +122,22 @@ class RedisBus:
         lost = False
         while not self._stop.is_set():
             pubsub = self._redis.pubsub()
+            # redis-py reconnects a dropped subscription by itself (and subscribes again);
+            # this callback on the connection is how the listener learns that it happened.
+            reconnected = _ConnectFlag()  # held here: redis-py keeps only a weak reference
             try:
                 pubsub.subscribe(self.channel)
                 self._await_subscription(pubsub)
+                pubsub.connection.register_connect_callback(reconnected.on_connect)
                 self._subscribed.set()
                 if lost:
-                    log.warning("bus: Redis is back; listening on %s again", self.channel)
-                    self._local.deliver("alley", {"kind": RECONNECTED, "origin": self.origin})
+                    self._announce_reconnection()
                     lost, delay = False, 0.1
                 while not self._stop.is_set():
                     raw = pubsub.get_message(ignore_subscribe_messages=True, timeout=0.5)
+                    if reconnected.is_set():
+                        reconnected.clear()
+                        self._announce_reconnection()
                     if raw is not None and raw.get("type") == "message":
                         self._receive(raw["data"])
             except _REDIS_DOWN as error:
@@ -140,6 +152,12 @@ class RedisBus:
             finally:
                 with contextlib.suppress(Exception):  # the connection may be gone already
                     pubsub.close()
+
+    def _announce_reconnection(self) -> None:
+        # Messages published while the subscription was down are lost: tell subscribers to
+        # reload what they keep (the ledger and the lane assignments are in the database).
+        log.warning("bus: Redis is back; listening on %s again", self.channel)
+        self._local.deliver("alley", {"kind": RECONNECTED, "origin": self.origin})
 
     def _await_subscription(self, pubsub: Any) -> None:
         deadline = time.monotonic() + 5

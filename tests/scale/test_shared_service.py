@@ -1,0 +1,48 @@
+"""Two services of one centre sharing PostgreSQL and a Redis bus (as a web process and the
+worker do): each follows the other's commands and lane changes without a restart."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from alley_poker.ledger.commands import RecordBall
+from alley_poker.service import open_service
+from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
+from tests.scale.test_multi_process import start_match
+
+
+def eventually(check, timeout: float = 5) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "never happened"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def web_and_worker(postgresql_url, redis_url, centre):
+    buses = [RedisBus(redis_url, channel_prefix=centre_channel_prefix(centre)) for _ in range(2)]
+    services = [open_service(postgresql_url, centre=centre, bus=bus) for bus in buses]
+    yield services
+    for bus, service in zip(buses, services, strict=True):
+        bus.close()
+        service.repository.store.close()
+
+
+def test_lane_changes_and_commands_reach_the_other_process(web_and_worker):
+    web, worker = web_and_worker
+    assert worker.state("m1").status == "new"  # cached as unknown, then created elsewhere
+    start_match(web, "m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1)
+    eventually(lambda: worker.lanes.bowler_at(1, 1) == ("m1", "Ann"))
+
+    web.reassign_lanes("m1", {(1, 2): "Ann", (2, 1): "Bob"}, actor="commissioner:t",
+                       reason="Ann moved to slot 2")
+    eventually(lambda: worker.lanes.bowler_at(1, 2) == ("m1", "Ann"))
+    assert worker.lanes.bowler_at(1, 1) is None
+
+    # Read-your-writes whichever process took the command, bus or no bus.
+    web.execute("m1", RecordBall("Ann", 1, 10, actor="commissioner:t"))
+    assert worker.state("m1").seq == web.state("m1").seq
+    worker.execute("m1", RecordBall("Bob", 1, 3, actor="feed:lane-2"))
+    assert [b["pins"] for b in web.state("m1").balls["Bob"][0]] == [3]
