@@ -10,6 +10,11 @@ decides the command once more against the fresh state; if it loses the race agai
 command is refused.  A command refused against a cached state that another process has
 since moved on is likewise decided once more against the log.
 
+Appends from different matches share commits (:class:`GroupCommit`): while one thread's
+transaction is being written and fsynced, the appends that arrive queue up and then go to
+the disk together in the next one.  An fsync costs milliseconds whatever it carries, so a
+hundred lanes dealing at once wait for a few commits instead of queueing for one each.
+
 >>> import random
 >>> from alley_poker.ledger import commands
 >>> repo = MatchRepository(EventStore.open("sqlite://"), rng_factory=lambda: random.Random(7))
@@ -33,11 +38,13 @@ alley_poker.ledger.errors.CommandRefused: bowler: ...'Zed'...
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 from alley_poker.ledger import (
     CommandRefused,
@@ -77,6 +84,7 @@ class MatchRepository:
         self._states: dict[str, MatchState] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        self._commits = GroupCommit(store)
 
     # ------------------------------------------------------------------------------ commands
 
@@ -113,7 +121,7 @@ class MatchRepository:
         events = handle(state, command, rng=self._rng_factory(), now=self._clock())
         if not events:
             return []
-        self.store.append(match_id, [event_to_record(e) for e in events], expected_seq=state.seq)
+        self._commits.append(match_id, [event_to_record(e) for e in events], state.seq)
         # Stored: from here on the store is the truth.  Should folding fail (it cannot, as
         # handle already folded these events into a scratch copy), drop the cached state
         # rather than keep one that disagrees with the store; the next use rebuilds it.
@@ -185,3 +193,85 @@ class MatchRepository:
             if lock is None:
                 lock = self._locks[match_id] = threading.Lock()
             return lock
+
+
+class GroupCommit:
+    """Appends of different matches, written to the store together while it is busy.
+
+    The first thread to append while no commit is under way writes alone; appends that
+    arrive while it writes wait, and the first of them then writes them all in one
+    transaction (``store.append_batch``), so one fsync carries every match that dealt in
+    the meantime.  Each match's records are still all-or-nothing and checked against its
+    expected seq; a conflict or a bad record fails only that append.  A store without
+    ``append_batch`` gets one append at a time, queued here: SQLite's busy handler sleeps
+    (up to 100 ms a try) when one process's connections race for its write lock.
+
+    >>> class BatchingStore:  # answers like EventStore.append_batch
+    ...     def append_batch(self, appends):
+    ...         return [ConcurrencyConflict(match_id, seq, seq + 1) if match_id == "raced"
+    ...                 else seq + len(records) for match_id, records, seq in appends]
+    >>> commits = GroupCommit(BatchingStore())
+    >>> commits.append("m1", [{"seq": 4}, {"seq": 5}], 3)
+    5
+    >>> commits.append("raced", [{"seq": 1}], 0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    alley_poker.store.event_store.ConcurrencyConflict: ...
+    """
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self._batched = callable(getattr(store, "append_batch", None))
+        # PostgreSQL queues writers without sleeping; only SQLite needs the queue here.
+        sqlite = getattr(store, "dialect", "sqlite") == "sqlite"
+        self._one_at_a_time = threading.Lock() if sqlite else contextlib.nullcontext()
+        self._changed = threading.Condition()
+        self._waiting: list[_PendingAppend] = []
+        self._writing = False
+
+    def append(self, match_id: str, records: Sequence[Mapping[str, Any]],
+               expected_seq: int) -> int:
+        """Append like ``store.append``; returns the new last seq or raises its errors."""
+        if not self._batched:
+            with self._one_at_a_time:
+                return self.store.append(match_id, records, expected_seq=expected_seq)
+        mine = _PendingAppend(match_id, records, expected_seq)
+        with self._changed:
+            self._waiting.append(mine)
+            while self._writing and not mine.done:
+                self._changed.wait()
+            if not mine.done:  # nobody is writing: write everything that is waiting
+                self._writing = True
+                batch, self._waiting = self._waiting, []
+        if not mine.done:
+            self._write(batch)
+        if isinstance(mine.outcome, Exception):
+            raise mine.outcome
+        if mine.outcome is None:  # the batch failed as a whole: alone, for our own error
+            return self.store.append(match_id, records, expected_seq=expected_seq)
+        return mine.outcome
+
+    def _write(self, batch: list[_PendingAppend]) -> None:
+        outcomes: list[int | Exception | None] = [None] * len(batch)
+        try:
+            outcomes = list(self.store.append_batch(
+                [(item.match_id, item.records, item.expected_seq) for item in batch]))
+        except Exception:
+            # The batch as a whole failed (the database went away, say): each append is
+            # then tried on its own, so that each caller gets its own error.
+            log.exception("group commit of %d appends failed; appending one by one", len(batch))
+        finally:
+            with self._changed:
+                for item, outcome in zip(batch, outcomes, strict=True):
+                    item.outcome, item.done = outcome, True
+                self._writing = False
+                self._changed.notify_all()
+
+
+class _PendingAppend:
+    def __init__(self, match_id: str, records: Sequence[Mapping[str, Any]], expected_seq: int):
+        self.match_id = match_id
+        self.records = records
+        self.expected_seq = expected_seq
+        self.done = False
+        self.outcome: int | Exception | None = None
