@@ -28,7 +28,7 @@ def write_config(path: Path, *, lanes: int, database_url: str,
                  feeds: Sequence[tuple[str, str, Sequence[int]]] = ()) -> Path:
     """An ``alley.toml`` for ``lanes`` lanes; ``feeds`` are (name, serial URL, lanes carried)."""
     text = [
-        "[centre]", 'id = "bench"', 'name = "Benchmark Lanes"', f"lanes = {lanes}", "",
+        "[centre]", 'name = "Benchmark Lanes"', f"lanes = {lanes}", "",
         "[database]", f"url = {json.dumps(database_url)}", "",
         "[backup]", "enabled = false", "",
     ]
@@ -42,8 +42,10 @@ def write_config(path: Path, *, lanes: int, database_url: str,
 class ServiceProcess:
     """``alley-poker serve --config CONFIG`` in a subprocess, working in ``workdir``."""
 
-    def __init__(self, config: Path, workdir: Path, *, port: int = 0):
+    def __init__(self, config: Path, workdir: Path, *, port: int = 0,
+                 sample_stacks_to: str | None = None):
         self.config = config
+        self.sample_stacks_to = sample_stacks_to
         self.workdir = workdir
         self.port = port
         self.process: subprocess.Popen[str] | None = None
@@ -57,8 +59,10 @@ class ServiceProcess:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH"))
                                             if p)
         self.started_at = time.monotonic()
+        program = (["-m", "benchmarks._sampled_serve", self.sample_stacks_to]
+                   if self.sample_stacks_to else ["-m", "alley_poker.cli"])
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "alley_poker.cli", "serve", "--config", str(self.config),
+            [sys.executable, *program, "serve", "--config", str(self.config),
              "--port", str(self.port)],
             cwd=self.workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, bufsize=1)

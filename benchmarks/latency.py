@@ -30,7 +30,6 @@ import json
 import random
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -120,7 +119,6 @@ def run(args: argparse.Namespace) -> dict:
     cables: list[PtyCable] = []
     kiosks = []
     service = None
-    profiler = None
     try:
         database_url = f"sqlite:///{workdir / 'alley.sqlite3'}"
         pairs = set_up_matches(database_url, args.lanes, args.bowlers_per_lane)
@@ -136,7 +134,7 @@ def run(args: argparse.Namespace) -> dict:
             cable.wait_ready()
         config = write_config(workdir / "alley.toml", lanes=args.lanes,
                               database_url=database_url, feeds=feeds)
-        service = ServiceProcess(config, workdir).start()
+        service = ServiceProcess(config, workdir, sample_stacks_to=args.profile).start()
         service.wait_serving(timeout=60)
 
         arrivals = Arrivals()
@@ -157,13 +155,6 @@ def run(args: argparse.Namespace) -> dict:
         measure_from = start + args.warmup
         stop_at = measure_from + args.duration
         cpu_before = None
-        if args.profile:
-            profiler = subprocess.Popen(
-                [shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy")),
-                 "record", "--pid", str(service.process.pid), "--rate", "200",
-                 "--duration", str(int(args.warmup + args.duration + 1)), "--format", "raw",
-                 "--output", args.profile, "--nonblocking"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for count, ball in enumerate(balls):
             due = start + count * interval
             now = time.perf_counter()
@@ -171,6 +162,7 @@ def run(args: argparse.Namespace) -> dict:
                 break
             if cpu_before is None and now >= measure_from:
                 cpu_before = cpu_seconds(service.process.pid)
+                load_cpu_before = time.process_time()
             if due > now:
                 time.sleep(due - now)
             pair_first = ball.lane if ball.lane % 2 else ball.lane - 1
@@ -184,6 +176,7 @@ def run(args: argparse.Namespace) -> dict:
             written[key] = Written(at, pair, at >= measure_from)
         finished = time.perf_counter()
         cpu_after = cpu_seconds(service.process.pid)
+        load_cpu = time.process_time() - load_cpu_before if cpu_before is not None else 0.0
 
         def delivered(key: BallKey, entry: Written) -> bool:
             return kiosks_on_pair[entry.pair] <= arrivals.times.get(key, {}).keys()
@@ -230,14 +223,13 @@ def run(args: argparse.Namespace) -> dict:
             "peak_rss_mb": round(peak_rss_mb, 1),
             "service_cpu_pct": round(100 * (cpu_after - (cpu_before or cpu_after))
                                      / measured_s, 1) if measured_s > 0 else None,
+            "load_cpu_pct": round(100 * load_cpu / measured_s, 1) if measured_s > 0 else None,
             "seed": args.seed,
         }
         if lost:
             print(f"lost balls; the service said:\n{service.output()}", file=sys.stderr)
         return result
     finally:
-        if profiler is not None:
-            profiler.wait(60)
         disconnect_kiosks(kiosks)
         if service is not None:
             service.stop()
@@ -265,7 +257,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--lost-after", type=float, default=5.0,
                         help="an update not at every kiosk this long after the last ball is lost")
     parser.add_argument("--profile", metavar="FILE",
-                        help="record the service with py-spy (collapsed stacks) into FILE")
+                        help="sample the service's stacks (wall clock, collapsed) into FILE")
     args = parser.parse_args(argv)
     if args.quick:
         args.lanes, args.clients, args.balls_per_s = 4, 8, 20.0
