@@ -108,6 +108,10 @@ class RedisBus:
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         return self._local.subscribe(subscriber)
 
+    def ping(self) -> None:
+        """Raises when Redis does not answer (for health checks)."""
+        self._redis.ping()
+
     def close(self) -> None:
         """Stop listening and disconnect (idempotent)."""
         self._stop.set()

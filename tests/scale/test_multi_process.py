@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 
+import requests
 import socketio
 
 from alley_poker.ledger.commands import ConsentToAnte, StartMatch
@@ -72,6 +73,9 @@ def test_a_kiosk_on_the_second_web_process_sees_every_ball_fed_to_the_worker_in_
     for process, _ in webs:
         process.wait_for(r"web process serving on")
     web2 = webs[1][1]
+    health = requests.get(f"{web2}/healthz", timeout=10)
+    assert (health.status_code, health.json()) == (200, {
+        "ok": True, "centre": centre, "database": "ok", "redis": "ok"})
 
     # The desk (a third process on the same bus) sets up the match; the lanes must reach the
     # worker's and both web processes' lane maps through Redis.
