@@ -270,7 +270,16 @@
     bannerTimer = setTimeout(function () { banner.hidden = true; }, 3500);
   }
 
-  function announce(events) {
+  // A card named in an event, in words a bowler reads: a physical joker by its power now.
+  function cardWords(card, state) {
+    const power = ((state && state.jokers) || {})[card];
+    if (power) return power === "good" ? "GOOD JOKER" : "BAD JOKER";
+    if (card === "GJ") return "GOOD JOKER";
+    if (card === "BJ") return "BAD JOKER";
+    return card;
+  }
+
+  function announce(events, state) {
     events.forEach(function (event) {
       const d = event.data || {};
       if (event.type === "ball_recorded" && d.mark === "strike") {
@@ -287,9 +296,9 @@
       } else if (event.type === "hole_deepened") {
         showBanner(d.bowler + " is IN THE HOLE", "hole");
       } else if (event.type === "card_returned") {
-        showBanner("GUTTER — " + d.bowler + "'s " + d.card + " went back", "gutter");
+        showBanner("GUTTER — " + d.bowler + "'s " + cardWords(d.card, state) + " went back", "gutter");
       } else if (event.type === "card_taken") {
-        showBanner("STEAL — " + d.bowler + " took " + d.card + " from " + d.from_bowler, "steal");
+        showBanner("STEAL — " + d.bowler + " took " + cardWords(d.card, state) + " from " + d.from_bowler, "steal");
       } else if (event.type === "automatic_win") {
         showBanner("AUTOMATIC WIN — " + d.bowler, "winner");
       } else if (event.type === "showdown") {
@@ -322,7 +331,7 @@
   socket.io.on("reconnect_attempt", function () { setConnection("down", "▲ Reconnecting…"); });
   socket.on("state", function (message) { take(message.match_id, message.state); });
   socket.on("match_update", function (message) {
-    if (take(message.match_id, message.state)) announce(message.events || []);
+    if (take(message.match_id, message.state)) announce(message.events || [], message.state);
   });
 
   fourColour.addEventListener("change", function () {

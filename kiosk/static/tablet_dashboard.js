@@ -331,11 +331,20 @@
       row.dataset.source = feed.source;
       row.dataset.state = feed.state;
       const [shape, word] = FEED_SHAPES[feed.state] || ["?", String(feed.state).toUpperCase()];
+      const name = el("td", "", feed.source);
+      if ((feed.lanes || []).length) name.append(el("small", "", " lanes " + feed.lanes.join(", ")));
       const health = el("td", "health");
       health.append(el("span", "feed-state", shape + " " + word));
-      row.append(feedCell(feed.source), health,
+      if (feed.seconds_silent) health.append(el("small", "", " silent " + feed.seconds_silent + " s"));
+      if (feed.last_error) health.append(el("div", "feed-error", feed.last_error));
+      const rejected = feedCell(feed.rejected);
+      if (feed.last_rejected) {
+        rejected.append(el("div", "feed-error", "last: " + feed.last_rejected.reason));
+        rejected.title = feed.last_rejected.line;
+      }
+      row.append(name, health,
                  feedCell(feed.last_line_at ? new Date(feed.last_line_at).toLocaleTimeString() : "never"),
-                 feedCell(feed.lines), feedCell(feed.rejected), feedCell(feed.reconnects));
+                 feedCell(feed.lines), rejected, feedCell(feed.reconnects));
       return row;
     }));
   }
@@ -372,7 +381,7 @@
   refreshMatches();
   refreshFeeds();
   setInterval(refreshMatches, 5000);
-  setInterval(refreshFeeds, 5000);
+  setInterval(refreshFeeds, 3000);
   setInterval(function () {
     document.querySelectorAll(".deadline").forEach(function (clock) {
       if (clock.dataset.deadline) clock.textContent = countdown(clock.dataset.deadline);

@@ -14,6 +14,8 @@
   let board = {};       // match_id -> board.json entry
   let before = [];      // the pins the next ball faces
   let judged = null;    // the server's reading of the diagram
+  let shownBall = "";   // which ball the diagram is for
+  let entered = 0;      // entries made on this page
 
   function standing() {
     return pins.filter(function (p) { return p.getAttribute("aria-pressed") === "true"; })
@@ -67,7 +69,12 @@
       where.textContent = bowlerSelect.value + " · lane " + (at.lane || "?") + " · game " + at.game +
         ", frame " + at.frame + ", ball " + at.ball + " · facing " + at.standing.length + " pins";
     }
-    resetDeck();
+    // A new ball (another bowler, or balls recorded since) starts from a clean diagram; a
+    // refresh during the same ball keeps the taps made so far.
+    const ball = [matchSelect.value, bowlerSelect.value, at && at.frame, at && at.ball,
+                  at && at.game, before.join("-"), entered].join("|");
+    if (ball !== shownBall) resetDeck();
+    shownBall = ball;
   }
 
   async function load(keepChoice) {
@@ -111,6 +118,7 @@
       item.dataset.match = matchId;
       item.dataset.seq = reply.seq;
       entries.prepend(item);
+      entered += 1;
       T.say("Entered for " + bowler + ": " + words);
       await load(true);
     } catch (problem) {
@@ -141,5 +149,7 @@
     }
   });
 
+  // Another tablet or a feed may record balls meanwhile: keep where the bowler is current.
+  setInterval(function () { load(true).catch(function () {}); }, 5000);
   load(false).catch(function (problem) { T.say("Cannot read the lanes: " + problem.message, "refused"); });
 })();

@@ -14,9 +14,19 @@ from pathlib import Path
 import pytest
 
 from alley_poker.ledger import commands as c
+from alley_poker.service.health import feed_report
 from tests.web.conftest import PIN
 
 SCREENSHOT = "/tmp/tablet.png"
+
+
+def feed_health(source: str, state: str, **extra) -> dict:
+    """One feed's report as the centre's health check publishes it."""
+    return feed_report({"source": source, "url": "/dev/ttyUSB0", "lanes": [1, 2],
+                        "dialect": "apf1", "state": state, "connected": state != "down",
+                        "last_line_at": 1_795_000_000.0, "seconds_silent": 0.4,
+                        "heartbeat_s": 10.0, "lines_ok": 120, "lines_rejected": 0,
+                        "reconnects": 0, "last_rejected": None, "last_error": None} | extra)
 
 
 @pytest.fixture
@@ -131,3 +141,89 @@ def test_settlement_downloads_as_csv(tablet, live_server, service):
         tablet.click("#settlement-csv")
     rows = list(csv.DictReader(io.StringIO(Path(downloading.value.path()).read_text("utf-8"))))
     assert {row.get("bowler") for row in rows} >= {"Ann", "Bob"}
+
+
+def test_the_dashboard_follows_the_lanes_live_and_shows_feed_health(browser, live_server,
+                                                                    service):
+    service.bus.publish("alley", {"kind": "feed_health", "feeds": [
+        feed_health("north", "ok"),
+        feed_health("south", "silent", seconds_silent=14.2, lines_ok=7),
+        feed_health("east", "down", lines_rejected=3, reconnects=2,
+                    last_error="cannot open /dev/ttyUSB0: gone"),
+    ]})
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.set_default_timeout(8_000)
+    page.goto(f"{live_server.url}/commissioner")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_selector("tr.feed[data-source=east]")
+    words = page.eval_on_selector_all(
+        "tr.feed .feed-state", "cells => cells.map(c => c.textContent)")
+    assert words == ["● OK", "▲ LATE", "■ DOWN"]  # shape and word, not colour alone
+    east = page.inner_text("tr.feed[data-source=east]")
+    assert "cannot open /dev/ttyUSB0" in east and "\t3" in east and "\t2" in east
+    assert "silent 14.2 s" in page.inner_text("tr.feed[data-source=south]")
+
+    ann = "article.match-card[data-match=m1] tr.bowler-row[data-bowler=Ann]"
+    page.wait_for_selector(f"{ann}.is-up")
+    assert "frame 1, ball 1" in page.inner_text(ann)
+    service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+    page.wait_for_function(
+        f"document.querySelector('{ann}').textContent.includes('frame 2, ball 1')")
+    hand = page.inner_text(f"{ann} td.hand").split()
+    state = service.state("m1")
+    assert hand == [state.display_card(card) for card in state.hands["Ann"]]
+    page.screenshot(path=SCREENSHOT, full_page=True)
+
+
+def test_a_review_item_is_applied_with_a_reason_and_lanes_are_moved(tablet, service):
+    service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+    service.execute("m1", c.RecordBall("Ann", 1, 1, actor="feed:test"))
+    service.execute("m1", c.CorrectBall("Ann", 1, 1, 1, 9, reason="pinsetter misread",
+                                        actor="commissioner:desk"))
+    (review,) = service.state("m1").reviews.values()
+    card = match_card(tablet, "m1")
+    row = card.locator(f".review-row[data-review={review['id']}]")
+    row.wait_for()
+    assert "take back" in row.inner_text()
+    card.locator("input[name=reason]").fill("the 9 was a 9")
+    row.locator("button", has_text="Apply").click()
+    row.wait_for(state="detached")
+    assert service.state("m1").reviews == {}
+    assert len(service.state("m1").hands["Ann"]) == 1
+
+    card.locator("details.reassign summary").click()
+    ann_slot = card.locator(".reassign-row[data-bowler=Ann]")
+    ann_slot.locator("[name=lane]").fill("2")
+    ann_slot.locator("[name=slot]").fill("2")
+    card.locator(".reassign button", has_text="Move bowlers").click()
+    card.locator("h3", has_text="lanes 2 ").wait_for()
+    assert service.lanes.assignment("m1").slots == {(2, 1): "Bob", (2, 2): "Ann"}
+
+
+def test_the_audit_log_filters_and_a_token_is_shown_once(tablet, live_server, service):
+    service.execute("m1", c.HollandDaze("Bob", reason="lane 1 by mistake",
+                                        actor="commissioner:desk"))
+    tablet.goto(f"{live_server.url}/commissioner/audit")
+    tablet.wait_for_selector("#audit tbody td:has-text('holland_daze')")
+    tablet.fill("#audit-filter input[name=type]", "holland_daze")
+    tablet.click("#audit-filter button[type=submit]")
+    tablet.wait_for_function(
+        "[...document.querySelectorAll('#audit tbody tr')].length === 1")
+    assert "commissioner:desk" in tablet.inner_text("#audit tbody")
+    assert tablet.get_attribute("#audit-csv", "href").endswith("?type=holland_daze")
+    with tablet.expect_download() as downloading:
+        tablet.click("#audit-csv")
+    rows = list(csv.DictReader(io.StringIO(Path(downloading.value.path()).read_text("utf-8"))))
+    assert [row["type"] for row in rows] == ["holland_daze"]
+
+    tablet.click("nav >> text=API tokens")
+    tablet.fill("#new-token input[name=name]", "front desk till")
+    tablet.click("#new-token button[type=submit]")
+    tablet.wait_for_selector("#token-once:not([hidden])")
+    secret = tablet.inner_text("#token-value")
+    assert len(secret) >= 20
+    tablet.wait_for_selector("#tokens td:has-text('front desk till')")
+    tablet.reload()
+    tablet.wait_for_selector("#tokens td:has-text('front desk till')")
+    assert secret not in tablet.content()
