@@ -29,52 +29,10 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import (
-    BigInteger,
-    Column,
-    DateTime,
-    Engine,
-    Integer,
-    String,
-    Table,
-    UniqueConstraint,
-    insert,
-    select,
-    update,
-)
+from sqlalchemy import Engine, insert, select, update
 
 from alley_poker.store.event_store import utcnow
-from alley_poker.store.schema import DEFAULT_CENTRE, metadata
-
-#: The longest token name kept.
-MAX_TOKEN_NAME_LENGTH = 100
-
-
-def _api_tokens_table() -> Table:
-    """The schema module's table (the single description of the tables); until it carries
-    it, the same definition here, on the same metadata, matching migration 0003 exactly."""
-    existing = metadata.tables.get("api_tokens")
-    if existing is not None:
-        return existing
-    return Table(
-        "api_tokens",
-        metadata,
-        Column(
-            "id",
-            BigInteger().with_variant(Integer(), "sqlite"),
-            primary_key=True,
-            autoincrement=True,
-        ),
-        Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE, index=True),
-        Column("name", String(MAX_TOKEN_NAME_LENGTH), nullable=False),
-        Column("token_hash", String(64), nullable=False),
-        Column("created_at", DateTime(timezone=True), nullable=False),
-        Column("revoked_at", DateTime(timezone=True), nullable=True),
-        UniqueConstraint("token_hash"),
-    )
-
-
-api_tokens = _api_tokens_table()
+from alley_poker.store.schema import DEFAULT_CENTRE, MAX_TOKEN_NAME_LENGTH, api_tokens
 
 
 def token_hash(secret: str) -> str:

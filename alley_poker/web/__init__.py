@@ -70,7 +70,7 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
         app.config["COMMISSIONER_PIN_HASH"] = hash_pin(str(plain_pin))
 
     if service is None:
-        service = open_service(app.config["DATABASE_URL"])
+        service = open_service(app.config["DATABASE_URL"], centre=app.config["CENTRE"])
     app.extensions["alley_service"] = service
 
     store = getattr(service.repository, "store", None)
