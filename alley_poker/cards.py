@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from alley_poker.hand_keys import card_code
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -64,6 +66,10 @@ class Card:
     rank: int
     suit: str
     joker: str = ""
+    #: The card as the hand evaluator encodes it (:func:`alley_poker.hand_keys.card_code`),
+    #: worked out once here because the evaluator reads it for every card of every hand and
+    #: one attribute is the cheapest thing Python can read.  Not part of the card's identity.
+    _code: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.joker:
@@ -71,6 +77,7 @@ class Card:
                 raise CardParseError(f"bad joker card: joker={self.joker!r}")
         elif self.rank not in RANK_NAMES or self.suit not in SUITS or len(self.suit) != 1:
             raise CardParseError(f"bad card: rank={self.rank!r} suit={self.suit!r}")
+        object.__setattr__(self, "_code", card_code(self.rank, self.suit))
 
     @classmethod
     def joker_with_power(cls, power: str) -> Card:

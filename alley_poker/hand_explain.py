@@ -32,6 +32,7 @@ from alley_poker.hand_keys import (
     THREE_OF_A_KIND,
     TWO_PAIR,
     UNBEATABLE,
+    WILDS_MASK,
     WILDS_SHIFT,
     usable_wilds,
 )
@@ -86,7 +87,7 @@ def best_five(source: int, key: int) -> tuple[str, ...]:
                 for bit in range(52) if source >> bit & 1]
     naturals.sort(key=lambda card: -card.rank)  # within a rank: clubs, diamonds, ...
     flags = source >> FLAGS_SHIFT & 3
-    wilds = usable_wilds(len(naturals), source >> WILDS_SHIFT, flags)
+    wilds = usable_wilds(len(naturals), source >> WILDS_SHIFT & WILDS_MASK, flags)
     slots, suited = _slot_ranks(key)
     for suit in (_SUIT_PREFERENCE if suited else (None,)):
         chosen = _fill_slots(slots, suit, naturals, wilds, not flags & NO_COPIES)

@@ -70,6 +70,15 @@ _FOUR_OR_MORE_FLAGS = sum(0b1100 << (RANK_COUNT_SHIFT + 4 * rank) for rank in ra
 #: Where a value's source (see hands.HandValue) keeps the option flags and the wild count.
 FLAGS_SHIFT = 236
 WILDS_SHIFT = 240
+WILDS_MASK = 0xFFFF
+#: From bit 256, the sum of the cards' :data:`RANK_WEIGHTS`: for five cards, a small number
+#: that tells their rank pattern apart from every other, so a five-card hand's value is one
+#: list index (:data:`FIVE_CARD_KEYS`) rather than a dictionary look-up.
+WEIGHT_SHIFT = 256
+#: A weight per rank (two first) such that any five cards, no rank more than four times, sum
+#: to a different number for every rank pattern: found by a greedy search (each weight the
+#: smallest that keeps every five-card sum distinct); the test suite checks the property.
+RANK_WEIGHTS = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
 #: The encoding of no cards.  Each suit count starts at 11, so a suit holding 5 or more
 #: cards (16 to 24) shows its 16s bit, :data:`FLUSH_SIGN`: a flush is one AND away.
 EMPTY_HAND = sum(11 << (_SUIT_COUNT_SHIFT + 5 * block) for block in range(4))
@@ -80,14 +89,24 @@ CARD_VALUE: dict[str, list[int]] = {
     suit: [0, 0] + [(1 << (13 * block + rank - 2)) + (1 << (_SUIT_COUNT_SHIFT + 5 * block))
                     + (1 << (_PAIR_COUNT_SHIFT + 2 * (13 * block + rank - 2)))
                     + (1 << (RANK_COUNT_SHIFT + 4 * (rank - 2)))
+                    + (RANK_WEIGHTS[rank - 2] << WEIGHT_SHIFT)
                     for rank in range(2, 15)]
     for block, suit in enumerate(SUITS_IN_BLOCK_ORDER)
 }
 CARD_VALUE[""] = [1 << JOKER_SHIFT]
-#: :data:`CARD_VALUE` plus :data:`EMPTY_HAND`, to start a sum without an extra addition.
-FIRST_CARD_VALUE: dict[str, list[int]] = {
-    suit: [EMPTY_HAND + value for value in values] for suit, values in CARD_VALUE.items()
-}
+
+
+def card_code(rank: int, suit: str) -> int:
+    """What one card adds to an encoded hand (:data:`CARD_VALUE`), for
+    :class:`alley_poker.cards.Card` to keep at hand; a joker of any kind (rank 0, no suit)
+    adds to the joker count.
+
+    >>> card_code(14, "S") == CARD_VALUE["S"][14], card_code(0, "") == 1 << JOKER_SHIFT
+    (True, True)
+    """
+    return CARD_VALUE[suit][rank]
+
+
 #: Hands of up to this many cards are checked by :data:`UNUSUAL` alone: a card given twice or
 #: three times shows a twice flag, four times or more its rank's count of four or more, and
 #: no count can overflow (15 jokers fit the joker count, 15 cards a rank count).
@@ -130,6 +149,10 @@ def usable_wilds(naturals: int, wilds: int, flags: int) -> int:
 #: rank-count patterns.
 KEY_BY_RANK_COUNTS: dict[int, int] = {}
 _KEY_CACHE_LIMIT = 200_000
+#: ``FIVE_CARD_KEYS[hand >> WEIGHT_SHIFT]``: the key of five different cards that are not a
+#: flush and hold no rank four times (what :func:`alley_poker.hands.evaluate` checks first),
+#: by the sum of their rank weights; filled at import.
+FIVE_CARD_KEYS: list[int] = [0] * (4 * RANK_WEIGHTS[-1] + RANK_WEIGHTS[-2] + 1)
 
 
 def natural_key(hand: int, count: int) -> int:
@@ -307,7 +330,8 @@ def key_with_wilds(hand: int, wilds: int, flags: int) -> int:
 
 def _learn_five_card_patterns() -> None:
     """Fill :data:`KEY_BY_RANK_COUNTS` for every hand of up to five cards, so even the first
-    evaluations hit the cache (bigger hands' patterns are learnt as they come)."""
+    evaluations hit the cache (bigger hands' patterns are learnt as they come), and
+    :data:`FIVE_CARD_KEYS`."""
     for size in range(6):
         for ranks in itertools.combinations_with_replacement(range(2, 15), size):
             if any(ranks.count(rank) > 4 for rank in ranks):
@@ -315,7 +339,10 @@ def _learn_five_card_patterns() -> None:
             # Cards in turn take suits in turn: a rank's copies get different suits, and
             # five cards are never all one suit, so the hand is what its ranks make it.
             cards = [(rank, SUITS_IN_BLOCK_ORDER[i % 4]) for i, rank in enumerate(ranks)]
-            natural_key(encode(*itertools.chain.from_iterable(cards)), size)
+            hand = encode(*itertools.chain.from_iterable(cards))
+            key = natural_key(hand, size)
+            if size == 5:
+                FIVE_CARD_KEYS[hand >> WEIGHT_SHIFT] = key
 
 
 _learn_five_card_patterns()

@@ -43,7 +43,7 @@ from alley_poker.hand_keys import (
     CATEGORY_SHIFT,
     EMPTY_HAND,
     FEW_CARDS,
-    FIRST_CARD_VALUE,
+    FIVE_CARD_KEYS,
     FLAGS_SHIFT,
     JOKER_COUNT_MASK,
     JOKER_SHIFT,
@@ -52,6 +52,7 @@ from alley_poker.hand_keys import (
     RANK_COUNT_SHIFT,
     UNBEATABLE_KEY,
     UNUSUAL,
+    WEIGHT_SHIFT,
     WILDS_CAPPED,
     WILDS_SHIFT,
     key_with_wilds,
@@ -224,27 +225,26 @@ def evaluate(
     ...
     alley_poker.hands.UnpoweredJokerError: JOKER-A has no power here: give it as GJ or BJ
     """
-    # The hot path, written for speed: plain cards summed into one integer (five unrolled:
-    # the commonest size, and the one where loop overhead shows), then one cache look-up.
+    # The hot path, written for speed: plain cards summed into one integer (each card keeps
+    # its own encoding, Card._code; five unrolled: the commonest size, and the one where loop
+    # overhead shows), then one cache look-up.
     # Anything unusual leaves it: a joker, a repeated card, four of a kind, a flush, many
     # cards, options (see hand_keys.UNUSUAL); so does anything that raises, such as an
     # object that is not a card, for the careful path to name.
-    value = CARD_VALUE
     try:
         if len(cards) == 5:  # type: ignore[arg-type]
             a, b, c, d, e = cards  # type: ignore[misc]
-            hand = (FIRST_CARD_VALUE[a.suit][a.rank] + value[b.suit][b.rank]
-                    + value[c.suit][c.rank] + value[d.suit][d.rank] + value[e.suit][e.rank])
+            hand = EMPTY_HAND + a._code + b._code + c._code + d._code + e._code
             if (not hand & UNUSUAL
                     and wild_may_duplicate is True and max_wilds_vs_naturals is False):
-                # Every rank pattern of five cards is in the cache from import.
-                return HandValue((KEY_BY_RANK_COUNTS[hand >> RANK_COUNT_SHIFT], hand))
+                # The rank weights' sum indexes every five-card rank pattern's value.
+                return HandValue((FIVE_CARD_KEYS[hand >> WEIGHT_SHIFT], hand))
             count = 5
         else:
             count = len(cards)  # type: ignore[arg-type]
             hand = EMPTY_HAND
             for card in cards:
-                hand += value[card.suit][card.rank]
+                hand += card._code
             if (not hand & UNUSUAL and count <= FEW_CARDS
                     and wild_may_duplicate is True and max_wilds_vs_naturals is False):
                 key = KEY_BY_RANK_COUNTS.get(hand >> RANK_COUNT_SHIFT)
