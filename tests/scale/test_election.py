@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import time
 
+import sqlalchemy as sa
+
 from alley_poker.service import open_service
+from alley_poker.service.election import lock_key
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
+from alley_poker.worker import LOST_LOCK
 from drivers.feed_writer import FeedWriter, encode_lines
 from drivers.simulator import Simulator
 from tests.scale.conftest import write_config
@@ -72,3 +76,25 @@ def test_the_standby_worker_takes_over_when_the_active_one_is_killed(
         writer.stop()
         desk_bus.close()
         desk.repository.store.close()
+
+
+def test_a_worker_that_loses_its_lock_session_stops_and_the_standby_takes_over(
+        cluster, centre, postgres_admin_engine, tmp_path):
+    config = write_config(tmp_path / "alley.toml", centre=centre)
+    active = cluster.worker(config)
+    active.wait_for(r"active for centre")
+    standby = cluster.worker(config)
+    standby.wait_for(r"standing by for centre")
+
+    # PostgreSQL restarted, or a firewall cut the session: the lock is gone with it.
+    with postgres_admin_engine.connect() as connection:
+        ended = connection.execute(sa.text(
+            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' "
+            "AND granted AND objsubid = 1 "
+            "AND objid = CAST(CAST(:key AS bigint) & 4294967295 AS oid) "
+            "AND classid = CAST((CAST(:key AS bigint) >> 32) & 4294967295 AS oid)"),
+            {"key": lock_key(centre)}).scalars().all()
+    assert ended == [True]
+    active.wait_for(r"lost the worker lock")
+    assert active.popen.wait(10) == LOST_LOCK
+    standby.wait_for(r"active for centre")
