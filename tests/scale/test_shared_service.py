@@ -3,13 +3,15 @@ worker do): each follows the other's commands and lane changes without a restart
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
 
-from alley_poker.ledger.commands import RecordBall
+from alley_poker.ledger.commands import DecideLoseCard, RecordBall
 from alley_poker.service import open_service
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
+from alley_poker.service.scheduler import DecisionScheduler, job_id
 from tests.scale.test_multi_process import start_match
 
 
@@ -23,7 +25,10 @@ def eventually(check, timeout: float = 5) -> None:
 @pytest.fixture
 def web_and_worker(postgresql_url, redis_url, centre):
     buses = [RedisBus(redis_url, channel_prefix=centre_channel_prefix(centre)) for _ in range(2)]
-    services = [open_service(postgresql_url, centre=centre, bus=bus) for bus in buses]
+    # Seed 1 deals Ann no joker on her first strike, so her gutter opens a lose-card decision.
+    rng = random.Random(1)
+    services = [open_service(postgresql_url, centre=centre, bus=bus,
+                             rng_factory=lambda: random.Random(rng.random())) for bus in buses]
     yield services
     for bus, service in zip(buses, services, strict=True):
         bus.close()
@@ -46,3 +51,21 @@ def test_lane_changes_and_commands_reach_the_other_process(web_and_worker):
     assert worker.state("m1").seq == web.state("m1").seq
     worker.execute("m1", RecordBall("Bob", 1, 3, actor="feed:lane-2"))
     assert [b["pins"] for b in web.state("m1").balls["Bob"][0]] == [3]
+
+
+def test_the_workers_deadlines_follow_decisions_opened_in_a_web_process(web_and_worker):
+    web, worker = web_and_worker
+    scheduler = DecisionScheduler(worker)
+    scheduler.start()
+    try:
+        start_match(web, "m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1)
+        web.execute("m1", RecordBall("Ann", 1, 10, actor="commissioner:t"))
+        web.execute("m1", RecordBall("Ann", 1, 0, gutter=True, actor="commissioner:t"))
+        (decision,) = web.state("m1").decisions.values()
+        eventually(lambda: scheduler.pending_jobs() == [job_id("m1", decision["id"])])
+
+        card = worker.state("m1").hands["Ann"][0]
+        web.execute("m1", DecideLoseCard("Ann", card, actor="bowler:Ann"))
+        eventually(lambda: scheduler.pending_jobs() == [])
+    finally:
+        scheduler.shutdown()
