@@ -7,6 +7,7 @@ and it never appears here (only how many cards it holds).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from alley_poker.bowling import BowlingError
@@ -35,14 +36,18 @@ def pending_view(state: MatchState, decision: dict) -> dict[str, Any]:
     return view
 
 
-def bowler_view(state: MatchState, bowler: str) -> dict[str, Any]:
-    """One bowler's panel: hand in the order drawn, hole, hand in words, decisions, money."""
+def bowler_view(state: MatchState, bowler: str, *, value: Any = None) -> dict[str, Any]:
+    """One bowler's panel: hand in the order drawn, hole, hand in words, decisions, money.
+
+    ``value`` is the bowler's ``hand_value`` when the caller has it already.
+    """
     entry: dict[str, Any] = {
         "hand": [state.display_card(card) for card in state.hands[bowler]],
         "hole": state.hole[bowler],
     }
     if state.status not in ("new", "open"):
-        value = hand_value(state, bowler)
+        if value is None:
+            value = hand_value(state, bowler)
         entry.update(category=value.category, describe=value.describe(),
                      unbeatable=value.category == "unbeatable")
     else:
@@ -58,12 +63,7 @@ def bowler_view(state: MatchState, bowler: str) -> dict[str, Any]:
 def _progress(state: MatchState, bowler: str) -> dict[str, Any]:
     """Where the bowler is in the match, the current game's marks, what a strike pays next."""
     game_number = min(state.current_game(bowler), state.games) if state.games else 0
-    marks = ""
-    if game_number:
-        try:
-            marks = rebuild_game(state.balls[bowler][game_number - 1]).scoresheet()
-        except BowlingError:  # a game under correction review still shows its hand
-            marks = ""
+    marks = _scoresheet(state.balls[bowler][game_number - 1]) if game_number else ""
     view: dict[str, Any] = {"game": game_number, "scoresheet": marks}
     if state.rules is not None:
         view["next_strike_cards"] = cards_for_mark(state.rules, state.streak[bowler], "strike")[0]
@@ -71,12 +71,35 @@ def _progress(state: MatchState, bowler: str) -> dict[str, Any]:
     return view
 
 
+def _scoresheet(balls: list[dict]) -> str:
+    """The marks of one game so far ("" for a game under correction review).
+
+    Every screen update shows every bowler's sheet, and re-bowling each game ball by ball
+    was most of the cost of an update; a sheet depends only on its balls, so it is kept.
+    """
+    return _scoresheet_of(tuple(
+        (ball["pins"], None if ball["standing"] is None else tuple(ball["standing"]),
+         ball["foul"], ball["gutter"], ball["split"]) for ball in balls))
+
+
+@lru_cache(maxsize=8192)
+def _scoresheet_of(balls: tuple[tuple[Any, ...], ...]) -> str:
+    fields = ("pins", "standing", "foul", "gutter", "split")
+    try:
+        return rebuild_game([dict(zip(fields, ball, strict=True)) for ball in balls]).scoresheet()
+    except BowlingError:  # a game under correction review still shows its hand
+        return ""
+
+
 def public_match_view(state: MatchState) -> dict[str, Any]:
     """The whole public state of a match (JSON-safe); never the draw pile's order."""
     result = state.result or {}
+    values = ({bowler: hand_value(state, bowler) for bowler in state.bowlers}
+              if state.status not in ("new", "open") else {})
     bowlers = {}
     for bowler in state.bowlers:
-        bowlers[bowler] = bowler_view(state, bowler) | _progress(state, bowler)
+        bowlers[bowler] = (bowler_view(state, bowler, value=values.get(bowler))
+                           | _progress(state, bowler))
     return {
         "match_id": state.match_id,
         "seq": state.seq,
@@ -88,17 +111,16 @@ def public_match_view(state: MatchState) -> dict[str, Any]:
         "jokers": {joker: state.powers[joker] for joker in sorted(state.powers)},
         "seat_order": list(state.bowlers),
         "bowlers": bowlers,
-        "places": _places(state),
+        "places": _places(state, values),
         "winners": list(result.get("winners", [])),
         "shares": dict(result.get("shares", {})),
         "reviews": [dict(review) for review in state.reviews.values()],
     }
 
 
-def _places(state: MatchState) -> list[list[str]]:
+def _places(state: MatchState, values: dict[str, Any]) -> list[list[str]]:
     """Bowlers grouped best to worst as if the match ended now (ties share a place)."""
     if state.status in ("new", "open") or not state.bowlers:
         return [list(state.bowlers)] if state.bowlers else []
-    values = {bowler: hand_value(state, bowler) for bowler in state.bowlers}
     ordered = sorted(set(values.values()), reverse=True)
     return [[b for b in state.bowlers if values[b] == value] for value in ordered]
