@@ -22,6 +22,7 @@ Balls for lanes with no match keep their bowling score here and deal nothing.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,6 +47,22 @@ Position = tuple[int, int]  # (frame, ball)
 
 #: What became of a ball offered to the ledger.
 RECORDED, HELD, REFUSED = "recorded", "held", "refused"
+
+#: How a feed line is named in the ledger (in a Holland-daze's reason): ``[line scorer#513]``.
+LINE_TAG = re.compile(r"\[line [^\]#]+#\d+\]")
+
+
+def line_tag(event: LaneEvent) -> str | None:
+    """The tag naming the feed line ``event`` came from; None if the feed numbers no lines.
+
+    >>> line_tag(WrongLane(lane=7, bowler=3, source="scorer", seq=513))
+    '[line scorer#513]'
+    >>> line_tag(WrongLane(lane=7, bowler=3, source="manual")) is None
+    True
+    """
+    if event.seq is None:
+        return None
+    return f"[line {event.source or 'feed'}#{event.seq}]"
 
 
 class LedgerGateway(Protocol):
@@ -78,6 +95,7 @@ class LaneEventRouter:
         self._held: dict[tuple[str, str, int], dict[Position, BallRecorded]] = {}
         self._open_games: dict[tuple[int, int, int], Game] = {}  # lanes with no match
         self._match_locks: dict[str, threading.Lock] = {}
+        self._line_tags: dict[str, set[str]] = {}  # per match: feed lines applied once only
         self._locks_lock = threading.Lock()
 
     # --- entry point ---------------------------------------------------------------------
@@ -223,13 +241,40 @@ class LaneEventRouter:
         if found is None:
             return
         match_id, bowler = found
+        # Unlike a ball, a Holland-daze has no place in the game to dedupe by, and applying it
+        # twice wipes cards won since: the line itself is the identity, kept in the ledger.
+        tag = line_tag(event)
+        reason = f"scorer reported a wrong-lane correction on lane {event.lane}"
         with self._lock_for(match_id):
+            applied = self._applied_lines(match_id)
+            if tag is not None and tag in applied:
+                self.stats.duplicates += 1
+                log.info("match %s: %s already applied (a re-sent line)", match_id, tag)
+                return
             try:
                 self.ledger.execute(match_id, HollandDaze(
-                    bowler, reason=f"scorer reported a wrong-lane correction on lane {event.lane}",
+                    bowler, reason=f"{reason} {tag}" if tag else reason,
                     actor=f"feed:{event.source or 'lane'}:lane-{event.lane}"))
             except CommandRefused as refused:
                 self._refuse(match_id, event, refused.reason)
+                return
+            if tag is not None:
+                applied.add(tag)
+
+    def _applied_lines(self, match_id: str) -> set[str]:
+        """Tags of the feed lines already applied to the match as Holland-dazes.
+
+        Read once per match from the ledger's log (so a restarted or standby process knows
+        them), then kept up to date here.
+        """
+        if match_id not in self._line_tags:
+            store = getattr(getattr(self.ledger, "repository", None), "store", None)
+            records = store.load(match_id) if store is not None and hasattr(store, "load") \
+                else []
+            self._line_tags[match_id] = {
+                found.group(0) for record in records if record.get("type") == "holland_daze"
+                if (found := LINE_TAG.search(record.get("data", {}).get("reason", "")))}
+        return self._line_tags[match_id]
 
     def _on_retraction(self, event: BallRetracted) -> None:
         # Cards are never silently taken back: a withdrawn ball goes to the commissioner.

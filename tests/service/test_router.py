@@ -138,3 +138,60 @@ def test_the_public_view_shows_hands_and_never_the_pile_order(alley):
     text = repr({key: value for key, value in view.items() if key != "jokers"})
     assert not any(f"'{card}'" in text for card in state.pile), "a pile card leaked"
     assert view["places"][0] == ["Ann"]
+
+
+def two_game_match(service: AlleyService) -> None:
+    service.create_match("m2", {(5, 1): "Dee", (5, 2): "Eve"}, games=2, actor="commissioner:pat")
+    for bowler in ("Dee", "Eve"):
+        service.execute("m2", ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
+    service.execute("m2", StartMatch(actor="commissioner:pat"))
+
+
+def test_a_ball_of_the_next_game_waits_until_the_previous_game_is_complete():
+    """After an outage swallowed the end of game 1, game 2's balls are held (not refused)
+    and dealt, in order, as soon as game 1's sheet completes it."""
+    service = AlleyService(MemoryRepository())
+    two_game_match(service)
+    for frame in range(1, 10):
+        service.handle_lane_event(ball(frame, 1, 10, lane=5, slot=1))
+    # Frame 10 of game 1 was lost; game 2 starts with two balls.
+    service.handle_lane_event(ball(1, 1, 10, lane=5, slot=1, game=2))
+    service.handle_lane_event(ball(2, 1, 7, lane=5, slot=1, game=2))
+    state = service.state("m2")
+    assert state.balls["Dee"][1] == [] and service.router.stats.refused == 0
+    service.handle_lane_event(ScoresheetSnapshot(lane=5, bowler=1, game=1, source="scorer",
+                                                 frames=((SheetBall(10),),) * 9 + (
+                                                     (SheetBall(10), SheetBall(10),
+                                                      SheetBall(10)),)))
+    state = service.state("m2")
+    assert len(state.balls["Dee"][0]) == 12
+    assert [(b["frame"], b["ball"], b["pins"]) for b in state.balls["Dee"][1]] == \
+        [(1, 1, 10), (2, 1, 7)]
+    assert service.router.stats.recovered == 3 and service.router.stats.refused == 0
+
+
+def test_a_wrong_lane_line_re_sent_after_a_restart_is_not_a_second_holland_daze(tmp_path):
+    """The scorer re-sends its last lines to the restarted service; the WRONG among them was
+    applied before the crash (the ledger's log says so) and must not wipe cards won since."""
+    from alley_poker.service import open_service
+
+    database = f"sqlite:///{tmp_path / 'alley.sqlite3'}"
+    before = open_service(database, rng_factory=lambda: random.Random(3))
+    two_game_match(before)
+    before.handle_lane_event(ball(1, 1, 10, lane=5, slot=1, seq=10))
+    before.handle_lane_event(WrongLane(lane=5, bowler=1, source="scorer", seq=11))
+    before.repository.store.close()
+
+    after = open_service(database, rng_factory=lambda: random.Random(4))
+    after.handle_lane_event(ball(2, 1, 10, lane=5, slot=1, seq=12))  # Dee wins cards again
+    won = list(after.state("m2").hands["Dee"])
+    assert won, "a strike after the Holland-daze deals"
+    after.handle_lane_event(ball(1, 1, 10, lane=5, slot=1, seq=10))  # the re-sent lines
+    after.handle_lane_event(WrongLane(lane=5, bowler=1, source="scorer", seq=11))
+    state = after.state("m2")
+    assert state.hands["Dee"] == won, "the re-sent WRONG line was applied a second time"
+    dazes = [r for r in after.repository.store.load("m2") if r["type"] == "holland_daze"]
+    assert len(dazes) == 1 and "[line scorer#11]" in dazes[0]["data"]["reason"]
+    after.handle_lane_event(WrongLane(lane=5, bowler=1, source="scorer", seq=13))
+    assert after.state("m2").hands["Dee"] == [], "a new WRONG line is a new Holland-daze"
+    after.repository.store.close()
