@@ -111,9 +111,10 @@ def test_a_talking_feed_stays_green_then_goes_amber_red_and_green_again(centre):
 
         scorer.talking.clear()  # the scorer falls silent
         amber = wait_for_report(board, lambda r: r["state"] == "amber", 3 * HEARTBEAT_S + 1)
-        assert HEARTBEAT_S <= amber["seconds_silent"] <= 3 * HEARTBEAT_S + 0.2
+        # (seconds_silent is rounded to 0.1 s)
+        assert HEARTBEAT_S - 0.05 <= amber["seconds_silent"] <= 3 * HEARTBEAT_S + 0.05
         red = wait_for_report(board, lambda r: r["state"] == "red", 4 * HEARTBEAT_S + 2)
-        assert red["seconds_silent"] > 3 * HEARTBEAT_S
+        assert red["seconds_silent"] >= 3 * HEARTBEAT_S - 0.05
         assert red["connected"] is True, "silent, not unplugged"
         walk = [m["feeds"][0]["state"] for m in messages[seen_before:]]
         assert walk.index("amber") < walk.index("red"), "amber comes before red"
