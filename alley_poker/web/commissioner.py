@@ -135,7 +135,9 @@ def who_is_up(lane_bowlers: list[str], balls: dict[str, dict[str, Any]]) -> str 
 def match_board(service: AlleyService, match_id: str) -> dict[str, Any]:
     state = service.state(match_id)
     assignment = service.lanes.assignment(match_id)
-    slots = sorted(assignment.slots.items()) if assignment else []
+    # A bowler removed from the match may still hold a slot until the lanes are reassigned.
+    slots = sorted((key, bowler) for key, bowler in assignment.slots.items()
+                   if bowler in state.bowlers) if assignment else []
     lane_of = {bowler: lane for (lane, _slot), bowler in slots}
     balls = {bowler: next_ball(state, bowler) for bowler in state.bowlers}
     up = {}

@@ -48,6 +48,7 @@
     ["undo-last", "Undo last action", false, "Undo the last action of match "],
     ["confirm-result", "Confirm result", false, "Confirm the result of match "],
     ["undo-result", "Undo result", false, "Undo the result of match "],
+    ["remove-bowler", "Remove bowler", true, "Remove (and refund) "],
     ["void", "Void match", false, "VOID match "],
   ];
 
@@ -88,7 +89,14 @@
     box.addEventListener("toggle", function () {
       if (!box.open) return;
       rows.replaceChildren();
-      ((boards[matchId] || {}).slots || []).forEach(function (slot) {
+      // Every bowler of the match, those without a slot yet (just added) too.
+      const slots = ((boards[matchId] || {}).slots || []).slice();
+      ((states[matchId] || {}).seat_order || []).forEach(function (name) {
+        if (!slots.some(function (s) { return s.bowler === name; })) {
+          slots.push({ bowler: name, lane: "", slot: "" });
+        }
+      });
+      slots.forEach(function (slot) {
         const row = el("div", "reassign-row");
         row.dataset.bowler = slot.bowler;
         row.append(el("span", "", slot.bowler));
@@ -243,6 +251,16 @@
         tap.dataset.bowler = name;
         consent.append(tap);
       });
+      const newcomer = el("input", "new-bowler");
+      newcomer.name = "new_bowler"; newcomer.maxLength = 60; newcomer.placeholder = "new bowler";
+      newcomer.setAttribute("aria-label", "New bowler's name");
+      consent.append(newcomer, button("Add bowler", function () {
+        const why = needsReason(card);
+        const name = newcomer.value.trim();
+        if (!why || !name) return;
+        T.rule("Add " + name + " to match " + matchId + "?\nReason: " + why, matchId, "add-bowler",
+               { bowler: name, reason: why }, name + " added to match " + matchId);
+      }, "add-bowler"));
       consent.append(button("Start match", function () {
         T.rule("Start match " + matchId + "?", matchId, "start", {}, "Match " + matchId + " started");
       }, "primary start"));

@@ -149,6 +149,24 @@
     }
   });
 
+  // A correction of a ball already recorded: the ledger re-deals and raises a review item
+  // when the cards dealt no longer match the marks.
+  const correction = document.getElementById("correct-ball");
+  correction.addEventListener("submit", async function (event) {
+    event.preventDefault();
+    const f = correction.elements;
+    const matchId = matchSelect.value, bowler = bowlerSelect.value;
+    const body = { bowler: bowler, game: Number(f.game.value), frame: Number(f.frame.value),
+                   ball: Number(f.ball.value), pins: Number(f.pins.value), foul: f.foul.checked,
+                   reason: f.reason.value.trim() };
+    const leave = f.standing.value.trim();
+    if (leave) body.standing = (leave.match(/\d+/g) || []).map(Number);
+    const what = bowler + "'s game " + body.game + ", frame " + body.frame + ", ball " + body.ball;
+    const done = await T.rule("Correct " + what + " to " + body.pins + " down?\nReason: " + body.reason,
+                              matchId, "correct-ball", body, "Corrected " + what);
+    if (done) { correction.reset(); await load(true); }
+  });
+
   // Another tablet or a feed may record balls meanwhile: keep where the bowler is current.
   setInterval(function () { load(true).catch(function () {}); }, 5000);
   load(false).catch(function (problem) { T.say("Cannot read the lanes: " + problem.message, "refused"); });

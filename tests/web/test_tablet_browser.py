@@ -15,7 +15,7 @@ import pytest
 
 from alley_poker.ledger import commands as c
 from alley_poker.service.health import feed_report
-from tests.web.conftest import PIN
+from tests.web.conftest import PIN, signed_in_client
 
 SCREENSHOT = "/tmp/tablet.png"
 
@@ -68,6 +68,24 @@ def test_the_tablet_creates_a_match_records_consents_and_starts_it(tablet, live_
     assert state.ante_cents == 150 and state.games == 2
     assert service.lanes.assignment("tue-1").slots == {(3, 1): "Cy", (4, 1): "Di",
                                                        (3, 2): "Ed"}
+
+    # A latecomer is added with a reason, then seated on a lane slot.
+    card.locator("input[name=reason]").fill("arrived before the first ball")
+    card.locator("input.new-bowler").fill("Flo")
+    card.locator("button.add-bowler").click()
+    card.locator("button.consent[data-bowler=Flo]").wait_for()
+    card.locator("details.reassign summary").click()
+    flo = card.locator(".reassign-row[data-bowler=Flo]")
+    flo.locator("[name=lane]").fill("4")
+    flo.locator("[name=slot]").fill("2")
+    card.locator(".reassign button", has_text="Move bowlers").click()
+    tablet.wait_for_function(
+        "document.getElementById('notice').textContent.includes('Bowlers moved')")
+    assert service.lanes.assignment("tue-1").slots[(4, 2)] == "Flo"
+    card.locator("select[name=bowler]").select_option("Flo")
+    card.locator("button[data-power=remove-bowler]").click()
+    card.locator("button.consent[data-bowler=Flo]").wait_for(state="detached")
+    assert list(service.state("tue-1").bowlers) == ["Cy", "Di", "Ed"]
 
     for name in ("Cy", "Di", "Ed"):
         card.locator(f"button.consent[data-bowler={name}]").click()
@@ -176,12 +194,22 @@ def test_the_dashboard_follows_the_lanes_live_and_shows_feed_health(browser, liv
     page.screenshot(path=SCREENSHOT, full_page=True)
 
 
-def test_a_review_item_is_applied_with_a_reason_and_lanes_are_moved(tablet, service):
+def test_a_corrected_ball_raises_a_review_applied_with_a_reason_and_lanes_move(
+        tablet, live_server, service):
     service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
     service.execute("m1", c.RecordBall("Ann", 1, 1, actor="feed:test"))
-    service.execute("m1", c.CorrectBall("Ann", 1, 1, 1, 9, reason="pinsetter misread",
-                                        actor="commissioner:desk"))
+    tablet.goto(f"{live_server.url}/commissioner/manual-entry?match_id=m1")
+    tablet.wait_for_function("document.getElementById('entry-bowler').value === 'Ann'")
+    tablet.click("details.correction summary")
+    form = tablet.locator("#correct-ball")
+    for name, value in (("frame", "1"), ("ball", "1"), ("pins", "9"), ("standing", "10"),
+                        ("reason", "pinsetter misread")):
+        form.locator(f"[name={name}]").fill(value)
+    form.locator("button[type=submit]").click()
+    tablet.wait_for_function(
+        "document.getElementById('notice').textContent.includes('Corrected Ann')")
     (review,) = service.state("m1").reviews.values()
+    tablet.click("nav >> text=Lanes")
     card = match_card(tablet, "m1")
     row = card.locator(f".review-row[data-review={review['id']}]")
     row.wait_for()
@@ -227,3 +255,31 @@ def test_the_audit_log_filters_and_a_token_is_shown_once(tablet, live_server, se
     tablet.reload()
     tablet.wait_for_selector("#tokens td:has-text('front desk till')")
     assert secret not in tablet.content()
+
+
+# --- the tablet's own JSON (Flask test client) -------------------------------------------------
+def test_the_pin_diagram_is_judged_by_the_servers_split_rule(app):
+    assert app.test_client().get("/commissioner/pins.json?standing=7-10").status_code == 401
+    client, _token = signed_in_client(app)
+    judged = client.get("/commissioner/pins.json?standing=4-6").get_json()
+    assert judged == {"pins": 8, "standing": [4, 6], "leave": "4-6", "split": True}
+    assert client.get("/commissioner/pins.json?standing=2-4").get_json()["split"] is False
+    second = client.get("/commissioner/pins.json?before=7-10&standing=none").get_json()
+    assert (second["pins"], second["split"]) == (2, False)
+    bad = client.get("/commissioner/pins.json?standing=7-11")
+    assert bad.status_code == 400
+    assert bad.get_json()["error"]["field"] == "standing" and "no pin 11" in bad.get_data(
+        as_text=True)
+    fallen = client.get("/commissioner/pins.json?before=7-10&standing=6")
+    assert fallen.status_code == 400 and "already down" in fallen.get_json()["error"]["message"]
+
+
+def test_the_board_says_who_is_up_and_the_pins_each_faces(app, service):
+    service.execute("m1", c.RecordBall("Ann", 1, 8, standing=[7, 10], actor="feed:test"))
+    client, _token = signed_in_client(app)
+    (board,) = client.get("/commissioner/board.json").get_json()["matches"]
+    assert board["up"] == {"1": "Ann", "2": "Bob"}
+    ann = board["bowlers"]["Ann"]
+    assert (ann["frame"], ann["ball"], ann["standing"], ann["full_rack"]) == (1, 2, [7, 10], False)
+    assert board["bowlers"]["Bob"]["standing"] == list(range(1, 11))
+    assert board["consents"] == ["Ann", "Bob"]
