@@ -11,13 +11,13 @@
 
 Lines queue while nobody is connected and go out when a reader (re)connects.  Because a
 serial line has no acknowledgements, after every reconnect lines are sent again, as scorers
-do: the last ``resend_window``, or every line written on the connection that dropped if that
-is more (a reader that crashed lost whatever sat unread in its socket — after an outage, a
-whole backlog), at most :data:`MAX_RESEND`.  The reader recognises them by sequence number,
-or by the balls its ledger already holds, and the balls it lacks arrive in bowling order.  Then
-``on_reconnect`` runs (if set): :func:`serve` uses it to queue a scoresheet of every game
-bowled so far, because a reader that crashed may have lost far more than the re-sent lines
-(a backlog that arrived at once and was never processed).
+do: the last ``resend_window``, or every line written on the connection that dropped in its
+last ``resend_seconds`` if that is more (a reader that crashed lost whatever sat unread in its
+socket — after an outage, a whole backlog), at most :data:`MAX_RESEND`.  The reader
+recognises them by sequence number, or by the balls its ledger already holds, and the balls
+it lacks arrive in bowling order (which matters: the first strike of a game earns a bonus).
+Then ``on_reconnect`` runs (if set): :func:`serve` uses it to queue a scoresheet of every
+game bowled so far, the last resort for anything still missing.
 
 :func:`serve` runs a :class:`~drivers.simulator.Simulator` into a writer at real or
 accelerated speed — the ``alley-poker simulate`` command.
@@ -140,7 +140,7 @@ class FeedWriter:
     """Writes lines to ``url`` from its own thread; see the module docstring."""
 
     def __init__(self, url: str, *, baudrate: int = 9600, resend_window: int = 32,
-                 backoff: BackoffSchedule | None = None):
+                 resend_seconds: float = 60.0, backoff: BackoffSchedule | None = None):
         self.url = url
         parts = urlsplit(url)
         if parts.scheme == "socket":
@@ -153,7 +153,9 @@ class FeedWriter:
         self.resend_window = resend_window
         self.backoff = backoff or BackoffSchedule(initial=0.05, maximum=1.0)
         self._queue: deque[bytes] = deque()
-        self._sent: deque[bytes] = deque(maxlen=max(resend_window, MAX_RESEND))
+        self.resend_seconds = resend_seconds
+        #: (when, line) of the lines written lately, newest last.
+        self._sent: deque[tuple[float, bytes]] = deque(maxlen=max(resend_window, MAX_RESEND))
         self._written_on_connection = 0
         self._lock = threading.Condition()
         self._stop = threading.Event()
@@ -231,10 +233,9 @@ class FeedWriter:
                 self.connections += 1
                 self._connected = True
                 if self.connections > 1:
-                    count = min(len(self._sent),
-                                max(self.resend_window, self._written_on_connection))
-                    self._written_on_connection = count
-                    if not self._resend(list(self._sent)[len(self._sent) - count:]):
+                    lines = self._lines_to_resend()
+                    self._written_on_connection = len(lines)
+                    if not self._resend(lines):
                         continue
                     if self.on_reconnect is not None:
                         self.on_reconnect()
@@ -260,10 +261,21 @@ class FeedWriter:
                 continue
             with self._lock:
                 self._queue.popleft()
-                self._sent.append(line)
+                self._sent.append((time.monotonic(), line))
                 self._written_on_connection += 1
                 self.lines_sent += 1
                 self._lock.notify_all()
+
+    def _lines_to_resend(self) -> list[bytes]:
+        """The last ``resend_window`` lines, or more: those the dropped connection carried in
+        its last ``resend_seconds``."""
+        sent = list(self._sent)
+        on_connection = sent[len(sent) - min(self._written_on_connection, len(sent)):]
+        if on_connection:
+            cutoff = on_connection[-1][0] - self.resend_seconds
+            on_connection = [entry for entry in on_connection if entry[0] >= cutoff]
+        count = min(len(sent), max(self.resend_window, len(on_connection)))
+        return [line for _, line in sent[len(sent) - count:]]
 
     def _resend(self, lines: list[bytes]) -> bool:
         try:
