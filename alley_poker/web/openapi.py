@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from alley_poker.web import api_responses as r
 from alley_poker.web import schemas as s
 
 REF = "#/components/schemas/{model}"
@@ -57,7 +58,7 @@ class _Builder:
         else:
             schema = response if isinstance(response, dict) else self.ref(response)
             responses[status] = {"description": summary, "content": {media: {"schema": schema}}}
-        error = self.ref(s.ErrorResponse)
+        error = self.ref(r.ErrorResponse)
         if security is not None:
             errors = (*errors, "401", "403")
         if body is not None:
@@ -93,44 +94,44 @@ def openapi_document() -> dict[str, Any]:
     match = f"{base}/matches/{{match_id}}"
 
     doc.add(f"{base}/lanes", "get", "Every lane: its pair, matches and scorer slots",
-            response=s.LaneList)
-    doc.add(f"{base}/matches", "get", "Every match of this centre", response=s.MatchList)
+            response=r.LaneList)
+    doc.add(f"{base}/matches", "get", "Every match of this centre", response=r.MatchList)
     doc.add(f"{base}/matches", "post", "Create a match on lane slots", response={
         "type": "object"}, status="201", body=s.CreateMatchBody, errors=("409",),
         security=COMMISSIONER)
     doc.add(match, "get", "The public state of a match (never the draw pile's order)",
             response={"type": "object"}, errors=("404",), parameters=match_id)
-    doc.add(f"{match}/lanes", "get", "The match's lane slots", response=s.MatchLanes,
+    doc.add(f"{match}/lanes", "get", "The match's lane slots", response=r.MatchLanes,
             errors=("404",), parameters=match_id)
     doc.add(f"{match}/lanes", "put", "Move the match's bowlers between lane slots",
-            response=s.MatchLanes, body=s.ReassignLanesBody, errors=("404", "409"),
+            response=r.MatchLanes, body=s.ReassignLanesBody, errors=("404", "409"),
             security=COMMISSIONER, parameters=match_id)
     doc.add(f"{match}/bowlers", "get", "The bowlers: seat, lane slot, game, money",
-            response=s.BowlerList, errors=("404",), parameters=match_id)
+            response=r.BowlerList, errors=("404",), parameters=match_id)
     doc.add(f"{match}/hands", "get", "Every bowler's cards and best hand in words",
-            response=s.HandList, errors=("404",), parameters=match_id)
+            response=r.HandList, errors=("404",), parameters=match_id)
     doc.add(f"{match}/pending", "get", "Open decisions with deadline and choices",
-            response=s.PendingList, errors=("404",), parameters=match_id)
+            response=r.PendingList, errors=("404",), parameters=match_id)
     doc.add(f"{match}/reviews", "get", "Review items open for the commissioner",
-            response=s.ReviewList, errors=("404",), parameters=match_id)
+            response=r.ReviewList, errors=("404",), parameters=match_id)
     doc.add(f"{match}/events", "get", "Public events after a sequence number, in order",
-            response=s.EventPage, errors=("404", "422"), parameters=[
+            response=r.EventPage, errors=("404", "422"), parameters=[
                 *match_id,
                 _query("since", {"type": "integer", "minimum": 0, "maximum": 2**31},
                        "events after this seq"),
                 _query("limit", {"type": "integer", "minimum": 1, "maximum": 1000},
                        "at most this many (default 100)")])
-    doc.add(f"{base}/feeds", "get", "Health of every scoreboard feed", response=s.FeedList)
+    doc.add(f"{base}/feeds", "get", "Health of every scoreboard feed", response=r.FeedList)
 
     for kind, body in s.COMMAND_BODIES.items():
         doc.add(f"{match}/commands/{kind}", "post",
-                (body.__doc__ or kind).strip().splitlines()[0], response=s.CommandAccepted,
+                (body.__doc__ or kind).strip().splitlines()[0], response=r.CommandAccepted,
                 body=body, errors=("404", "409"), security=COMMISSIONER, parameters=match_id)
 
     night = _query("date", {"type": "string", "format": "date"},
                    "only matches created on this UTC day (YYYY-MM-DD)")
     doc.add(f"{base}/settlement", "get", "The night: per bowler paid, won and net",
-            response=s.SettlementReport, errors=("422",), security=COMMISSIONER,
+            response=r.SettlementReport, errors=("422",), security=COMMISSIONER,
             parameters=[night])
     doc.add(f"{base}/settlement.csv", "get", "The settlement as CSV (header row first)",
             response={"type": "string"}, errors=("422",), security=COMMISSIONER,
@@ -146,16 +147,16 @@ def openapi_document() -> dict[str, Any]:
                "at most this many (default 200)"),
     ]
     doc.add(f"{base}/audit", "get", "Every stored event: time, match, seq, type, actor",
-            response=s.AuditPage, errors=("422",), security=COMMISSIONER,
+            response=r.AuditPage, errors=("422",), security=COMMISSIONER,
             parameters=audit_filters)
     doc.add(f"{base}/audit.csv", "get", "The audit log as CSV (header row first)",
             response={"type": "string"}, errors=("422",), security=COMMISSIONER,
             parameters=audit_filters, media="text/csv")
 
     doc.add(f"{base}/tokens", "get", "The centre's API tokens (never their secrets)",
-            response=s.TokenList, security=TABLET)
+            response=r.TokenList, security=TABLET)
     doc.add(f"{base}/tokens", "post", "Make an API token (its secret is shown only now)",
-            response=s.TokenCreated, status="201", body=s.CreateTokenBody, security=TABLET)
+            response=r.TokenCreated, status="201", body=s.CreateTokenBody, security=TABLET)
     doc.add(f"{base}/tokens/{{token_id}}", "delete", "Revoke an API token", response=None,
             status="204", errors=("404",), security=TABLET,
             parameters=[_path("token_id", {"type": "integer"})])

@@ -1,0 +1,196 @@
+"""Response schemas of the JSON API (pydantic): what each route answers.
+
+They document the answers (the OpenAPI document is generated from them, and schemathesis
+checks every answer against it); the views build plain dicts of exactly these shapes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from alley_poker.web.schemas import LaneSlot
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    field: str | None = None
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+
+
+class MatchSummary(BaseModel):
+    match_id: str
+    status: str
+    lanes: list[int]
+    bowlers: list[str]
+    pot_cents: int
+
+
+class MatchList(BaseModel):
+    matches: list[MatchSummary]
+
+
+class SlotView(BaseModel):
+    slot: int
+    bowler: str
+    match_id: str
+
+
+class LaneView(BaseModel):
+    lane: int
+    pair: str
+    matches: list[str]
+    slots: list[SlotView]
+
+
+class LaneList(BaseModel):
+    lanes: list[LaneView]
+
+
+class MatchLanes(BaseModel):
+    match_id: str
+    lanes: list[int]
+    slots: list[LaneSlot]
+
+
+class BowlerView(BaseModel):
+    bowler: str
+    seat: int
+    lane: int | None
+    slot: int | None
+    game: int
+    scoresheet: str
+    hole: int
+    paid_cents: int
+    won_cents: int
+    pending: int
+
+
+class BowlerList(BaseModel):
+    match_id: str
+    bowlers: list[BowlerView]
+
+
+class HandView(BaseModel):
+    bowler: str
+    cards: list[str]
+    hole: int
+    category: str
+    describe: str
+    unbeatable: bool
+
+
+class HandList(BaseModel):
+    match_id: str
+    hands: list[HandView]
+
+
+class PendingDecision(BaseModel):
+    bowler: str
+    id: str
+    kind: str
+    reason: Any = None
+    created_at: Any = None
+    deadline: Any = None
+    choices: Any = None
+
+
+class PendingList(BaseModel):
+    match_id: str
+    pending: list[PendingDecision]
+
+
+class ReviewList(BaseModel):
+    match_id: str
+    reviews: list[dict[str, Any]]
+
+
+class PublicEvent(BaseModel):
+    seq: int
+    type: str
+    at: str | None
+    data: dict[str, Any]
+
+
+class EventPage(BaseModel):
+    match_id: str
+    events: list[PublicEvent]
+    next_since: int
+
+
+class FeedList(BaseModel):
+    feeds: list[dict[str, Any]]
+
+
+class BowlerMoneyView(BaseModel):
+    bowler: str
+    paid_cents: int
+    won_cents: int
+    net_cents: int
+    matches: list[str]
+
+
+class MatchMoneyView(BaseModel):
+    match_id: str
+    status: str
+    pot_cents: int
+    paid_cents: int
+    won_cents: int
+
+
+class SettlementTotals(BaseModel):
+    paid_cents: int
+    won_cents: int
+    held_cents: int
+    complete: bool
+
+
+class SettlementReport(BaseModel):
+    date: str | None
+    bowlers: list[BowlerMoneyView]
+    matches: list[MatchMoneyView]
+    totals: SettlementTotals
+
+
+class AuditEntryView(BaseModel):
+    id: int
+    time: str
+    match_id: str
+    seq: int
+    type: str
+    actor: str
+    command: str
+    summary: str
+
+
+class AuditPage(BaseModel):
+    entries: list[AuditEntryView]
+    next_since: int
+
+
+class TokenView(BaseModel):
+    id: int
+    name: str
+    created_at: str
+    revoked_at: str | None
+
+
+class TokenList(BaseModel):
+    tokens: list[TokenView]
+
+
+class TokenCreated(BaseModel):
+    id: int
+    name: str
+    token: str
+
+
+class CommandAccepted(BaseModel):
+    match_id: str
+    seq: int
+    events: list[PublicEvent]
