@@ -231,10 +231,31 @@ class LaneEventRouter:
             actor=f"feed:{ball.source or 'lane'}:lane-{ball.lane}",
         )
         with self._lock_for(match_id):
+            if self._already_reads(match_id, bowler, ball):
+                # A re-sent CORR (after a reconnect or restart): the ledger already agrees.
+                self.stats.duplicates += 1
+                return
             try:
                 self.ledger.execute(match_id, command)
             except CommandRefused as refused:
                 self._refuse(match_id, ball, refused.reason)
+
+    def _already_reads(self, match_id: str, bowler: str, ball: BallRecorded) -> bool:
+        """True when the ledger's ball at that place already reads as ``ball`` does: pins,
+        foul, standing pins (if both know them) and every flag the line sets."""
+        state = self.ledger.state(match_id)
+        if bowler not in state.bowlers or not 1 <= ball.game <= state.games:
+            return False
+        recorded = next((b for b in state.balls[bowler][ball.game - 1]
+                         if (b["frame"], b["ball"]) == (ball.frame, ball.ball)), None)
+        if recorded is None:
+            return False
+        same_standing = ball.standing is None or recorded.get("standing") is None or \
+            sorted(recorded["standing"]) == sorted(ball.standing)
+        same_flags = (not ball.flags.gutter or bool(recorded.get("gutter"))) and \
+            (not ball.flags.split or bool(recorded.get("split")))
+        return (recorded["pins"], bool(recorded["foul"])) == (ball.pins, ball.flags.foul) \
+            and same_standing and same_flags
 
     def _on_wrong_lane(self, event: WrongLane) -> None:
         found = self.lanes.bowler_at(event.lane, event.bowler)

@@ -10,7 +10,14 @@ import pytest
 from alley_poker.ledger import MatchState, check_invariants, handle
 from alley_poker.ledger.commands import ConsentToAnte, StartMatch
 from alley_poker.service import AlleyService
-from drivers.base import BallRecorded, Flags, ScoresheetSnapshot, SheetBall, WrongLane
+from drivers.base import (
+    BallCorrected,
+    BallRecorded,
+    Flags,
+    ScoresheetSnapshot,
+    SheetBall,
+    WrongLane,
+)
 
 NOW = datetime(2026, 11, 20, 19, 0, tzinfo=UTC)
 
@@ -195,3 +202,20 @@ def test_a_wrong_lane_line_re_sent_after_a_restart_is_not_a_second_holland_daze(
     after.handle_lane_event(WrongLane(lane=5, bowler=1, source="scorer", seq=13))
     assert after.state("m2").hands["Dee"] == [], "a new WRONG line is a new Holland-daze"
     after.repository.store.close()
+
+
+def test_a_correction_re_sent_after_a_reconnect_is_applied_once(alley):
+    alley.handle_lane_event(ball(1, 1, 7))
+    alley.handle_lane_event(ball(1, 2, 2))
+    fix = BallCorrected(lane=1, bowler=1, game=1, frame=1, ball=2, pins=3, source="scorer",
+                        seq=3)
+    alley.handle_lane_event(fix)
+    corrected = [m for t, m in alley.published if m.get("kind") == "events"
+                 and any(e["type"] == "ball_corrected" for e in m["events"])]
+    alley.handle_lane_event(fix)  # re-sent
+    again = [m for t, m in alley.published if m.get("kind") == "events"
+             and any(e["type"] == "ball_corrected" for e in m["events"])]
+    state = alley.state("m1")
+    assert [b["pins"] for b in state.balls["Ann"][0]] == [7, 3]
+    assert len(corrected) == len(again) == 1
+    assert alley.router.stats.duplicates == 1
