@@ -332,17 +332,18 @@ def _learn_five_card_patterns() -> None:
     """Fill :data:`KEY_BY_RANK_COUNTS` for every hand of up to five cards, so even the first
     evaluations hit the cache (bigger hands' patterns are learnt as they come), and
     :data:`FIVE_CARD_KEYS`."""
+    # Cards in turn take suits in turn: a rank's copies get different suits, and five
+    # cards are never all one suit, so the hand is what its ranks make it.
+    value_by_place = [CARD_VALUE[SUITS_IN_BLOCK_ORDER[place % 4]] for place in range(5)]
     for size in range(6):
         for ranks in itertools.combinations_with_replacement(range(2, 15), size):
-            if any(ranks.count(rank) > 4 for rank in ranks):
+            if size == 5 and ranks[0] == ranks[4]:  # five of one rank: not a natural hand
                 continue
-            # Cards in turn take suits in turn: a rank's copies get different suits, and
-            # five cards are never all one suit, so the hand is what its ranks make it.
-            cards = [(rank, SUITS_IN_BLOCK_ORDER[i % 4]) for i, rank in enumerate(ranks)]
-            hand = encode(*itertools.chain.from_iterable(cards))
+            hand = EMPTY_HAND
+            for place, rank in enumerate(ranks):
+                hand += value_by_place[place][rank]
             key = natural_key(hand, size)
             if size == 5:
                 FIVE_CARD_KEYS[hand >> WEIGHT_SHIFT] = key
-
 
 _learn_five_card_patterns()

@@ -13,6 +13,7 @@ import pickle
 import pytest
 
 from alley_poker.cards import Card, parse_cards
+from alley_poker.hand_keys import FIVE_CARD_KEYS, RANK_WEIGHTS
 from alley_poker.hand_tables import STRAIGHT_WITH_GAPS, STRAIGHTS, TOP_RANKS
 from alley_poker.hands import (
     CATEGORIES,
@@ -410,3 +411,40 @@ def test_the_rank_tables_match_their_definitions():
             fits = [top for top, straight in STRAIGHTS
                     if bin(straight & ~mask).count("1") <= gaps]
             assert STRAIGHT_WITH_GAPS[gaps][mask] == max(fits, default=0)
+
+
+def test_every_five_card_rank_pattern_has_its_own_weight_sum():
+    # The five-card fast path values a hand by the sum of its rank weights alone.
+    patterns = [ranks for ranks in itertools.combinations_with_replacement(range(13), 5)
+                if ranks[0] != ranks[4]]  # no rank five times
+    sums = {sum(RANK_WEIGHTS[rank] for rank in ranks) for ranks in patterns}
+    assert len(sums) == len(patterns) == 6175
+    assert max(sums) < len(FIVE_CARD_KEYS)
+
+
+def test_the_five_card_fast_path_agrees_with_the_general_one():
+    # Every rank pattern of five cards (suits dealt in turn: never a flush), through the fast
+    # path and through the general one (an option sends a hand there; without a wild it
+    # changes nothing).
+    for ranks in itertools.combinations_with_replacement(range(2, 15), 5):
+        if ranks[0] == ranks[4]:
+            continue
+        cards = [Card(rank, "CDHS"[place % 4]) for place, rank in enumerate(ranks)]
+        assert evaluate(cards) == evaluate(cards, wild_may_duplicate=False), cards
+        assert evaluate(cards).best_five == evaluate(cards, wild_may_duplicate=False).best_five
+
+
+def test_a_card_keeps_its_code_out_of_its_identity_and_through_pickle():
+    card = parse_cards("AS")[0]
+    assert card == Card(14, "S") and hash(card) == hash(Card(14, "S"))
+    assert repr(card) == "Card('AS')"
+    assert pickle.loads(pickle.dumps(card))._code == card._code
+
+
+def test_a_card_without_its_code_is_still_valued():
+    # As a card unpickled from before cards kept their code would be: the evaluator falls
+    # back to reading rank and suit.
+    cards = parse_cards("KS KH 7D 7C KD")
+    object.__delattr__(cards[2], "_code")
+    assert evaluate(cards).describe() == "Full house, kings over sevens"
+    assert evaluate([*cards, *parse_cards("2C GJ")]).describe() == "Four of a kind, kings"
