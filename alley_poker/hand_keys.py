@@ -6,10 +6,14 @@ This is the engine behind :func:`alley_poker.hands.evaluate`; callers use that.
 :data:`CARD_VALUE`, which is bit ``13 * suit + rank - 2`` for the card itself (clubs,
 diamonds, hearts, spades), plus one in each of three counts: its suit's (5-bit fields from
 bit 52), its own (2-bit fields from bit 80) and its rank's (4-bit fields from bit 184); a
-joker of any kind adds one to the joker count at bit 72.  Summing, not OR-ing, lets a
-repeated card show itself (its own count reaches two; and its card bits carry, so they no
-longer count the cards).  The suit counts tell at once whether a flush is possible; when
-none is, the rank counts decide the value, so they index a cache.
+joker of any kind adds one to the joker count at bit 72.  From bit 256 each card adds its
+rank's weight (:data:`RANK_WEIGHTS`).  Summing, not OR-ing, lets a repeated card show itself
+(its own count reaches two; and its card bits carry, so they no longer count the cards).
+The suit counts tell at once whether a flush is possible; when none is, the rank counts
+decide the value, so they index a cache, and for exactly five cards the weights' sum, a
+number under 361,000 that differs for every rank pattern, indexes a list
+(:data:`FIVE_CARD_KEYS`).  Each :class:`alley_poker.cards.Card` keeps its own encoding
+(:func:`card_code`), so summing a hand reads one attribute per card.
 
 **The key** is ``category << 20`` plus five 4-bit rank slots, the first tie-break rank in
 the highest slot and 0 for a missing card (short hands), so comparing keys compares hands:

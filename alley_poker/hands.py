@@ -18,10 +18,13 @@ together are unbeatable.  Two options give the house variants: ``wild_may_duplic
 ``max_wilds_vs_naturals=True`` ("Wilds": a hand may not use more wilds than it holds natural
 cards).  :func:`rank_hands` orders several bowlers' hands, ties together.
 
-How it is fast (:mod:`alley_poker.hand_keys`): the cards are summed into one integer holding
-a bit per card and counts per suit, card and rank, so one AND tells whether anything is
-unusual (a flush, a joker, a repeated card), and a hand without a flush is valued by one
-look-up of its rank counts in a cache.  Otherwise pairs, trips and quads come from AND/OR of
+How it is fast (:mod:`alley_poker.hand_keys`): each card keeps its own encoding (worked out
+when the card is made), and a hand's cards are summed into one integer holding a bit per
+card and counts per suit, card and rank, so one AND tells whether anything is unusual (a
+flush, a joker, a repeated card).  Five cards without a flush are then valued by one list
+index: the sum also adds up a weight per rank, chosen so that every five-card rank pattern
+sums to its own number.  Other hands without a flush are valued by one look-up of their rank
+counts in a cache.  Otherwise pairs, trips and quads come from AND/OR of
 the four suit masks, flushes and straights from tables (:mod:`alley_poker.hand_tables`),
 and wilds are placed by reasoning about their best use: never trying substitutions or
 5-card subsets.  The value is one integer: category in the high bits, then the tie-break
