@@ -221,6 +221,74 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
             raise
         return expected_seq + len(rows)
 
+    def append_batch(
+        self, appends: Sequence[tuple[str, Sequence[Mapping[str, Any]], int]]
+    ) -> list[int | StoreError]:
+        """Several appends ``(match_id, records, expected_seq)`` in one transaction.
+
+        Each append is judged as :meth:`append` judges it; one that would fail gets its
+        error (``ConcurrencyConflict`` or ``RecordError``) in its place in the answer and
+        writes nothing, the others get their new last seq and are committed together (one
+        fsync for all of them).  Two appends to the same match in one batch: the second
+        must continue the first.
+        """
+        recorded_at = utcnow()
+        outcomes: list[int | StoreError] = []
+        accepted: list[tuple[int, str, int, list[dict[str, Any]]]] = []
+        for index, (match_id, records, expected_seq) in enumerate(appends):
+            try:
+                _check_name("match id", match_id)
+                if (isinstance(expected_seq, bool) or not isinstance(expected_seq, int)
+                        or expected_seq < 0):
+                    raise RecordError(
+                        f"expected_seq must be a whole number ≥ 0, got {expected_seq!r}")
+                rows = [self._row(match_id, expected_seq + position, record, recorded_at)
+                        for position, record in enumerate(records, start=1)]
+            except RecordError as error:
+                outcomes.append(error)
+                continue
+            outcomes.append(expected_seq + len(rows))
+            accepted.append((index, match_id, expected_seq, rows))
+        if not any(rows for _, _, _, rows in accepted):
+            return outcomes
+        try:
+            with self._write_transaction() as connection:
+                last_seqs: dict[str, int] = {}
+                rows_to_insert: list[dict[str, Any]] = []
+                for index, match_id, expected_seq, rows in accepted:
+                    if not rows:
+                        continue
+                    last_seq = last_seqs.get(match_id)
+                    if last_seq is None:
+                        last_seq = _last_seq(connection, self.centre, match_id)
+                    if last_seq != expected_seq:
+                        outcomes[index] = ConcurrencyConflict(match_id, expected_seq, last_seq)
+                        continue
+                    if expected_seq == 0:
+                        connection.execute(insert(matches).values(
+                            match_id=match_id, centre=self.centre, created_at=recorded_at))
+                    rows_to_insert.extend(rows)
+                    last_seqs[match_id] = expected_seq + len(rows)
+                if rows_to_insert:
+                    connection.execute(insert(events), rows_to_insert)
+        except sqlalchemy.exc.IntegrityError as error:
+            # Another writer committed first to one of these matches (PostgreSQL): decide
+            # each append on its own so only that one is refused.
+            if not _is_unique_violation(error):
+                raise
+            pairs = zip(outcomes, appends, strict=True)
+            return [outcome if isinstance(outcome, StoreError)
+                    else self._append_alone(match_id, records, expected_seq)
+                    for outcome, (match_id, records, expected_seq) in pairs]
+        return outcomes
+
+    def _append_alone(self, match_id: str, records: Sequence[Mapping[str, Any]],
+                      expected_seq: int) -> int | StoreError:
+        try:
+            return self.append(match_id, records, expected_seq)
+        except (ConcurrencyConflict, RecordError) as error:
+            return error
+
     def _row(
         self, match_id: str, seq: int, record: Mapping[str, Any], recorded_at: datetime
     ) -> dict[str, Any]:
