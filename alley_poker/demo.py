@@ -20,7 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from alley_poker.config import AlleyConfig, CentreConfig, DatabaseConfig, FeedConfig
+from alley_poker.config import (
+    AlleyConfig,
+    BackupConfig,
+    CentreConfig,
+    DatabaseConfig,
+    FeedConfig,
+)
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.values import automatic_loss
@@ -210,6 +216,8 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
         centre=CentreConfig(name="Demo Lanes", lanes=4),
         database=DatabaseConfig(url=f"sqlite:///{database}"),
         feeds=[FeedConfig(name="demo-scorer", url=url, lanes=[1, 2, 3, 4])],
+        # A demo's throwaway ledger needs no nightly copies in the visitor's working folder.
+        backup=BackupConfig(enabled=False),
     )
     # With pages: the same server `alley-poker serve` runs (feeds, deadlines, web app).
     server = (AlleyServer(centre, pin=pin, port=port, service=service)
