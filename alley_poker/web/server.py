@@ -212,7 +212,6 @@ class AlleyServer:
     def __init__(self, config: AlleyConfig, *, pin: str, host: str = "127.0.0.1",
                  port: int = 8000, service: AlleyService | None = None) -> None:
         self.config = config
-        self.host = host
         self.service = service if service is not None else open_service(
             config.database.url, centre=config.centre.id)
         # Built before anything starts so a bad feed dialect stops us with nothing running.
@@ -221,16 +220,13 @@ class AlleyServer:
         self.app = create_app({"COMMISSIONER_PIN": pin, "CENTRE": self.service.centre},
                               service=self.service)
         add_health_check(self.app, self.service)
-        self.http: BaseWSGIServer = make_server(host, port, self.app, threaded=True)
-        self.port = self.http.server_port
-        self._thread = threading.Thread(target=self.http.serve_forever, name="alley-web",
-                                        daemon=True)
+        self.web = HttpThread(self.app, host, port)
+        self.host, self.port = host, self.web.port
         self._stopped = threading.Event()
 
     @property
     def base_url(self) -> str:
-        shown = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
-        return f"http://{shown}:{self.port}"
+        return self.web.base_url
 
     def urls(self) -> list[tuple[str, str]]:
         """(what, URL) for the tablet, the API and every lane pair's kiosk."""
@@ -243,7 +239,7 @@ class AlleyServer:
     def start(self) -> AlleyServer:
         self.scheduler.start()
         self.feeds.start()
-        self._thread.start()
+        self.web.start()
         return self
 
     def stop(self) -> None:
@@ -251,9 +247,7 @@ class AlleyServer:
         if self._stopped.is_set():
             return
         self._stopped.set()
-        self.http.shutdown()
-        self.http.server_close()
-        self._thread.join(timeout=5)
+        self.web.stop()
         self.feeds.stop()
         self.scheduler.shutdown()
         store = getattr(self.service.repository, "store", None)
@@ -262,24 +256,12 @@ class AlleyServer:
 
     def serve_until_signalled(self, echo: Callable[[str], None] = print) -> None:
         """Start, print the URLs and run until SIGINT (Ctrl-C) or SIGTERM; then stop cleanly."""
-        stop_requested = threading.Event()
 
-        def request_stop(signum: int, _frame: FrameType | None) -> None:
-            echo(f"{signal.Signals(signum).name}: stopping")
-            stop_requested.set()
-
-        previous = {sig: signal.signal(sig, request_stop)
-                    for sig in (signal.SIGINT, signal.SIGTERM)}
-        try:
+        def start() -> None:
             self.start()
             echo(f"{self.config.centre.name}: serving on {self.base_url}")
             for what, url in self.urls():
                 echo(f"  {what}: {url}")
             echo("press Ctrl-C to stop")
-            while not stop_requested.wait(0.5):
-                pass
-        finally:
-            self.stop()
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
-            echo("stopped")
+
+        run_until_signalled(start, self.stop, echo)
