@@ -111,9 +111,9 @@ class CentreWorker:
     def run(self, stop: threading.Event) -> int:
         """Stand by, then work until ``stop`` is set (0) or the lock is lost (LOST_LOCK)."""
         try:
-            if not self.election.try_acquire():
+            if not self.election.attempt():
                 self._say(f"standing by for centre {self.centre}: another worker is active "
-                          f"(trying again every {self.poll_s:g} s)")
+                          f"or PostgreSQL is unreachable (trying again every {self.poll_s:g} s)")
                 if not self.election.wait_until_active(stop):
                     return 0
             started = time.monotonic()

@@ -63,6 +63,7 @@ class CentreElection:
         self._engine = create_engine(url, poolclass=NullPool, isolation_level="AUTOCOMMIT",
                                      connect_args=_KEEPALIVES)
         self._connection: Connection | None = None
+        self._unreachable = False
 
     @property
     def is_active(self) -> bool:
@@ -84,16 +85,27 @@ class CentreElection:
         connection.close()
         return False
 
-    def wait_until_active(self, stop: threading.Event) -> bool:
-        """Stand by until the lock is ours (True) or ``stop`` is set (False)."""
-        while not stop.is_set():
-            try:
-                if self.try_acquire():
-                    return True
-            except sqlalchemy.exc.OperationalError as error:
+    def attempt(self) -> bool:
+        """:meth:`try_acquire`, but PostgreSQL being unreachable is logged and means no."""
+        try:
+            won = self.try_acquire()
+        except sqlalchemy.exc.OperationalError as error:
+            if not self._unreachable:  # once per outage, not every poll
                 log.warning("centre %s: cannot reach PostgreSQL for the election (%s)",
                             self.centre, error.orig)
-            stop.wait(self.poll_s)
+            self._unreachable = True
+            return False
+        if self._unreachable:
+            log.warning("centre %s: PostgreSQL reachable again", self.centre)
+            self._unreachable = False
+        return won
+
+    def wait_until_active(self, stop: threading.Event) -> bool:
+        """Stand by, trying every ``poll_s``, until the lock is ours (True) or ``stop`` is
+        set (False)."""
+        while not stop.wait(self.poll_s):
+            if self.attempt():
+                return True
         return False
 
     def still_active(self) -> bool:
