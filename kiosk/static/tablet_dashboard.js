@@ -70,8 +70,10 @@
         const bowler = bowlerOf(card);
         const body = forBowler ? { bowler: bowler, reason: why } : { reason: why };
         const whom = forBowler ? bowler : matchId;
-        await T.rule(question + whom + "?\nReason: " + why, matchId, kind, body,
-                     title + (forBowler ? " for " + bowler : "") + " — done");
+        const done = await T.rule(question + whom + "?\nReason: " + why, matchId, kind, body,
+                                  title + (forBowler ? " for " + bowler : "") + " — done");
+        // A reason belongs to one ruling: the next one needs its own.
+        if (done) card.controls.querySelector("input[name=reason]").value = "";
       }, "power");
       tap.dataset.power = kind;
       buttons.append(tap);

@@ -39,7 +39,10 @@ def tablet(browser, live_server):
     page.click("button[type=submit]")
     page.wait_for_selector("#live-state[data-state=live]")
     page.on("dialog", lambda dialog: dialog.accept())  # every ruling's confirm: yes
-    return page
+    script_errors: list[str] = []
+    page.on("pageerror", lambda error: script_errors.append(str(error)))
+    yield page
+    assert script_errors == [], "the tablet's scripts failed"
 
 
 def match_card(page, match_id: str):
