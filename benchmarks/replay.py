@@ -5,11 +5,15 @@
 1. Builds a SQLite event log of at least ``--events`` real ledger events (whole matches of
    12 bowlers bowled through the ledger, copied under new ids; see ``_event_log``).
 2. ``events_per_s``: a fresh :class:`MatchRepository` rebuilds every match from that store —
-   load, decode, fold, check the invariants — as the service does on first use of a match.
-   ``fold_events_per_s`` is the fold alone, over records already in memory.
+   as a restarted service does on first use of a match: its latest snapshot (saved by the
+   repository as the match went, see ``SnapshotFolder``), then the events after it, checked
+   against the invariants.  ``cold_events_per_s``: the same from the log alone (no
+   snapshots: load, decode, fold, check); ``fold_events_per_s``: the fold alone, over
+   records already in memory.
 3. ``restart_s``: ``alley-poker serve`` started over that store as a subprocess, from process
    start until ``GET /api/v1/matches`` answers 200 — which lists every match with its
-   status, so every match has been rebuilt by then.
+   status, so every match has been rebuilt by then (with the snapshots a service that ran
+   on the store leaves; the cold figure above says what a store without them costs).
 """
 
 from __future__ import annotations
@@ -25,12 +29,14 @@ from benchmarks._event_log import build_log
 from benchmarks._service_process import ServiceProcess, write_config
 
 
-def rebuild_all(database_url: str) -> tuple[int, float]:
-    """(matches, seconds) to rebuild every match of the store with a fresh repository."""
+def rebuild_all(database_url: str, *, snapshots: bool) -> tuple[int, float]:
+    """(matches, seconds) to rebuild every match of the store with a fresh repository,
+    from the snapshots beside the database or (``snapshots=False``) from the first event."""
     from alley_poker.store import EventStore, MatchRepository
 
     with EventStore.open(database_url) as store:
-        repository = MatchRepository(store)
+        repository = MatchRepository(store) if snapshots else MatchRepository(
+            store, snapshots=None)
         match_ids = store.match_ids()
         started = time.perf_counter()
         for match_id in match_ids:
@@ -58,7 +64,11 @@ def run(args: argparse.Namespace) -> dict:
         started = time.perf_counter()
         built = build_log(database_url, args.events, args.seed)
         build_s = time.perf_counter() - started
-        matches, rebuild_s = rebuild_all(database_url)
+        # Cold: the log alone (a store no service has run on).  Writing the snapshots is
+        # not part of it: a service saves them as its matches go, a few at a time.
+        matches, cold_s = rebuild_all(database_url, snapshots=False)
+        rebuild_all(database_url, snapshots=True)  # the service ran: its snapshots exist
+        _, rebuild_s = rebuild_all(database_url, snapshots=True)
         fold_events, fold_s = fold_only(database_url, min(matches, 10))
         config = write_config(workdir / "alley.toml", lanes=2, database_url=database_url)
         restarts = []
@@ -71,6 +81,8 @@ def run(args: argparse.Namespace) -> dict:
             "events_per_match": built["events_per_match"],
             "events_per_s": round(built["events"] / rebuild_s),
             "rebuild_s": round(rebuild_s, 3),
+            "cold_events_per_s": round(built["events"] / cold_s),
+            "cold_rebuild_s": round(cold_s, 3),
             "fold_events_per_s": round(fold_events / fold_s),
             "restart_s": round(sorted(restarts)[len(restarts) // 2], 3),
             "restart_s_each": [round(s, 3) for s in restarts],
