@@ -169,8 +169,10 @@ class WebServer:
             self.app = create_app({
                 "COMMISSIONER_PIN": pin, "SECRET_KEY": secret_key, "CENTRE": centre,
                 "DATABASE_URL": database_url, "SOCKETIO_MESSAGE_QUEUE": redis_url,
-                # Sign-in attempts are counted across every web process of the centre.
+                # Sign-in attempts are counted across every web process of the centre (and
+                # per centre: a chain's centres behind one address do not share a count).
                 "RATELIMIT_STORAGE_URI": redis_url,
+                "RATELIMIT_KEY_PREFIX": f"alley:{centre}:limiter",
             }, service=self.service)
             add_health_check(self.app, self.service, self.bus)
             self.http = HttpThread(self.app, host, port)
