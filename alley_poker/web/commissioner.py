@@ -19,6 +19,7 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 
 from alley_poker.bowling import BowlingError
 from alley_poker.bowling.pins import PINS, format_leave, is_split, parse_leave
+from alley_poker.ledger import RuleBook
 from alley_poker.ledger.endgame import rebuild_game
 from alley_poker.ledger.state import MatchState
 from alley_poker.service import AlleyService
@@ -55,9 +56,21 @@ def dashboard():
     return tablet_page("commissioner_dashboard.html", matches=matches)
 
 
+def house_switches() -> list[tuple[str, bool]]:
+    """The house rule book's on/off rules and their settings, offered when creating a match.
+
+    >>> dict(house_switches())["buy_in"]
+    True
+    """
+    book = RuleBook.default()
+    return [(key, getattr(book, key)) for key, field in RuleBook.model_fields.items()
+            if field.annotation is bool]
+
+
 @commissioner.get("/new-match")
 def new_match():
-    return tablet_page("commissioner_new_match.html")
+    return tablet_page("commissioner_new_match.html", rule_book=RuleBook.default().name,
+                       switches=house_switches())
 
 
 @commissioner.get("/manual-entry")

@@ -57,6 +57,12 @@
     const body = { match_id: form.elements.match_id.value.trim(), slots: slots,
                    seat_order: slots.map(function (s) { return s.bowler; }),
                    games: Number(form.elements.games.value) };
+    // Only the rules changed from the house book travel with the match.
+    const rules = {};
+    form.querySelectorAll("input[name=rule]").forEach(function (box) {
+      if (box.checked !== (box.dataset.house === "on")) rules[box.value] = box.checked;
+    });
+    if (Object.keys(rules).length) body.rules = rules;
     const ante = form.elements.ante.value.trim();
     if (ante) body.ante_cents = Math.round(Number(ante) * 100);
     try {

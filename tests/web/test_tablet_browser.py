@@ -61,6 +61,8 @@ def test_the_tablet_creates_a_match_records_consents_and_starts_it(tablet, live_
     seats.nth(1).locator("[name=bowler]").fill("Di")
     tablet.click("#add-seat")
     seats.nth(2).locator("[name=bowler]").fill("Ed")
+    tablet.click("details.rule-changes summary")
+    tablet.uncheck("input[name=rule][value=buy_in]")
     assert [seats.nth(i).locator("[name=lane]").input_value() for i in range(3)] == \
         ["3", "4", "3"]
     tablet.click("button[type=submit].primary")
@@ -69,6 +71,7 @@ def test_the_tablet_creates_a_match_records_consents_and_starts_it(tablet, live_
     state = service.state("tue-1")
     assert state.status == "open" and list(state.bowlers) == ["Cy", "Di", "Ed"]
     assert state.ante_cents == 150 and state.games == 2
+    assert state.rules.buy_in is False and state.rules.split_steal is True
     assert service.lanes.assignment("tue-1").slots == {(3, 1): "Cy", (4, 1): "Di",
                                                        (3, 2): "Ed"}
 
