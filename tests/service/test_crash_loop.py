@@ -47,10 +47,11 @@ pytestmark = pytest.mark.slow
 KILLS = 20
 SPEED = 40.0  # simulated seconds per real second: a 3-game night in about a minute
 PIN = "2468"
+CENTRE = "crash-test"
 
 CONFIG = """
 [centre]
-id = "crash-test"
+id = "{centre}"
 name = "Crash Lanes"
 lanes = 4
 
@@ -67,7 +68,7 @@ lanes = [1, 2, 3, 4]
 
 def ledger_states(database_url: str) -> dict[str, MatchState]:
     """Both matches as the ledger on disk holds them (a fresh read, no cache)."""
-    store = EventStore.open(database_url)
+    store = EventStore.open(database_url, centre=CENTRE)
     try:
         repository = MatchRepository(store)
         return {match_id: repository.state(match_id) for match_id in MATCH_LANES}
@@ -111,7 +112,7 @@ class ServeProcess:
 def test_serve_killed_twenty_times_in_a_league_night_loses_and_repeats_no_ball(tmp_path):
     night = league_night(seed=2026)
     database_url = f"sqlite:///{tmp_path / 'alley.sqlite3'}"
-    desk = open_service(database_url)
+    desk = open_service(database_url, centre=CENTRE)
     set_up_matches(desk, night)
     desk.repository.store.close()
 
@@ -119,7 +120,7 @@ def test_serve_killed_twenty_times_in_a_league_night_loses_and_repeats_no_ball(t
     host, feed_port = writer.address
     config = tmp_path / "alley.toml"
     config.write_text(CONFIG.format(database=tmp_path / "alley.sqlite3", host=host,
-                                    port=feed_port), encoding="utf-8")
+                                    port=feed_port, centre=CENTRE), encoding="utf-8")
     web_port = free_port()
     log_path = Path(os.environ.get("CRASH_LOOP_LOG", tmp_path / "serve.log"))
 
