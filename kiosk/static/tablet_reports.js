@@ -34,7 +34,7 @@
       const totals = reply.totals;
       if (totals && (reply.bowlers || []).length) {
         const row = T.el("tr", "totals");
-        row.append(T.el("th", "", "Night"), T.el("td", "", totals.complete ? "all settled"
+        row.append(T.el("th", "", "All bowlers"), T.el("td", "", totals.complete ? "all settled"
                                                            : "⚠ " + T.money(totals.held_cents) + " still in play"),
                    T.el("td", "", T.money(totals.paid_cents)), T.el("td", "", T.money(totals.won_cents)),
                    T.el("td", "", T.money(totals.won_cents - totals.paid_cents)));
