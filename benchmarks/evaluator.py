@@ -60,9 +60,13 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
-from phevaluator import evaluate_cards as phevaluator_evaluate
-from treys import Card as TreysCard
-from treys import Evaluator as TreysEvaluator
+try:
+    from phevaluator import evaluate_cards as phevaluator_evaluate
+    from treys import Card as TreysCard
+    from treys import Evaluator as TreysEvaluator
+except ImportError as missing:  # the peers are the 'bench' extra, not a service dependency
+    sys.exit(f"benchmarks.evaluator needs treys and phevaluator ({missing}): "
+             "pip install -e '.[bench]'")
 
 from alley_poker.cards import STANDARD_CARDS, Card
 from alley_poker.hands import evaluate

@@ -5,9 +5,12 @@ record (docs/performance.md), a shared CI machine may be slow."""
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 
 from tests.bench.conftest import run_benchmark
+from tests.conftest import skip_or_fail
 
 pytestmark = pytest.mark.bench
 
@@ -19,6 +22,9 @@ FIGURES = (
 
 
 def test_the_evaluator_benchmark_runs_and_all_three_agree():
+    for peer in ("treys", "phevaluator"):
+        if importlib.util.find_spec(peer) is None:
+            skip_or_fail(f"{peer} is not installed (pip install -e '.[bench]')")
     result = run_benchmark("evaluator", "--quick", "--seed", "11")
     assert set(FIGURES) <= result.keys(), sorted(set(FIGURES) - result.keys())
     for name in FIGURES:
