@@ -350,4 +350,5 @@ def _learn_five_card_patterns() -> None:
             if size == 5:
                 FIVE_CARD_KEYS[hand >> WEIGHT_SHIFT] = key
 
+
 _learn_five_card_patterns()

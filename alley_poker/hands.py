@@ -24,12 +24,12 @@ card and counts per suit, card and rank, so one AND tells whether anything is un
 flush, a joker, a repeated card).  Five cards without a flush are then valued by one list
 index: the sum also adds up a weight per rank, chosen so that every five-card rank pattern
 sums to its own number.  Other hands without a flush are valued by one look-up of their rank
-counts in a cache.  Otherwise pairs, trips and quads come from AND/OR of
-the four suit masks, flushes and straights from tables (:mod:`alley_poker.hand_tables`),
-and wilds are placed by reasoning about their best use: never trying substitutions or
-5-card subsets.  The value is one integer: category in the high bits, then the tie-break
-ranks four bits each.  Which five cards make it is worked out only when asked
-(:attr:`HandValue.best_five`, :mod:`alley_poker.hand_explain`).
+counts in a cache.  Otherwise pairs, trips and quads come from AND/OR of the four suit
+masks, flushes and straights from tables (:mod:`alley_poker.hand_tables`), and wilds are
+placed by reasoning about their best use: never trying substitutions or 5-card subsets.
+The value is one integer: category in the high bits, then the tie-break ranks four bits
+each.  Which five cards make it is worked out only when asked (:attr:`HandValue.best_five`,
+:mod:`alley_poker.hand_explain`).
 """
 
 from __future__ import annotations
@@ -232,7 +232,7 @@ def evaluate(
     """
     # The hot path, written for speed: plain cards summed into one integer (each card keeps
     # its own encoding, Card._code; five unrolled: the commonest size, and the one where loop
-    # overhead shows), then one cache look-up.
+    # overhead shows), then one list index (five cards) or one cache look-up.
     # Anything unusual leaves it: a joker, a repeated card, four of a kind, a flush, many
     # cards, options (see hand_keys.UNUSUAL); so does anything that raises, such as an
     # object that is not a card, for the careful path to name.
