@@ -4,7 +4,8 @@ py-spy cannot attach to processes in every container (it needs ptrace), so this 
 inside: every ``interval`` seconds it takes every thread's stack (``sys._current_frames``) and,
 when the service stops, writes collapsed stacks (``thread;outer;...;inner count``) — the
 format flame-graph tools read.  Wall-clock, not CPU: a thread waiting on a lock shows where
-it waits, which is what a latency profile needs.
+it waits, which is what a latency profile needs.  Garbage-collector pauses are summed per
+generation on ``#gc`` lines at the top.
 
 ``python -m benchmarks._sampled_serve OUTPUT serve --config ...``
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import gc
 import sys
 import threading
 import time
@@ -38,8 +40,25 @@ def sample(output: str, interval: float = 0.005) -> None:
                 counts[";".join([name, *reversed(stack)])] += 1
             time.sleep(interval)
 
+    pauses: list[tuple[int, float]] = []
+    began = [0.0]
+
+    def on_gc(phase: str, info: dict) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            pauses.append((info["generation"], time.perf_counter() - began[0]))
+
+    gc.callbacks.append(on_gc)
+
     def write() -> None:
         with open(output, "w", encoding="utf-8") as out:
+            for generation in (0, 1, 2):
+                times = sorted(t for g, t in pauses if g == generation)
+                if times:
+                    out.write(f"#gc gen{generation}: {len(times)} collections, "
+                              f"max {times[-1] * 1000:.1f} ms, "
+                              f"total {sum(times) * 1000:.0f} ms\n")
             for stack, count in counts.most_common():
                 out.write(f"{stack} {count}\n")
 
