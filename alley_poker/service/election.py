@@ -31,9 +31,11 @@ from sqlalchemy.pool import NullPool
 
 log = logging.getLogger(__name__)
 
-#: libpq TCP keepalives: a lock holder whose machine vanished is noticed in ~15 s.
+#: The election session gives up on a silent server in ~15 s, idle (keepalives) or waiting
+#: for an answer (tcp_user_timeout), so an active worker cut off from PostgreSQL stops
+#: dealing before the server frees its lock for a standby.
 _KEEPALIVES = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
-               "keepalives_count": 5, "connect_timeout": 5}
+               "keepalives_count": 5, "tcp_user_timeout": 15_000, "connect_timeout": 5}
 
 
 class ElectionUnavailable(RuntimeError):
