@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 import logging
 import threading
+import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -43,10 +44,29 @@ COLOUR_OF_STATE = {"ok": "green", "silent": "amber", "down": "red", "stopped": "
 
 
 class FeedStatusBoard:
-    """Keeps the last ``feed_health`` report seen on the bus."""
+    """Keeps the last ``feed_health`` report seen on the bus.
 
-    def __init__(self, bus: EventBus) -> None:
+    A report older than ``stale_after_s`` means nobody is checking the feeds any more (the
+    worker died, or Redis is cut): the board then shows every feed red with
+    ``"stale": true`` rather than the last green a dead worker left behind.
+
+    >>> from alley_poker.service.bus import InProcessBus
+    >>> clock = [100.0]
+    >>> bus = InProcessBus()
+    >>> board = FeedStatusBoard(bus, stale_after_s=15, clock=lambda: clock[0])
+    >>> bus.publish("alley", {"kind": "feed_health",
+    ...                       "feeds": [{"source": "north", "state": "green"}]})
+    >>> clock[0] += 20
+    >>> board.current()
+    [{'source': 'north', 'state': 'red', 'stale': True, 'report_age_s': 20.0}]
+    """
+
+    def __init__(self, bus: EventBus, *, stale_after_s: float = 15.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._feeds: list[dict[str, Any]] = []
+        self._received_at: float | None = None
+        self._stale_after_s = stale_after_s
+        self._clock = clock
         self._lock = threading.Lock()
         self.unsubscribe = bus.subscribe(self._on_message)
 
@@ -54,11 +74,20 @@ class FeedStatusBoard:
         if topic == TOPIC and message.get("kind") == KIND:
             with self._lock:
                 self._feeds = copy.deepcopy(list(message.get("feeds", [])))
+                self._received_at = self._clock()
 
     def current(self) -> list[dict[str, Any]]:
         """Every feed's latest health report (a copy), in the order the worker reports them."""
         with self._lock:
-            return copy.deepcopy(self._feeds)
+            feeds = copy.deepcopy(self._feeds)
+            received_at = self._received_at
+        if received_at is None:
+            return feeds
+        age = self._clock() - received_at
+        if age > self._stale_after_s:
+            for feed in feeds:
+                feed.update(state="red", stale=True, report_age_s=round(age, 1))
+        return feeds
 
 
 class Feeds(Protocol):
