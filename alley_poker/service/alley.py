@@ -125,7 +125,23 @@ class AlleyService:
                     "match_id": match_id,
                     "events": [event_to_record(event) for event in events],
                 })
+        for event in events:
+            if event.type == "bowler_removed":
+                self._free_slot_of(match_id, event["bowler"], actor=command.actor)
         return events
+
+    def _free_slot_of(self, match_id: str, bowler: str, *, actor: str) -> None:
+        """A removed bowler's lane slot is free: the feed's balls there no longer deal."""
+        assignment = self.lanes.assignment(match_id)
+        if assignment is None or bowler not in assignment.slots.values():
+            return
+        slots = {key: name for key, name in assignment.slots.items() if name != bowler}
+        self.lanes.assign(match_id, slots)
+        if self.assignments is not None:
+            self.assignments.record(match_id, slots, actor=actor,
+                                    reason=f"{bowler} removed from the match")
+        self.bus.publish("alley", {"kind": "lanes_reassigned", "match_id": match_id,
+                                   "actor": actor, "reason": f"{bowler} removed"})
 
     def _publish_lock_for(self, match_id: str) -> threading.RLock:
         # Re-entrant: a subscriber may itself command the match it was told about.

@@ -58,3 +58,23 @@ def test_finished_matches_do_not_take_their_lanes_back_after_a_restart(tmp_path)
     restarted = open_service(database)
     assert restarted.lanes.bowler_at(1, 1) is None
     restarted.repository.store.close()
+
+
+def test_a_removed_bowler_gives_up_their_lane_slot_for_good(tmp_path):
+    from alley_poker.ledger import commands as c
+
+    database = f"sqlite:///{tmp_path / 'alley.sqlite3'}"
+    service = open_service(database)
+    service.create_match("m1", {(1, 1): "Ann", (1, 2): "Bob", (2, 1): "Cy"}, games=1,
+                         actor="commissioner:pat")
+    service.execute("m1", c.CommissionerRemoveBowler("Bob", reason="went home",
+                                                     actor="commissioner:pat"))
+    assert service.lanes.bowler_at(1, 2) is None           # the feed's slot 2 deals to nobody
+    assert service.lanes.bowler_at(1, 1) == ("m1", "Ann")
+    service.repository.store.close()
+
+    restarted = open_service(database)
+    assert restarted.lanes.bowler_at(1, 2) is None
+    history = LaneAssignmentLog(restarted.repository.store).history("m1")
+    assert history[-1]["reason"] == "Bob removed from the match"
+    restarted.repository.store.close()
