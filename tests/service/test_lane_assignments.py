@@ -9,8 +9,8 @@ from alley_poker.service import LaneAssignmentError, open_service
 from alley_poker.store.lane_assignments import LaneAssignmentLog
 
 
-def test_a_reassignment_survives_a_restart_with_who_and_why(tmp_path):
-    database = f"sqlite:///{tmp_path / 'alley.sqlite3'}"
+def test_a_reassignment_survives_a_restart_with_who_and_why(store_url):
+    database = store_url
     service = open_service(database)
     service.create_match("m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1,
                          actor="commissioner:pat")
@@ -28,8 +28,8 @@ def test_a_reassignment_survives_a_restart_with_who_and_why(tmp_path):
     restarted.repository.store.close()
 
 
-def test_a_bad_reassignment_is_refused_and_changes_nothing(tmp_path):
-    service = open_service(f"sqlite:///{tmp_path / 'alley.sqlite3'}")
+def test_a_bad_reassignment_is_refused_and_changes_nothing(store_url):
+    service = open_service(store_url)
     service.create_match("m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1,
                          actor="commissioner:pat")
     service.create_match("m2", {(3, 1): "Cy", (4, 1): "Dee"}, games=1,
@@ -46,10 +46,10 @@ def test_a_bad_reassignment_is_refused_and_changes_nothing(tmp_path):
     service.repository.store.close()
 
 
-def test_finished_matches_do_not_take_their_lanes_back_after_a_restart(tmp_path):
+def test_finished_matches_do_not_take_their_lanes_back_after_a_restart(store_url):
     from alley_poker.ledger.commands import CommissionerVoidMatch
 
-    database = f"sqlite:///{tmp_path / 'alley.sqlite3'}"
+    database = store_url
     service = open_service(database)
     service.create_match("m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1,
                          actor="commissioner:pat")
@@ -60,10 +60,10 @@ def test_finished_matches_do_not_take_their_lanes_back_after_a_restart(tmp_path)
     restarted.repository.store.close()
 
 
-def test_a_removed_bowler_gives_up_their_lane_slot_for_good(tmp_path):
+def test_a_removed_bowler_gives_up_their_lane_slot_for_good(store_url):
     from alley_poker.ledger import commands as c
 
-    database = f"sqlite:///{tmp_path / 'alley.sqlite3'}"
+    database = store_url
     service = open_service(database)
     service.create_match("m1", {(1, 1): "Ann", (1, 2): "Bob", (2, 1): "Cy"}, games=1,
                          actor="commissioner:pat")
