@@ -1,9 +1,10 @@
 """Kiosks for the latency benchmark: real python-socketio clients, websocket transport only.
 
 Each :class:`Kiosk` joins one lane pair (``join {"lanes": "a-b"}``) as a lane-side screen does
-and notes, for every ``ball_recorded`` event in a ``match_update``, when it arrived.  The
-clients connect in parallel (a connection costs a handshake; 200 of them one after another
-would take a while) and share one :class:`Arrivals` book.
+and notes, for every ``ball_recorded`` event in a ``match_update``, when it arrived.
+:class:`KioskFleet` spreads the kiosks over client processes; in each, they connect in
+parallel (200 handshakes one after another would take a while) and share one
+:class:`Arrivals` book, sent back to the benchmark when it stops them.
 """
 
 from __future__ import annotations
@@ -60,15 +61,82 @@ class Kiosk:
         self.client.disconnect()
 
 
-def connect_kiosks(base_url: str, pairs: Sequence[str], count: int,
-                   arrivals: Arrivals) -> list[Kiosk]:
-    """``count`` kiosks spread evenly over ``pairs`` (round robin), all connected and joined."""
-    kiosks = [Kiosk(index, pairs[index % len(pairs)], arrivals) for index in range(count)]
-    with ThreadPoolExecutor(max_workers=16) as pool:
-        list(pool.map(lambda kiosk: kiosk.connect(base_url), kiosks))
-    return kiosks
-
-
 def disconnect_kiosks(kiosks: Sequence[Kiosk]) -> None:
     with ThreadPoolExecutor(max_workers=16) as pool:
         list(pool.map(lambda kiosk: kiosk.disconnect(), kiosks))
+
+
+def _kiosk_process(base_url: str, assignments: list[tuple[int, str]], ready, stop, results
+                   ) -> None:
+    """One client process: connect its kiosks, say so, wait for ``stop``, send the arrivals."""
+    import gc
+
+    arrivals = Arrivals()
+    kiosks = [Kiosk(index, lanes, arrivals) for index, lanes in assignments]
+    try:
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            list(pool.map(lambda kiosk: kiosk.connect(base_url), kiosks))
+    except Exception as error:
+        ready.put(f"{type(error).__name__}: {error}")
+        return
+    # The load generator's own collector pauses would count against the service.
+    gc.collect()
+    gc.freeze()
+    ready.put("ok")
+    cpu, wall = time.process_time(), time.perf_counter()
+    stop.wait()
+    busy = (time.process_time() - cpu) / (time.perf_counter() - wall)
+    results.put((arrivals.times, arrivals.updates, busy))
+    disconnect_kiosks(kiosks)
+
+
+class KioskFleet:
+    """Kiosks spread over ``processes`` client processes, so that decoding hundreds of
+    updates a second is not queued behind one interpreter's lock.  Arrival times are
+    ``time.perf_counter()`` — CLOCK_MONOTONIC, the same clock in every process on Linux."""
+
+    def __init__(self, base_url: str, pairs: Sequence[str], count: int, processes: int):
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self.lanes_of = {index: pairs[index % len(pairs)] for index in range(count)}
+        self._stop = context.Event()
+        self._ready = context.Queue()
+        self._results = context.Queue()
+        self._processes = []
+        for worker in range(processes):
+            assignments = [(index, lanes) for index, lanes in self.lanes_of.items()
+                           if index % processes == worker]
+            if assignments:
+                self._processes.append(context.Process(
+                    target=_kiosk_process, daemon=True,
+                    args=(base_url, assignments, self._ready, self._stop, self._results)))
+        for process in self._processes:
+            process.start()
+        for _ in self._processes:
+            answer = self._ready.get(timeout=180)
+            if answer != "ok":
+                self.close()
+                raise RuntimeError(f"a kiosk process could not connect: {answer}")
+
+    def collect(self, wait_s: float) -> Arrivals:
+        """Stop the kiosks after ``wait_s`` seconds more and gather what they received
+        (``cpu_pct`` then holds the kiosk processes' CPU use while connected, summed)."""
+        time.sleep(wait_s)
+        self._stop.set()
+        merged = Arrivals()
+        self.cpu_pct = 0.0
+        for _ in self._processes:
+            times, updates, busy = self._results.get(timeout=120)
+            merged.updates += updates
+            self.cpu_pct += 100 * busy
+            for key, seen in times.items():
+                merged.times.setdefault(key, {}).update(seen)
+        return merged
+
+    def close(self) -> None:
+        self._stop.set()
+        for process in self._processes:
+            process.join(30)
+            if process.is_alive():
+                process.kill()

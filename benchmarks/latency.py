@@ -12,7 +12,8 @@ What runs, all of it real:
    opens ``/dev/ttyUSB0``; a ``socket://`` device server would add a TCP hop and a writer
    thread per cable on the load side, which shares the two cores with the service).
 3. ``--clients`` python-socketio clients (websocket transport) joined as kiosks, spread
-   round-robin over the lane pairs.
+   round-robin over the lane pairs and over ``--client-processes`` processes (one
+   interpreter decoding 800 updates a second would queue them behind its own lock).
 4. One writer thread paces every lane: valid apf1 ``BALL`` lines at ``--balls-per-s`` in total,
    the lanes taking turns in a shuffled order each round.
 
@@ -37,7 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks._kiosk_clients import Arrivals, BallKey, connect_kiosks, disconnect_kiosks
+from benchmarks._kiosk_clients import BallKey, KioskFleet
 from benchmarks._lane_balls import lane_balls
 from benchmarks._pty_links import PtyCable
 from benchmarks._service_process import ServiceProcess, write_config
@@ -117,7 +118,7 @@ def run(args: argparse.Namespace) -> dict:
     rng = random.Random(args.seed)
     workdir = Path(tempfile.mkdtemp(prefix="alley-latency-"))
     cables: list[PtyCable] = []
-    kiosks = []
+    fleet = None
     service = None
     try:
         database_url = f"sqlite:///{workdir / 'alley.sqlite3'}"
@@ -137,11 +138,10 @@ def run(args: argparse.Namespace) -> dict:
         service = ServiceProcess(config, workdir, sample_stacks_to=args.profile).start()
         service.wait_serving(timeout=60)
 
-        arrivals = Arrivals()
-        kiosks = connect_kiosks(service.base_url, pairs, args.clients, arrivals)
+        fleet = KioskFleet(service.base_url, pairs, args.clients, args.client_processes)
         kiosks_on_pair: dict[str, set[int]] = {pair: set() for pair in pairs}
-        for kiosk in kiosks:
-            kiosks_on_pair[kiosk.lanes].add(kiosk.index)
+        for index, lanes in fleet.lanes_of.items():
+            kiosks_on_pair[lanes].add(index)
 
         encoders = {id(cable): Apf1Encoder(session=f"bench-{index}")
                     for index, cable in enumerate(cables)}
@@ -178,17 +178,14 @@ def run(args: argparse.Namespace) -> dict:
         cpu_after = cpu_seconds(service.process.pid)
         load_cpu = time.process_time() - load_cpu_before if cpu_before is not None else 0.0
 
+        arrivals = fleet.collect(args.lost_after)
+        peak_rss_mb = service.peak_rss_mb()
+
         def delivered(key: BallKey, entry: Written) -> bool:
             return kiosks_on_pair[entry.pair] <= arrivals.times.get(key, {}).keys()
 
-        deadline = time.perf_counter() + args.lost_after
-        while time.perf_counter() < deadline:
-            if all(delivered(key, entry) for key, entry in written.items()):
-                break
-            time.sleep(0.05)
-        peak_rss_mb = service.peak_rss_mb()
-
         latencies_ms, lost, unwatched = [], 0, 0
+        timeline: list[tuple[float, float]] = []
         for key, entry in written.items():
             if not entry.measured:
                 continue
@@ -197,6 +194,7 @@ def run(args: argparse.Namespace) -> dict:
             elif delivered(key, entry):
                 last = max(arrivals.times[key][kiosk] for kiosk in kiosks_on_pair[entry.pair])
                 latencies_ms.append((last - entry.at) * 1000)
+                timeline.append((entry.at - start, latencies_ms[-1]))
             else:
                 lost += 1
         measured_s = finished - max(measure_from, start)
@@ -205,6 +203,7 @@ def run(args: argparse.Namespace) -> dict:
             "bowlers_per_lane": args.bowlers_per_lane,
             "balls_per_s": args.balls_per_s,
             "clients": args.clients,
+            "client_processes": args.client_processes,
             "feeds": len(cables),
             "transport": "pty (socat pair, opened by pyserial)",
             "duration_s": args.duration,
@@ -223,14 +222,19 @@ def run(args: argparse.Namespace) -> dict:
             "peak_rss_mb": round(peak_rss_mb, 1),
             "service_cpu_pct": round(100 * (cpu_after - (cpu_before or cpu_after))
                                      / measured_s, 1) if measured_s > 0 else None,
-            "load_cpu_pct": round(100 * load_cpu / measured_s, 1) if measured_s > 0 else None,
+            "kiosks_cpu_pct": round(fleet.cpu_pct, 1),
+            "writer_cpu_pct": round(100 * load_cpu / measured_s, 1) if measured_s > 0 else None,
             "seed": args.seed,
         }
+        if args.timeline:
+            Path(args.timeline).write_text("".join(
+                f"{at:.4f},{ms:.2f}\n" for at, ms in sorted(timeline)), encoding="utf-8")
         if lost:
             print(f"lost balls; the service said:\n{service.output()}", file=sys.stderr)
         return result
     finally:
-        disconnect_kiosks(kiosks)
+        if fleet is not None:
+            fleet.close()
         if service is not None:
             service.stop()
         for cable in cables:
@@ -254,14 +258,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="seconds of play before measuring starts")
     parser.add_argument("--lanes-per-feed", type=int, default=2,
                         help="lanes carried by each serial feed (one pty pair each)")
+    parser.add_argument("--client-processes", type=int, default=2,
+                        help="processes the kiosk clients are spread over")
     parser.add_argument("--lost-after", type=float, default=5.0,
                         help="an update not at every kiosk this long after the last ball is lost")
+    parser.add_argument("--timeline", metavar="FILE",
+                        help="write each measured ball's 'seconds into the run,latency ms' (CSV)")
     parser.add_argument("--profile", metavar="FILE",
                         help="sample the service's stacks (wall clock, collapsed) into FILE")
     args = parser.parse_args(argv)
     if args.quick:
         args.lanes, args.clients, args.balls_per_s = 4, 8, 20.0
-        args.duration, args.warmup = 3.0, 1.0
+        args.duration, args.warmup, args.client_processes = 3.0, 1.0, 1
     return args
 
 
