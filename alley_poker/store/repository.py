@@ -227,7 +227,7 @@ class MatchRepository:
             for record in records[1:]:
                 state.apply(event_from_record(record))
             check_invariants(state)
-        except (InvariantViolation, EventFormatError) as error:
+        except Exception as error:  # any surprise in a cache means: fold the log instead
             log.warning("snapshot of %s at seq %d does not fold (%s); folding the log",
                         match_id, seq, error)
             return None
@@ -311,7 +311,7 @@ class SnapshotFolder:
         if fingerprint[0] != state.seq:
             return
         path = self._path(state.match_id)
-        temporary = path.with_name(f".{path.name}.{threading.get_ident()}")
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
         try:
             temporary.write_bytes(pickle.dumps(
                 {"format": self.FORMAT, "version": __version__, "fingerprint": fingerprint,
@@ -334,8 +334,9 @@ class SnapshotFolder:
             log.info("ignoring the snapshot of %s: %r", match_id, error)
             return None
         if not isinstance(state, MatchState) or state.match_id != match_id \
-                or state.seq != fingerprint[0]:
-            return None
+                or state.seq != fingerprint[0] \
+                or vars(state).keys() != vars(MatchState.empty(match_id)).keys():
+            return None  # another match's, or a state of another shape (code changed)
         self._saved_at[match_id] = state.seq
         return state, fingerprint
 
