@@ -78,6 +78,8 @@ def serve(config_path: Path | None, host: str, port: int) -> None:
     from alley_poker.store.event_store import StoreError
     from alley_poker.web.server import AlleyServer, MissingPin, commissioner_pin
 
+    # The router's recoveries and refusals and the feeds' reconnects belong in serve's log.
+    _log_to_stderr()
     try:
         pin = commissioner_pin()
         config = load_config(config_path)
