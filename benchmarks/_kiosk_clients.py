@@ -1,9 +1,9 @@
 """Kiosks for the latency benchmark: real python-socketio clients, websocket transport only.
 
-Each :class:`Kiosk` joins one lane pair (``join {"lanes": "a-b"}``) as a lane-side screen does
-and notes, for every ``ball_recorded`` event in a ``match_update``, when it arrived.
-:class:`KioskFleet` spreads the kiosks over client processes; in each, they connect in
-parallel (200 handshakes one after another would take a while) and share one
+Each kiosk joins one lane pair (``join {"lanes": "a-b"}``) as a lane-side screen does and
+notes, for every ``ball_recorded`` event in a ``match_update``, when it arrived.
+:class:`KioskFleet` spreads the kiosks over client processes; in each, they run as
+``socketio.AsyncClient``s on one asyncio loop, connect in parallel and share one
 :class:`Arrivals` book, sent back to the benchmark when it stops them.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import socketio
 
@@ -38,44 +37,41 @@ class Arrivals:
                 self.times.setdefault(key, {})[kiosk] = at
 
 
-class Kiosk:
-    """One lane-side screen showing lane pair ``lanes`` (e.g. ``"1-2"``)."""
-
-    def __init__(self, index: int, lanes: str, arrivals: Arrivals):
-        self.index = index
-        self.lanes = lanes
-        self.arrivals = arrivals
-        self.client = socketio.Client(reconnection=False)
-        self.client.on("match_update", self._on_update)
-
-    def _on_update(self, payload: dict) -> None:
-        self.arrivals.note(self.index, payload, time.perf_counter())
-
-    def connect(self, base_url: str) -> None:
-        self.client.connect(base_url, transports=["websocket"], wait_timeout=30)
-        answer = self.client.call("join", {"lanes": self.lanes}, timeout=30)
-        if not answer or not answer.get("ok"):
-            raise RuntimeError(f"kiosk {self.index} could not join lanes {self.lanes}: {answer}")
-
-    def disconnect(self) -> None:
-        self.client.disconnect()
-
-
-def disconnect_kiosks(kiosks: Sequence[Kiosk]) -> None:
-    with ThreadPoolExecutor(max_workers=16) as pool:
-        list(pool.map(lambda kiosk: kiosk.disconnect(), kiosks))
-
-
 def _kiosk_process(base_url: str, assignments: list[tuple[int, str]], ready, stop, results
                    ) -> None:
-    """One client process: connect its kiosks, say so, wait for ``stop``, send the arrivals."""
+    """One client process: connect its kiosks, say so, wait for ``stop``, send the arrivals.
+
+    The kiosks are python-socketio ``AsyncClient``s on one asyncio loop: a threaded ``Client``
+    costs three threads per kiosk, and 200 of them switching under one interpreter lock cost
+    the load generator more CPU than the service it measures.
+    """
+    import asyncio
+
+    asyncio.run(_run_kiosks(base_url, assignments, ready, stop, results))
+
+
+async def _run_kiosks(base_url: str, assignments: list[tuple[int, str]], ready, stop,
+                      results) -> None:
+    import asyncio
     import gc
 
     arrivals = Arrivals()
-    kiosks = [Kiosk(index, lanes, arrivals) for index, lanes in assignments]
+
+    async def connect(index: int, lanes: str) -> socketio.AsyncClient:
+        client = socketio.AsyncClient(reconnection=False)
+
+        async def on_update(payload: dict) -> None:
+            arrivals.note(index, payload, time.perf_counter())
+
+        client.on("match_update", on_update)
+        await client.connect(base_url, transports=["websocket"], wait_timeout=30)
+        answer = await client.call("join", {"lanes": lanes}, timeout=30)
+        if not answer or not answer.get("ok"):
+            raise RuntimeError(f"kiosk {index} could not join lanes {lanes}: {answer}")
+        return client
+
     try:
-        with ThreadPoolExecutor(max_workers=16) as pool:
-            list(pool.map(lambda kiosk: kiosk.connect(base_url), kiosks))
+        clients = await asyncio.gather(*(connect(index, lanes) for index, lanes in assignments))
     except Exception as error:
         ready.put(f"{type(error).__name__}: {error}")
         return
@@ -84,10 +80,11 @@ def _kiosk_process(base_url: str, assignments: list[tuple[int, str]], ready, sto
     gc.freeze()
     ready.put("ok")
     cpu, wall = time.process_time(), time.perf_counter()
-    stop.wait()
+    await asyncio.get_running_loop().run_in_executor(None, stop.wait)
     busy = (time.process_time() - cpu) / (time.perf_counter() - wall)
     results.put((arrivals.times, arrivals.updates, busy))
-    disconnect_kiosks(kiosks)
+    await asyncio.gather(*(client.disconnect() for client in clients),
+                         return_exceptions=True)
 
 
 class KioskFleet:

@@ -27,7 +27,6 @@ CPU use and its peak resident memory (``VmHWM`` from ``/proc``).
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import shutil
 import statistics
@@ -40,6 +39,7 @@ from pathlib import Path
 
 from benchmarks._kiosk_clients import BallKey, KioskFleet
 from benchmarks._lane_balls import lane_balls
+from benchmarks._output import print_result
 from benchmarks._pty_links import PtyCable
 from benchmarks._service_process import ServiceProcess, write_config
 from drivers.base import BallRecorded
@@ -275,12 +275,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
-    result = run(args)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:>22}: {value}")
+    print_result(run(args), as_json=args.json)
 
 
 if __name__ == "__main__":

@@ -19,13 +19,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import tempfile
 import time
 from pathlib import Path
 
 from benchmarks._event_log import build_log
+from benchmarks._output import print_result
 from benchmarks._service_process import ServiceProcess, write_config
 
 
@@ -110,12 +110,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
-    result = run(args)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:>18}: {value}")
+    print_result(run(args), as_json=args.json)
 
 
 if __name__ == "__main__":
