@@ -302,7 +302,14 @@
       } else if (event.type === "automatic_win") {
         showBanner("AUTOMATIC WIN — " + d.bowler, "winner");
       } else if (event.type === "showdown") {
-        showBanner("WINNER — " + (d.winners || []).join(" & "), "winner");
+        const hands = d.hands || {};
+        const morgan = (d.winners || []).filter(function (w) { return (hands[w] || {}).morgan; });
+        if (morgan.length) {
+          showBanner("MORGAN MANEUVER — " + morgan.join(" & "), "winner",
+                     "a lone joker, drawn and held: unbeatable");
+        } else {
+          showBanner("WINNER — " + (d.winners || []).join(" & "), "winner");
+        }
       }
     });
   }
