@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,27 @@ def pty_pair(tmp_path: Path):
     pair.plug()
     yield pair
     pair.unplug()
+
+
+#: Figures tests measured for a person to read (restart times, takeover times), shown together
+#: at the end of the run: pytest keeps a passing test's own output to itself.
+_REPORTED: list[str] = []
+
+
+@pytest.fixture
+def report(request) -> Callable[[str], None]:
+    """``report(text)``: print ``text`` and show it again in the run's closing summary."""
+
+    def add(text: str) -> None:
+        print(text)
+        _REPORTED.extend(f"{request.node.nodeid}: {line}" if index == 0 else f"    {line}"
+                         for index, line in enumerate(text.strip().splitlines()))
+
+    return add
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if _REPORTED:
+        terminalreporter.section("figures measured by the tests")
+        for line in _REPORTED:
+            terminalreporter.write_line(line)

@@ -38,7 +38,7 @@ def wait_for_balls(service, match_id: str, count: int, timeout: float) -> list[t
 
 
 def test_the_standby_worker_takes_over_when_the_active_one_is_killed(
-        cluster, centre, postgresql_url, redis_url, pty_pair, tmp_path):
+        cluster, centre, postgresql_url, redis_url, pty_pair, tmp_path, report):
     config = write_config(tmp_path / "alley.toml", centre=centre, feed_url=pty_pair.reader_path)
     active = cluster.worker(config)
     active.wait_for(r"active for centre")
@@ -64,7 +64,7 @@ def test_the_standby_worker_takes_over_when_the_active_one_is_killed(
         active.kill()
         standby.wait_for(r"active for centre", timeout=TAKEOVER_BUDGET_S)
         took = time.monotonic() - killed_at
-        print(f"\nstandby active {took:.2f} s after the active worker was SIGKILLed")
+        report(f"standby active {took:.2f} s after the active worker was SIGKILLed")
 
         for line in lines[half:]:
             writer.write(line)

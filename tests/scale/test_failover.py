@@ -91,7 +91,7 @@ class FollowingKiosk:
 
 
 def test_standby_worker_takes_over_mid_game_and_every_mark_is_dealt_once(
-        cluster, centre, postgresql_url, redis_url, tmp_path):
+        cluster, centre, postgresql_url, redis_url, tmp_path, report):
     night = league_night(seed=606, games=1)
     writer = FeedWriter("socket://127.0.0.1:0").start()
     host, port = writer.address
@@ -155,8 +155,8 @@ def test_standby_worker_takes_over_mid_game_and_every_mark_is_dealt_once(
         desk_bus.close()
         desk.repository.store.close()
 
-    print(f"\nfailover: standby active {took:.2f} s, its feed reading {reading:.2f} s after "
-          f"the SIGKILL; {balls} balls audited")
+    report(f"failover: standby active {took:.2f} s, its feed reading {reading:.2f} s after "
+           f"the SIGKILL; {balls} balls audited")
     for kiosk in kiosks:
         with kiosk.lock:
             after = list(kiosk.after_state)

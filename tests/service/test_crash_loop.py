@@ -109,7 +109,7 @@ class ServeProcess:
         return self.process.poll() is None
 
 
-def test_serve_killed_twenty_times_in_a_league_night_loses_and_repeats_no_ball(tmp_path):
+def test_serve_killed_twenty_times_in_a_league_night_loses_and_repeats_no_ball(tmp_path, report):
     night = league_night(seed=2026)
     database_url = f"sqlite:///{tmp_path / 'alley.sqlite3'}"
     desk = open_service(database_url, centre=CENTRE)
@@ -165,8 +165,8 @@ def test_serve_killed_twenty_times_in_a_league_night_loses_and_repeats_no_ball(t
     balls = audit(states, night)  # names the first ball lost or repeated
     assert finished
     # The first start is not a restart; its figure is shown apart.
-    print(f"\ncrash loop: {KILLS} SIGKILLs, {balls} balls, {scorer.lines} lines, "
-          f"first start {restart_seconds[0]:.2f} s")
-    print(describe_timings("restart until serving (API 200 and feed connected)",
-                           restart_seconds[1:]))
+    report(f"crash loop: {KILLS} SIGKILLs, {balls} balls, {scorer.lines} lines, "
+           f"first start {restart_seconds[0]:.2f} s\n"
+           + describe_timings("restart until serving (API 200 and feed connected)",
+                              restart_seconds[1:]))
     assert len(restart_seconds) == KILLS + 1
