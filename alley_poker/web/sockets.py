@@ -3,9 +3,13 @@
 A client joins with ``join`` ``{"lanes": "1-2"}`` (a kiosk: rooms ``lane:1`` and ``lane:2``) or
 ``{"match_id": "m1"}`` (room ``match:m1``) and at once receives a ``state`` message — the full
 public state — for each match there, so a client that reconnects is whole again.  Each
-``match:<id>`` bus message becomes one ``match_update`` (public events plus the public state
-after them) to the match's room and the rooms of its lanes.  Bowlers' answers from the kiosk
-are handled in :mod:`alley_poker.web.kiosk_decisions`.
+``match:<id>`` bus message becomes one ``match_update`` to the match's room and the rooms of
+its lanes: the public events, and what they changed in the public state — a patch of the
+state this process pushed last (``base_seq``, ``seq``, ``patch``; see
+:mod:`alley_poker.web.view_patch`), or the whole ``state`` when this process pushed none for
+the match or another process changed it since.  A client whose state is not at ``base_seq``
+joins again for a full state.  Bowlers' answers from the kiosk are handled in
+:mod:`alley_poker.web.kiosk_decisions`.
 
 Rooms are named within the centre (``<centre>/lane:1``), so centres sharing one Redis
 message queue never reach each other's kiosks.  Only the process that ran a command pushes
@@ -25,10 +29,12 @@ from flask import request
 from flask_socketio import SocketIO, emit, join_room
 
 from alley_poker.service import AlleyService
+from alley_poker.service.alley import FINISHED
 from alley_poker.web.errors import error_body
 from alley_poker.web.kiosk import parse_lane_pair
 from alley_poker.web.kiosk_decisions import register_decision_handlers
 from alley_poker.web.public import public_event, public_match_view
+from alley_poker.web.view_patch import view_patch
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +70,9 @@ class MatchUpdates:
     def __init__(self, socketio: Any, service: AlleyService):
         self.socketio = socketio
         self.service = service
+        # The public state last pushed per match: the base of the next patch.  Bus messages
+        # of one match arrive in ledger order (the service publishes under a per-match lock).
+        self._pushed: dict[str, dict[str, Any]] = {}
         self.unsubscribe = service.bus.subscribe(self.on_bus_message)
 
     def on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
@@ -72,12 +81,24 @@ class MatchUpdates:
         if message.get("origin", self.service.bus.origin) != self.service.bus.origin:
             return  # the process that ran the command pushes it, to every web process
         match_id = topic.split(":", 1)[1]
-        state = self.service.state(match_id)
-        payload = {"match_id": match_id,
-                   "events": [public_event(record) for record in message.get("events", [])],
-                   "state": public_match_view(state)}
-        self.socketio.emit("match_update", payload, to=match_rooms(self.service, match_id),
-                           namespace="/")
+        events = [public_event(record) for record in message.get("events", [])]
+        self.socketio.emit("match_update", self.update(match_id, events),
+                           to=match_rooms(self.service, match_id), namespace="/")
+
+    def update(self, match_id: str, events: list[dict[str, Any]]) -> dict[str, Any]:
+        """The ``match_update`` for ``events``: a patch when the last state pushed is the
+        one just before them, else the whole state."""
+        state = public_match_view(self.service.state(match_id))
+        before = self._pushed.get(match_id)
+        if state["status"] in FINISHED:
+            self._pushed.pop(match_id, None)  # a finished match rarely changes again
+        else:
+            self._pushed[match_id] = state
+        first_seq = events[0]["seq"] if events else None
+        if before is None or first_seq is None or before["seq"] != first_seq - 1:
+            return {"match_id": match_id, "events": events, "state": state}
+        return {"match_id": match_id, "events": events, "base_seq": before["seq"],
+                "seq": state["seq"], "patch": view_patch(before, state)}
 
 
 def external_emitter(service: AlleyService, message_queue: str) -> MatchUpdates:

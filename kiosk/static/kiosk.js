@@ -314,11 +314,16 @@
     });
   }
 
-  function take(matchId, state) {
-    const known = matches[matchId];
-    if (known && known.seq > state.seq) return false;  // an older copy arriving late
-    matches[matchId] = state;
-    shownMatch = matchId;
+  // A "state" or "match_update" message; true when it changed what is shown.
+  function take(message) {
+    const outcome = window.AlleyMatchUpdates.apply(matches[message.match_id], message);
+    if (outcome.resync) {  // a push was missed: the whole state comes with joining again
+      socket.emit("join", { lanes: lanePair });
+      return false;
+    }
+    if (outcome.stale) return false;  // an older copy arriving late
+    matches[message.match_id] = outcome.state;
+    shownMatch = message.match_id;
     render();
     return true;
   }
@@ -336,9 +341,9 @@
   });
   socket.on("disconnect", function () { setConnection("down", "▲ Reconnecting…"); });
   socket.io.on("reconnect_attempt", function () { setConnection("down", "▲ Reconnecting…"); });
-  socket.on("state", function (message) { take(message.match_id, message.state); });
+  socket.on("state", take);
   socket.on("match_update", function (message) {
-    if (take(message.match_id, message.state)) announce(message.events || [], message.state);
+    if (take(message)) announce(message.events || [], matches[message.match_id]);
   });
 
   fourColour.addEventListener("change", function () {

@@ -376,10 +376,16 @@
     joined.add(matchId);
     socket.emit("join", { match_id: matchId });
   }
-  function take(matchId, state) {
-    const known = states[matchId];
-    if (known && known.seq > state.seq) return;
-    states[matchId] = state;
+  function take(message) {
+    const matchId = message.match_id;
+    const outcome = window.AlleyMatchUpdates.apply(states[matchId], message);
+    if (outcome.resync) {  // a push was missed: the whole state comes with joining again
+      joined.delete(matchId);
+      joinRoom(matchId);
+      return;
+    }
+    if (outcome.stale) return;
+    states[matchId] = outcome.state;
     renderMatch(matchId);
   }
   socket.on("connect", function () {
@@ -392,9 +398,9 @@
     liveState.dataset.state = "down";
     liveState.textContent = "▲ reconnecting…";
   });
-  socket.on("state", function (message) { take(message.match_id, message.state); });
+  socket.on("state", take);
   socket.on("match_update", function (message) {
-    take(message.match_id, message.state);
+    take(message);
     refreshBoard();  // who is up and the next ball follow every ball
   });
 

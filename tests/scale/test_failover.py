@@ -6,7 +6,8 @@ that takes over connects to it exactly as the dead one did.  A python-socketio k
 web process follows both matches.  After the night: every ball the simulator bowled is in the
 ledger once and dealt as the rules say, the card invariants hold, and the kiosk saw every
 ledger event exactly once, in order, from its last full state on (it re-joins for a fresh
-state if it ever notices a gap, as the kiosk page does).
+state if it ever notices a gap, as the kiosk page does), and the state its pushes built —
+the full state, then each update's patch — is the ledger's public state exactly.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from alley_poker.ledger import MatchState
 from alley_poker.service import open_service
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
 from alley_poker.store.repository import MatchRepository
+from alley_poker.web.public import public_match_view
+from alley_poker.web.view_patch import MissedUpdate, take_update
 from drivers.feed_writer import FeedWriter
 from tests.scale.conftest import write_config
 from tests.service.league_night_runner import (
@@ -50,6 +53,7 @@ class FollowingKiosk:
         self.after_state: list[int] = []  # event seqs received since that state
         self.every_seq: list[int] = []  # all event seqs ever received, in arrival order
         self.resyncs = 0
+        self.held: dict | None = None  # the public state as the pushes built it
         self.client = socketio.Client(reconnection=False)
         self.client.on("state", self._on_state)
         self.client.on("match_update", self._on_update)
@@ -64,6 +68,7 @@ class FollowingKiosk:
         with self.lock:
             self.state_seq = payload["state"]["seq"]
             self.after_state = []
+            self.held = take_update(self.held, payload)
 
     def _on_update(self, payload: dict) -> None:
         if payload["match_id"] != self.match_id:
@@ -78,6 +83,10 @@ class FollowingKiosk:
                 if event["seq"] != expected:
                     gap = True
                 self.after_state.append(event["seq"])
+            try:
+                self.held = take_update(self.held, payload)
+            except MissedUpdate:
+                gap = True
         if gap:  # what the kiosk page does: ask for a fresh full state
             self.resyncs += 1
             threading.Thread(target=self.join, daemon=True).start()
@@ -147,6 +156,9 @@ def test_standby_worker_takes_over_mid_game_and_every_mark_is_dealt_once(
             final = states[kiosk.match_id].seq
             assert wait_until(lambda kiosk=kiosk, final=final: kiosk.last_seq() == final, 30), \
                 f"kiosk {kiosk.lanes}: last seq {kiosk.last_seq()}, the ledger's {final}"
+            assert wait_until(lambda kiosk=kiosk, final=final: kiosk.held["seq"] == final, 30)
+            assert kiosk.held == public_match_view(states[kiosk.match_id]), \
+                f"kiosk {kiosk.lanes}: the state its pushes built is not the ledger's"
     finally:
         scorer.halt()
         for kiosk in kiosks:

@@ -6,23 +6,25 @@ from __future__ import annotations
 import pytest
 
 from alley_poker.ledger import commands as c
+from alley_poker.web.view_patch import take_update
 from tests.web.test_sockets import KioskClient
 
 
 @pytest.fixture
 def kiosk(live_server):
     client = KioskClient(live_server.url)
-    client.next()  # the full state on joining
+    client.held = client.next()[1]["state"]  # the full state on joining
     yield client
     client.close()
 
 
-def update_at(kiosk: KioskClient, seq: int) -> dict:
-    """The ``match_update`` pushed to the kiosk that brings the match to ``seq``."""
-    while True:
+def state_at(kiosk: KioskClient, seq: int) -> dict:
+    """The state the kiosk holds once the pushes have brought the match to ``seq``."""
+    while kiosk.held["seq"] < seq:
         kind, message = kiosk.next()
-        if kind == "match_update" and message["state"]["seq"] == seq:
-            return message
+        if kind in ("state", "match_update"):
+            kiosk.held = take_update(kiosk.held, message)
+    return kiosk.held
 
 
 def decide(kiosk: KioskClient, **answer):
@@ -64,8 +66,8 @@ def test_a_steal_takes_the_tapped_card_from_the_chosen_bowler(kiosk, service):
                   card=bobs[0])["error"]["code"] == "command_refused"  # not Bob's decision
     assert decide(kiosk, kind="steal", bowler="Ann", from_bowler="Bob",
                   card=bobs[1]) == {"ok": True}
-    message = update_at(kiosk, service.state("m1").seq)
-    ann, bob = message["state"]["bowlers"]["Ann"], message["state"]["bowlers"]["Bob"]
+    state = state_at(kiosk, service.state("m1").seq)
+    ann, bob = state["bowlers"]["Ann"], state["bowlers"]["Bob"]
     assert bobs[1] in ann["hand"] and bobs[1] not in bob["hand"]
     assert len(bob["hand"]) == len(bobs) - 1
     assert ann["pending"] == []

@@ -11,6 +11,9 @@ import socketio
 
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.views import public_match_view
+from alley_poker.web.view_patch import take_update
+from drivers.base import BallRecorded
+from drivers.simulator import Simulator
 from tests.web.conftest import assert_no_pile_order, free_port, serve_in_process
 
 
@@ -65,26 +68,51 @@ def test_join_brings_the_full_public_state(kiosk_client, service):
     assert_no_pile_order(message, service.state("m1").pile)
 
 
-def test_every_update_arrives_in_order_without_the_pile(kiosk_client, service):
-    kiosk_client.next()  # the full state on joining
-    balls = [("Ann", 10, None), ("Bob", 7, None), ("Bob", 3, None), ("Ann", 0, True),
-             ("Bob", 10, None)]
+def test_every_update_of_a_simulated_game_arrives_in_order_as_patches(kiosk_client, service):
+    """A whole simulated game through the lane router: each update patches the state the
+    kiosk holds, in ledger order, with no gap, and what the kiosk ends up holding is the
+    ledger's public state exactly — without the pile's order ever leaving the server."""
+    kind, message = kiosk_client.next()  # the full state on joining
+    assert kind == "state"
+    held = message["state"]
     seqs = []
-    for bowler, pins, gutter in balls:
-        service.execute("m1", c.RecordBall(bowler, 1, pins, gutter=gutter, actor="feed:test"))
-        seqs.append(service.state("m1").seq)
-    received = []
-    for _ in balls:
+    simulator = Simulator(lanes=[1, 2], bowlers_per_lane=1, seed=11, games=1)
+    for timed in simulator.events():
+        before = service.state("m1").seq
+        service.handle_lane_event(timed.event)
+        if service.state("m1").seq != before:
+            seqs.append(service.state("m1").seq)
+    assert len(seqs) >= 20, "a whole game's balls should have dealt"
+    assert service.state("m1").status in ("ending", "settled"), "the game is over"
+    received, event_seqs = [], []
+    for _ in seqs:
         kind, message = kiosk_client.next()
         assert kind == "match_update"
-        received.append(message)
         assert_no_pile_order(message, service.state("m1").pile)
-    assert [m["state"]["seq"] for m in received] == seqs
-    first = received[0]
+        if received:  # after the first push, only what changed travels
+            assert "patch" in message and "state" not in message
+        held = take_update(held, message)  # raises on a patch of a state not held
+        received.append(held["seq"])
+        event_seqs.extend(event["seq"] for event in message["events"])
+    assert received == seqs
+    assert event_seqs == list(range(event_seqs[0], seqs[-1] + 1)), "no event missing or twice"
+    assert held == public_match_view(service.state("m1"))
+    dealt = [r for r in service.repository.store.load("m1") if r["type"] == "ball_recorded"]
+    assert len(dealt) == sum(isinstance(event, BallRecorded) for event in simulator.record)
+
+
+def test_a_strike_patch_carries_the_bowlers_new_cards(kiosk_client, service):
+    held = kiosk_client.next()[1]["state"]
+    service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+    _, first = kiosk_client.next()
+    service.execute("m1", c.RecordBall("Bob", 1, 7, actor="feed:test"))
+    _, second = kiosk_client.next()
     assert first["events"][0]["type"] == "ball_recorded"
     assert first["events"][0]["data"]["mark"] == "strike"
-    assert len(first["state"]["bowlers"]["Ann"]["hand"]) == 3
-    assert received[-1]["state"] == public_match_view(service.state("m1"))
+    held = take_update(take_update(held, first), second)
+    assert len(held["bowlers"]["Ann"]["hand"]) == 3
+    assert set(second["patch"].get("bowlers", {})) == {"Bob"}, "Ann's panel did not change"
+    assert held == public_match_view(service.state("m1"))
 
 
 def test_the_kiosk_loses_a_card_for_the_bowler_whose_decision_is_pending(kiosk_client, service):
@@ -104,9 +132,10 @@ def test_the_kiosk_loses_a_card_for_the_bowler_whose_decision_is_pending(kiosk_c
     assert answer == {"ok": True}
     kind, message = kiosk_client.next()
     assert kind == "match_update"
-    assert message["state"]["bowlers"]["Ann"]["hand"] == [
+    ann = message["patch"]["bowlers"]["Ann"]
+    assert ann["hand"] == [
         service.state("m1").display_card(card) for card in hand if card != hand[1]]
-    assert message["state"]["bowlers"]["Ann"]["pending"] == []
+    assert ann["pending"] == []
     again = kiosk_client.client.call("decide_lose_card", {
         "match_id": "m1", "bowler": "Ann", "card": shown}, timeout=5)
     assert again["error"]["code"] == "command_refused"  # only while it is pending
