@@ -21,7 +21,7 @@ they produce (or raises :class:`CommandRefused`); the state is the fold of the e
 """
 
 from alley_poker.ledger import commands
-from alley_poker.ledger.errors import CommandRefused, InvariantViolation
+from alley_poker.ledger.errors import CommandRefused, InvariantViolation, StaleVersion
 from alley_poker.ledger.events import Event, EventFormatError, event_from_record, event_to_record
 from alley_poker.ledger.handler import handle
 from alley_poker.ledger.invariants import check_invariants
@@ -36,6 +36,7 @@ __all__ = [
     "MatchState",
     "RuleBook",
     "RuleBookError",
+    "StaleVersion",
     "check_invariants",
     "commands",
     "event_from_record",

@@ -1,4 +1,5 @@
-"""The two ways the ledger says no: a refused command, and a broken invariant."""
+"""The ways the ledger says no: a refused command (or one decided on a stale match), and a
+broken invariant."""
 
 from __future__ import annotations
 
@@ -14,6 +15,21 @@ class CommandRefused(ValueError):
         self.reason = reason
         self.field = field
         super().__init__(f"{field}: {reason}" if field else reason)
+
+
+class StaleVersion(CommandRefused):
+    """The caller decided on the match at ``expected_seq``, but it has moved on to
+    ``actual_seq``: the command is not run against a match its sender has not seen.
+
+    >>> str(StaleVersion(expected_seq=40, actual_seq=41))
+    'expected_seq: the match is at seq 41, not 40: reload and try again'
+    """
+
+    def __init__(self, *, expected_seq: int, actual_seq: int):
+        self.expected_seq = expected_seq
+        self.actual_seq = actual_seq
+        super().__init__(f"the match is at seq {actual_seq}, not {expected_seq}: "
+                         "reload and try again", field="expected_seq")
 
 
 class InvariantViolation(RuntimeError):

@@ -36,7 +36,8 @@ LANE_CHANGES = ("lanes_assigned", "lanes_reassigned", "bus_reconnected")
 
 
 class MatchRepository(Protocol):
-    def execute(self, match_id: str, command: Command) -> list[Any]: ...
+    def execute(self, match_id: str, command: Command, *,
+                expected_seq: int | None = None) -> list[Any]: ...
 
     def state(self, match_id: str) -> MatchState: ...
 
@@ -110,15 +111,19 @@ class AlleyService:
                 return refresh(match_id)
         return self.repository.state(match_id)
 
-    def execute(self, match_id: str, command: Command) -> list[Any]:
+    def execute(self, match_id: str, command: Command, *,
+                expected_seq: int | None = None) -> list[Any]:
         """Run ``command`` on ``match_id``; raises the ledger's ``CommandRefused`` unchanged.
 
         The events are published before the next command of the match runs, so this
         process publishes (and pushes to screens) each match's changes in ledger order even
-        when a feed, a tablet and the deadline scheduler command it at once.
+        when a feed, a tablet and the deadline scheduler command it at once.  Given
+        ``expected_seq``, the command runs only if the match is still at that seq, else
+        ``StaleVersion``: the repository checks it as it stores, so no other process's
+        command can slip in between.
         """
         with self._publish_lock_for(match_id):
-            events = self.repository.execute(match_id, command)
+            events = self.repository.execute(match_id, command, expected_seq=expected_seq)
             if events:
                 self.bus.publish(f"match:{match_id}", {
                     "kind": "events",

@@ -8,7 +8,9 @@ match); different matches run in parallel.  Another process appending to the sam
 caught by the store's optimistic concurrency: the repository catches up with the log and
 decides the command once more against the fresh state; if it loses the race again the
 command is refused.  A command refused against a cached state that another process has
-since moved on is likewise decided once more against the log.
+since moved on is likewise decided once more against the log.  A caller that names the seq
+it decided on (``expected_seq``, the API's stale-version check) gets no second decision: a
+match that has moved on refuses the command with :class:`StaleVersion`.
 
 Appends from different matches share commits (:class:`GroupCommit`): while one thread's
 transaction is being written and fsynced, the appends that arrive queue up and then go to
@@ -57,6 +59,7 @@ from alley_poker.ledger import (
     EventFormatError,
     InvariantViolation,
     MatchState,
+    StaleVersion,
     check_invariants,
     event_from_record,
     event_to_record,
@@ -99,15 +102,20 @@ class MatchRepository:
 
     # ------------------------------------------------------------------------------ commands
 
-    def execute(self, match_id: str, command: Command) -> list[Event]:
+    def execute(self, match_id: str, command: Command, *,
+                expected_seq: int | None = None) -> list[Event]:
         """Run ``command`` against the match; return the events it stored (in order).
 
         Raises :class:`CommandRefused` when the ledger refuses the command, or when another
         writer changed the match twice while this command was being decided; either way
-        nothing was stored and the match is as it was.
+        nothing was stored and the match is as it was.  With ``expected_seq`` (the seq the
+        caller saw when it chose the command) the command runs only on the match at that
+        seq, else :class:`StaleVersion`; it is never decided again on a newer log.
         """
         with self._lock_for(match_id):
             state = self._state_locked(match_id)
+            if expected_seq is not None:
+                return self._execute_at(match_id, state, command, expected_seq)
             try:
                 return self._decide_and_store(match_id, state, command)
             except ConcurrencyConflict as conflict:
@@ -127,6 +135,25 @@ class MatchRepository:
                     f"{type(command).__name__} was decided; nothing was done, try again",
                     "match_id",
                 ) from conflict
+
+    def _execute_at(self, match_id: str, state: MatchState, command: Command,
+                    expected_seq: int) -> list[Event]:
+        # The cache may trail the log (another process appended): catch up before calling
+        # the caller stale.  The append below carries ``state.seq`` as the store's expected
+        # seq, so a writer that gets in between is caught there, atomically, by the store.
+        if state.seq != expected_seq:
+            state = self._catch_up(match_id, state)
+        if state.seq != expected_seq:
+            raise StaleVersion(expected_seq=expected_seq, actual_seq=state.seq)
+        try:
+            return self._decide_and_store(match_id, state, command)
+        except ConcurrencyConflict:
+            pass
+        except CommandRefused:
+            if self.store.last_seq(match_id) == state.seq:
+                raise  # refused on the very match the caller saw
+        state = self._catch_up(match_id, state)
+        raise StaleVersion(expected_seq=expected_seq, actual_seq=state.seq) from None
 
     def _decide_and_store(self, match_id: str, state: MatchState, command: Command) -> list[Event]:
         events = handle(state, command, rng=self._rng_factory(), now=self._clock())

@@ -3,9 +3,10 @@
 Reading is open to every screen (the state is public; the draw pile's order never leaves the
 server).  Settlement, audit and API tokens need the commissioner; every command needs the
 commissioner session and the CSRF token in the ``X-CSRFToken`` header, or an API token
-(``Authorization: Bearer``).  Bodies are validated by pydantic schemas and judged by the
-ledger (a refusal is a 409 naming the field).  Routes live by concern in ``api_reads``,
-``api_commands``, ``api_reports`` and ``tokens``; ``docs/api.md`` describes them all.
+(``Authorization: Bearer``).  Bodies and query strings are validated by pydantic schemas
+(``schemas``, ``queries``) and commands judged by the ledger (a refusal is a 409 naming the
+field).  Routes live by concern in ``api_reads``, ``api_commands``, ``api_reports`` and
+``tokens``; ``docs/api.md`` describes them all.
 """
 
 from __future__ import annotations

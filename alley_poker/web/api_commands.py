@@ -76,7 +76,8 @@ def run_command(match_id: str, kind: str):
     body = validated_body(body_model, empty_allowed=True)
     service = alley()
     existing_state(service, match_id)
-    events = service.execute(match_id, body.to_command(actor=_actor()))
+    events = service.execute(match_id, body.to_command(actor=_actor()),
+                             expected_seq=body.expected_seq)
     return jsonify({"match_id": match_id, "seq": service.state(match_id).seq,
                     "events": [public_event(event_to_record(e)) for e in events]})
 

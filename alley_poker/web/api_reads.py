@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, jsonify, request
+from flask import current_app, jsonify
 
 from alley_poker.ledger.views import bowler_view, pending_view
 from alley_poker.web.api import alley, api, existing_state, known_match_ids, match_summary
-from alley_poker.web.errors import ApiError
 from alley_poker.web.openapi import openapi_document
 from alley_poker.web.public import public_event, public_match_view
-
-MAX_EVENTS = 1000
+from alley_poker.web.queries import EventsQuery, validated_query
 
 
 def lane_pair(lane: int) -> str:
@@ -24,20 +22,6 @@ def lane_pair(lane: int) -> str:
     """
     first = lane if lane % 2 else lane - 1
     return f"{first}-{first + 1}"
-
-
-def query_int(name: str, default: int, *, low: int, high: int) -> int:
-    """A whole-number query parameter within ``low..high`` (422 naming it otherwise)."""
-    raw = request.args.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ApiError(422, "validation_failed", f"{name}: must be a whole number", name) from None
-    if not low <= value <= high:
-        raise ApiError(422, "validation_failed", f"{name}: must be {low} to {high}", name)
-    return value
 
 
 @api.get("/lanes")
@@ -124,12 +108,11 @@ def list_reviews(match_id: str):
 def list_events(match_id: str):
     service = alley()
     existing_state(service, match_id)
-    since = query_int("since", 0, low=0, high=2**31)
-    limit = query_int("limit", 100, low=1, high=MAX_EVENTS)
-    records = service.repository.store.load(match_id, after_seq=since)[:limit]
+    query = validated_query(EventsQuery)
+    records = service.repository.store.load(match_id, after_seq=query.since)[:query.limit]
     events = [public_event(record) for record in records]
     return jsonify({"match_id": match_id, "events": events,
-                    "next_since": events[-1]["seq"] if events else since})
+                    "next_since": events[-1]["seq"] if events else query.since})
 
 
 @api.get("/feeds")

@@ -10,52 +10,35 @@ import csv
 import io
 import re
 from collections.abc import Iterable, Sequence
-from datetime import date
 from typing import Any
 
-from flask import Response, jsonify, request
+from flask import Response, jsonify
 
 from alley_poker.service.audit import AuditFilter, audit_entries
 from alley_poker.service.settlement import night_settlement
 from alley_poker.web.api import alley, api
-from alley_poker.web.api_reads import query_int
 from alley_poker.web.auth import commissioner_required
-from alley_poker.web.errors import ApiError
+from alley_poker.web.queries import AuditQuery, SettlementQuery, validated_query
 
 SETTLEMENT_COLUMNS = ("bowler", "paid_cents", "won_cents", "net_cents", "matches")
 AUDIT_COLUMNS = ("id", "time", "match_id", "seq", "type", "actor", "command", "summary")
-MAX_AUDIT = 5000
 # Spreadsheets run a cell starting with one of these as a formula: a bowler named
 # "=HYPERLINK(...)" must stay text.
 FORMULA_START = re.compile(r"^[=+\-@\t\r]")
 
 
-def _night() -> date | None:
-    raw = request.args.get("date")
-    if not raw:
-        return None
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):
-        try:
-            return date.fromisoformat(raw)
-        except ValueError:  # 2026-02-30
-            pass
-    raise ApiError(422, "validation_failed", "date: must be a day as YYYY-MM-DD", "date")
-
-
 def _settlement() -> dict[str, Any]:
-    night = _night()
+    night = validated_query(SettlementQuery).date
     report = night_settlement(alley(), on=night).as_dict()
     return {"date": night.isoformat() if night else None, **report}
 
 
-def _audit() -> list[dict[str, Any]]:
-    where = AuditFilter(**{name: request.args.get(name) or None
-                           for name in ("match_id", "actor", "type", "bowler")})
-    since = query_int("since", 0, low=0, high=2**62)
-    limit = query_int("limit", 200, low=1, high=MAX_AUDIT)
+def _audit(query: AuditQuery) -> list[dict[str, Any]]:
+    where = AuditFilter(match_id=query.match_id, actor=query.actor, type=query.type,
+                        bowler=query.bowler)
     store = alley().repository.store
-    return [entry.as_dict() for entry in audit_entries(store, where=where, since=since,
-                                                       limit=limit)]
+    return [entry.as_dict() for entry in audit_entries(store, where=where, since=query.since,
+                                                       limit=query.limit)]
 
 
 def _cell(value: Any) -> Any:
@@ -94,12 +77,13 @@ def settlement_csv():
 @api.get("/audit")
 @commissioner_required
 def audit():
-    entries = _audit()
-    since = query_int("since", 0, low=0, high=2**62)
-    return jsonify({"entries": entries, "next_since": entries[-1]["id"] if entries else since})
+    query = validated_query(AuditQuery)
+    entries = _audit(query)
+    return jsonify({"entries": entries,
+                    "next_since": entries[-1]["id"] if entries else query.since})
 
 
 @api.get("/audit.csv")
 @commissioner_required
 def audit_csv():
-    return csv_download("audit.csv", AUDIT_COLUMNS, _audit())
+    return csv_download("audit.csv", AUDIT_COLUMNS, _audit(validated_query(AuditQuery)))

@@ -1,9 +1,10 @@
 """JSON errors: every failure of the API comes back as ``{"error": {"code", "message", "field"}}``.
 
 The status says what kind of failure it was (400 bad input, 401 not signed in, 403 forbidden
-or a missing CSRF token, 404 unknown, 409 refused by the ledger's rules, 422 failed
-validation, 429 too many attempts); the body says what and where.  A bug answers 500 with a
-plain message: the traceback goes to the log, never to the client.
+or a missing CSRF token, 404 unknown, 409 refused by the ledger's rules or decided on a stale
+version of the match, 422 failed validation, 429 too many attempts); the body says what and
+where.  A bug answers 500 with a plain message: the traceback goes to the log, never to the
+client.
 
 >>> body, status = error_body("not_found", "no match 'm9'", 404)
 >>> status, body["error"]["code"], body["error"]["field"]
@@ -20,7 +21,7 @@ from flask_wtf.csrf import CSRFError
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from alley_poker.ledger import CommandRefused
+from alley_poker.ledger import CommandRefused, StaleVersion
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +58,10 @@ def validation_error(error: ValidationError) -> ApiError:
     """
     first = error.errors()[0]
     field = ".".join(str(part) for part in first["loc"]) or None
-    return ApiError(422, "validation_failed", f"{field}: {first['msg']}" if field
-                    else first["msg"], field)
+    # A validator's own ValueError already says what is wrong, in words for the caller.
+    message = first["msg"].removeprefix("Value error, ")
+    return ApiError(422, "validation_failed", f"{field}: {message}" if field else message,
+                    field)
 
 
 def _wants_json() -> bool:
@@ -84,6 +87,10 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(CommandRefused)
     def _refused(error: CommandRefused):
         return _respond("command_refused", error.reason, 409, error.field)
+
+    @app.errorhandler(StaleVersion)  # Flask picks it over CommandRefused, its base
+    def _stale(error: StaleVersion):
+        return _respond("stale_version", error.reason, 409, error.field)
 
     @app.errorhandler(ValidationError)
     def _invalid(error: ValidationError):

@@ -5,7 +5,7 @@ One event, ``decide`` ``{match_id, kind, bowler, ...}``, answers every kind of d
 ``end-draw`` ``{accept}`` and ``buy`` ``{accept}`` (each may carry ``decision_id``).  The body
 is validated by the JSON API's pydantic model of the same command kind
 (:data:`alley_poker.web.schemas.COMMAND_BODIES`), so the kiosk and the tablet accept exactly
-the same answers.
+the same answers, ``expected_seq`` (the stale-version check) included.
 
 A kiosk may answer a decision only for a match on its own lanes (the lanes it joined); the
 ledger then accepts the answer only for the bowler whose decision is open, and only while
@@ -24,7 +24,7 @@ from flask import request
 from flask_socketio import SocketIO
 from pydantic import ValidationError
 
-from alley_poker.ledger import CommandRefused
+from alley_poker.ledger import CommandRefused, StaleVersion
 from alley_poker.service import AlleyService
 from alley_poker.web.errors import error_body, validation_error
 from alley_poker.web.schemas import COMMAND_BODIES, CommandBody
@@ -63,10 +63,13 @@ def answer_decision(service: AlleyService, allowed_matches: list[str],
         return error_body("bad_request", unknown.args[0], 400, "kind")[0]
     try:
         body = body_model.model_validate(data)
-        service.execute(match_id, body.to_command(actor=f"bowler:{body.bowler}"))
+        service.execute(match_id, body.to_command(actor=f"bowler:{body.bowler}"),
+                        expected_seq=body.expected_seq)
     except ValidationError as invalid:
         problem = validation_error(invalid)
         return error_body(problem.code, problem.message, 422, problem.field)[0]
+    except StaleVersion as stale:
+        return error_body("stale_version", stale.reason, 409, stale.field)[0]
     except CommandRefused as refused:
         return error_body("command_refused", refused.reason, 409, refused.field)[0]
     return {"ok": True}

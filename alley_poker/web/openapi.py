@@ -1,4 +1,5 @@
-"""The OpenAPI 3.1 document of ``/api/v1``, generated from the pydantic schemas.
+"""The OpenAPI 3.1 document of ``/api/v1``, generated from the pydantic schemas (request
+bodies, responses and query strings alike).
 
 >>> doc = openapi_document()
 >>> doc["openapi"], "/api/v1/matches" in doc["paths"]
@@ -16,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from alley_poker.web import api_responses as r
+from alley_poker.web import queries as q
 from alley_poker.web import schemas as s
 
 REF = "#/components/schemas/{model}"
@@ -26,7 +28,8 @@ ERRORS = {
     "401": "not signed in as the commissioner, or a bad API token",
     "403": "missing or wrong CSRF token, or a token where the tablet is needed",
     "404": "no such match, command or token",
-    "409": "refused by the ledger's rules (or the lanes are taken)",
+    "409": "refused by the ledger's rules, the match is past the body's expected_seq "
+           "(stale_version), or the lanes are taken",
     "422": "the body or a query parameter failed validation",
 }
 COMMISSIONER = [{"commissionerSession": [], "csrfToken": []}, {"apiToken": []}]
@@ -81,9 +84,27 @@ def _path(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
             "schema": schema or {"type": "string"}}
 
 
-def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"name": name, "in": "query", "required": False, "schema": schema,
-            "description": description}
+def _queries(model: type[BaseModel]) -> list[dict[str, Any]]:
+    """The query parameters a route validates with ``model``, one per field.
+
+    >>> [(p["name"], p["schema"]) for p in _queries(q.SettlementQuery)]
+    [('date', {'format': 'date', 'type': 'string'})]
+    """
+    schema = model.model_json_schema(ref_template=REF)
+    parameters = []
+    for name, field in schema["properties"].items():
+        field = {key: value for key, value in field.items() if key != "title"}
+        description = field.pop("description", "")
+        # ``X | None`` only means "may be left out": a query string has no null to send.
+        if "anyOf" in field:
+            (given,) = [choice for choice in field.pop("anyOf") if choice != {"type": "null"}]
+            field = {**given, **field}
+        if "default" in field and field["default"] is None:
+            del field["default"]
+        parameters.append({"name": name, "in": "query",
+                           "required": name in schema.get("required", ()),
+                           "schema": field, "description": description})
+    return parameters
 
 
 def openapi_document() -> dict[str, Any]:
@@ -115,12 +136,8 @@ def openapi_document() -> dict[str, Any]:
     doc.add(f"{match}/reviews", "get", "Review items open for the commissioner",
             response=r.ReviewList, errors=("404",), parameters=match_id)
     doc.add(f"{match}/events", "get", "Public events after a sequence number, in order",
-            response=r.EventPage, errors=("404", "422"), parameters=[
-                *match_id,
-                _query("since", {"type": "integer", "minimum": 0, "maximum": 2**31},
-                       "events after this seq"),
-                _query("limit", {"type": "integer", "minimum": 1, "maximum": 1000},
-                       "at most this many (default 100)")])
+            response=r.EventPage, errors=("404", "422"),
+            parameters=[*match_id, *_queries(q.EventsQuery)])
     doc.add(f"{base}/feeds", "get", "Health of every scoreboard feed", response=r.FeedList)
 
     for kind, body in s.COMMAND_BODIES.items():
@@ -128,24 +145,14 @@ def openapi_document() -> dict[str, Any]:
                 (body.__doc__ or kind).strip().splitlines()[0], response=r.CommandAccepted,
                 body=body, errors=("404", "409"), security=COMMISSIONER, parameters=match_id)
 
-    night = _query("date", {"type": "string", "format": "date"},
-                   "only matches created on this UTC day (YYYY-MM-DD)")
+    night = _queries(q.SettlementQuery)
     doc.add(f"{base}/settlement", "get", "The night: per bowler paid, won and net",
             response=r.SettlementReport, errors=("422",), security=COMMISSIONER,
-            parameters=[night])
+            parameters=night)
     doc.add(f"{base}/settlement.csv", "get", "The settlement as CSV (header row first)",
             response={"type": "string"}, errors=("422",), security=COMMISSIONER,
-            parameters=[night], media="text/csv")
-    audit_filters = [
-        _query("match_id", {"type": "string"}, "one match"),
-        _query("actor", {"type": "string"}, "who acted, e.g. commissioner:tablet"),
-        _query("type", {"type": "string"}, "event type, e.g. ball_recorded"),
-        _query("bowler", {"type": "string"}, "events naming this bowler"),
-        _query("since", {"type": "integer", "minimum": 0, "maximum": 2**62},
-               "entries after this audit id"),
-        _query("limit", {"type": "integer", "minimum": 1, "maximum": 5000},
-               "at most this many (default 200)"),
-    ]
+            parameters=night, media="text/csv")
+    audit_filters = _queries(q.AuditQuery)
     doc.add(f"{base}/audit", "get", "Every stored event: time, match, seq, type, actor",
             response=r.AuditPage, errors=("422",), security=COMMISSIONER,
             parameters=audit_filters)

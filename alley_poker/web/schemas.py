@@ -36,8 +36,19 @@ StandingPins = list[Annotated[int, Field(ge=1, le=10)]]
 MatchId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]
 
 
+#: A match's version: the seq of its last event (``seq`` in the match's public state).
+#: Strict, so that ``true`` or ``"40"`` is refused rather than read as a number.
+Seq = Annotated[int, Field(ge=0, strict=True)]
+
+
 class CommandBody(BaseModel):
+    """What every command body may carry besides its own fields."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    expected_seq: Seq | None = Field(default=None, description=(
+        "the match's seq the command was chosen on (its public state's `seq`); if the match "
+        "has moved on, nothing is done and the answer is 409 `stale_version`"))
 
     def to_command(self, *, actor: str) -> c.Command:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from alley_poker.ledger import MatchState, check_invariants, handle
+from alley_poker.ledger import MatchState, StaleVersion, check_invariants, handle
 from alley_poker.ledger.commands import ConsentToAnte, StartMatch
 from alley_poker.service import AlleyService
 from drivers.base import (
@@ -32,8 +32,10 @@ class MemoryRepository:
     def state(self, match_id):
         return self.states.setdefault(match_id, MatchState.empty(match_id))
 
-    def execute(self, match_id, command):
+    def execute(self, match_id, command, *, expected_seq=None):
         state = self.state(match_id)
+        if expected_seq is not None and expected_seq != state.seq:
+            raise StaleVersion(expected_seq=expected_seq, actual_seq=state.seq)
         events = handle(state, command, rng=self.rng, now=NOW)
         for event in events:
             state.apply(event)

@@ -12,6 +12,7 @@ from alley_poker.ledger import (
     CommandRefused,
     InvariantViolation,
     MatchState,
+    StaleVersion,
     event_from_record,
     event_to_record,
     replay,
@@ -178,6 +179,55 @@ def test_losing_the_race_twice_refuses_the_command_and_keeps_the_winners_events(
     ]
     assert ours.state("m1") == rival.state("m1")
     assert ours.state("m1").status == "open"
+
+
+def test_an_expected_seq_the_match_has_passed_is_refused_and_not_decided_again(store):
+    ours = started_match(store)
+    seen = ours.state("m1").seq
+    theirs = MatchRepository(store)  # another process moves the match on
+    theirs.execute("m1", c.RecordBall("Ann", 1, 3, actor="feed:lane-1"))
+    stored = store.load("m1")
+
+    with pytest.raises(StaleVersion) as stale:
+        ours.execute("m1", c.RecordBall("Bob", 1, 10, actor="commissioner:tablet"),
+                     expected_seq=seen)
+
+    assert (stale.value.expected_seq, stale.value.actual_seq) == (seen, len(stored))
+    assert stale.value.field == "expected_seq"
+    assert store.load("m1") == stored
+    assert ours.state("m1") == theirs.state("m1")  # caught up for the caller's reload
+
+
+def test_an_expected_seq_ahead_of_the_cache_is_checked_against_the_log(store):
+    ours = started_match(store)
+    theirs = MatchRepository(store)
+    theirs.execute("m1", c.RecordBall("Ann", 1, 3, actor="feed:lane-1"))
+    current = theirs.state("m1").seq  # what a client reading through the other process saw
+
+    events = ours.execute("m1", c.RecordBall("Bob", 1, 10, actor="commissioner:tablet"),
+                          expected_seq=current)
+
+    assert events[0].seq == current + 1
+    assert_matches_the_log(store, ours, "m1")
+
+
+def test_an_expected_seq_lost_at_the_append_is_stale_not_decided_again(store):
+    setup = MatchRepository(store)
+    setup.execute("m1", c.CreateMatch("m1", ["Ann", "Bob"], actor="desk:pat"))
+    rival = MatchRepository(store)
+
+    def clock_with_a_rival_write() -> datetime:
+        # Between our check of the seq and our append, another process stores an event.
+        rival.execute("m1", c.ConsentToAnte("Ann", actor="bowler:Ann"))
+        return datetime(2026, 3, 6, 19, 0, tzinfo=UTC)
+
+    ours = MatchRepository(store, clock=clock_with_a_rival_write)
+    seen = ours.state("m1").seq
+    with pytest.raises(StaleVersion, match=f"at seq {seen + 1}, not {seen}"):
+        ours.execute("m1", c.ConsentToAnte("Bob", actor="commissioner:pat"), expected_seq=seen)
+
+    assert [r["type"] for r in store.load("m1")] == ["match_created", "consent_recorded"]
+    assert ours.state("m1") == rival.state("m1")
 
 
 def test_commands_for_one_match_are_serialized(store):

@@ -4,6 +4,8 @@ commissioner deciding for a bowler; refusals leave the ledger as it was."""
 from __future__ import annotations
 
 from alley_poker.ledger import commands as c
+from alley_poker.web.kiosk_decisions import answer_decision
+from alley_poker.web.schemas import COMMAND_BODIES
 from tests.web.conftest import signed_in_client
 
 FEED = "feed:test"
@@ -153,3 +155,68 @@ def test_refused_commands_name_the_field_and_change_nothing(app, service):
         if field:
             assert answer["error"]["field"] == field, (kind, answer)
     assert service.state("m1").seq == seq
+
+
+# --- the stale-version check: expected_seq -------------------------------------------------
+def test_a_command_with_the_current_expected_seq_runs(app, service):
+    send = tablet(app)
+    seq = send("GET", "/api/v1/matches/m1")[1]["seq"]
+    status, body = command(send, "holland-daze", {"bowler": "Bob", "expected_seq": seq})
+    assert status == 200, body
+    assert body["events"][0]["seq"] == seq + 1 and body["seq"] == service.state("m1").seq
+
+
+def test_a_stale_expected_seq_is_409_and_changes_nothing(app, service):
+    send = tablet(app)
+    seen = service.state("m1").seq
+    service.execute("m1", c.RecordBall("Ann", 1, 3, actor=FEED))  # the feed got in first
+    now = service.state("m1").seq
+    stored = service.repository.store.load("m1")
+    for kind, body in (("holland-daze", {"bowler": "Bob"}), ("start", {}), ("void", {})):
+        status, answer = command(send, kind, body | {"expected_seq": seen})
+        assert status == 409, (kind, answer)
+        assert answer == {"error": {
+            "code": "stale_version", "field": "expected_seq",
+            "message": f"the match is at seq {now}, not {seen}: reload and try again"}}
+    assert service.repository.store.load("m1") == stored
+    assert service.state("m1").status == "playing"
+
+
+def test_an_expected_seq_that_is_not_a_seq_is_422(app, service):
+    send = tablet(app)
+    seq = service.state("m1").seq
+    for bad in (-1, 1.5, float(seq), str(seq), True, [seq]):
+        status, answer = command(send, "holland-daze", {"bowler": "Bob", "expected_seq": bad})
+        assert status == 422, (bad, answer)
+        assert (answer["error"]["code"], answer["error"]["field"]) == (
+            "validation_failed", "expected_seq"), bad
+    assert service.state("m1").seq == seq
+
+
+def test_every_command_body_documents_expected_seq(app):
+    document = app.test_client().get("/api/v1/openapi.json").get_json()
+    paths = {path: item for path, item in document["paths"].items() if "/commands/" in path}
+    assert len(paths) == len(COMMAND_BODIES)
+    for path, item in paths.items():
+        name = item["post"]["requestBody"]["content"]["application/json"]["schema"][
+            "$ref"].rsplit("/", 1)[1]
+        documented = document["components"]["schemas"][name]["properties"]["expected_seq"]
+        assert {"type": "integer", "minimum": 0} in documented["anyOf"], path
+        assert "stale_version" in documented["description"]
+        assert "expected_seq" in item["post"]["responses"]["409"]["description"]
+
+
+def test_a_kiosk_answer_with_a_stale_expected_seq_is_refused_and_changes_nothing(service):
+    # The kiosk's ``decide`` validates with the same body models, so it takes the check too.
+    service.execute("m1", c.RecordBall("Ann", 1, 10, actor=FEED))
+    service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor=FEED))
+    state = service.state("m1")
+    card = state.display_card(state.hands["Ann"][0])
+    answer = {"match_id": "m1", "kind": "lose-card", "bowler": "Ann", "card": card}
+
+    stale = answer_decision(service, ["m1"], answer | {"expected_seq": state.seq - 1})
+    assert (stale["error"]["code"], stale["error"]["field"]) == ("stale_version", "expected_seq")
+    assert service.state("m1") == state
+
+    assert answer_decision(service, ["m1"], answer | {"expected_seq": state.seq}) == {"ok": True}
+    assert len(service.state("m1").hands["Ann"]) == len(state.hands["Ann"]) - 1

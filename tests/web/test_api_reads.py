@@ -83,10 +83,20 @@ def test_events_since_a_seq_come_in_order_without_the_pile(app, service):
 def test_bad_event_cursors_are_422_naming_the_parameter(app):
     client = app.test_client()
     for query, field in (("since=-1", "since"), ("since=x", "since"), ("limit=0", "limit"),
-                         ("limit=1001", "limit")):
+                         ("limit=1001", "limit"), ("limit=2.5", "limit"),
+                         ("since=99999999999", "since")):
         answer = client.get(f"/api/v1/matches/m1/events?{query}")
         assert answer.status_code == 422, query
-        assert answer.get_json()["error"]["field"] == field
+        error = answer.get_json()["error"]
+        assert answer.get_json() == {"error": error}, query  # the error and nothing else
+        assert (error["code"], error["field"]) == ("validation_failed", field), query
+        assert error["message"].startswith(f"{field}: "), query
+
+
+def test_empty_or_unknown_event_parameters_are_as_if_not_given(app, service):
+    client = app.test_client()
+    everything = client.get("/api/v1/matches/m1/events").get_json()
+    assert client.get("/api/v1/matches/m1/events?since=&limit=&_=123").get_json() == everything
 
 
 def test_every_match_read_of_an_unknown_match_is_404(app):

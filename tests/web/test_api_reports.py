@@ -81,9 +81,13 @@ def test_settlement_for_a_day(app, service):
         "bowlers"]] == ["Ann", "Bob"]
     status, other_day = send("GET", "/api/v1/settlement?date=1999-12-31")
     assert status == 200 and other_day["bowlers"] == [] and other_day["date"] == "1999-12-31"
-    for bad in ("yesterday", "2026-02-30", "2026-1-1"):
-        status, body = send("GET", f"/api/v1/settlement?date={bad}")
-        assert (status, body["error"]["field"]) == (422, "date"), bad
+    for bad in ("yesterday", "2026-02-30", "2026-1-1", "1700000000"):
+        for route in ("/api/v1/settlement", "/api/v1/settlement.csv"):
+            status, body = send("GET", f"{route}?date={bad}")
+            assert (status, body) == (422, {"error": {
+                "code": "validation_failed", "field": "date",
+                "message": "date: must be a day as YYYY-MM-DD"}}), (route, bad)
+    assert send("GET", "/api/v1/settlement?date=")[1]["date"] is None  # empty: every day
 
 
 def test_the_audit_shows_who_did_what_filtered_and_as_csv(app, service):
@@ -121,3 +125,18 @@ def test_csv_cells_that_look_like_formulas_stay_text(app, service):
     client, _ = tablet(app)
     text = client.get("/api/v1/settlement.csv").get_data(as_text=True)
     assert "'=1+1" in text and "\n=1+1" not in text
+
+
+def test_bad_audit_cursors_are_422_naming_the_parameter_and_nothing_else(app, service):
+    client, send = tablet(app)
+    for query, field in (("since=-1", "since"), ("since=x", "since"), ("limit=0", "limit"),
+                         ("limit=5001", "limit"), ("limit=ten", "limit")):
+        for route in ("/api/v1/audit", "/api/v1/audit.csv"):
+            answer = client.get(f"{route}?actor=bowler:Ann&{query}")
+            assert answer.status_code == 422, (route, query)
+            error = answer.get_json()["error"]
+            assert answer.get_json() == {"error": error}, (route, query)
+            assert (error["code"], error["field"]) == ("validation_failed", field)
+    entries = send("GET", "/api/v1/audit")[1]["entries"]
+    assert send("GET", "/api/v1/audit?match_id=&actor=&type=&bowler=&since=&limit=")[1][
+        "entries"] == entries  # empty filters are no filters

@@ -280,6 +280,22 @@ def test_the_pin_diagram_is_judged_by_the_servers_split_rule(app):
     assert fallen.status_code == 400 and "already down" in fallen.get_json()["error"]["message"]
 
 
+def test_a_bad_pin_parameter_is_400_naming_it(app):
+    client, _token = signed_in_client(app)
+    for query, field, words in (("standing=7-11", "standing", "no pin 11"),
+                                ("before=0&standing=7", "before", "no pin 0"),
+                                ("before=7-x&standing=7", "before", "not a pin number"),
+                                ("before=7-10", "standing", "required")):
+        answer = client.get(f"/commissioner/pins.json?{query}")
+        assert answer.status_code == 400, query
+        error = answer.get_json()["error"]
+        assert answer.get_json() == {"error": error}, query
+        assert (error["code"], error["field"]) == ("bad_request", field), query
+        assert words in error["message"] and "Value error" not in error["message"], query
+    # An empty leave is a leave (nothing standing), not a missing parameter.
+    assert client.get("/commissioner/pins.json?standing=").get_json()["pins"] == 10
+
+
 def test_the_board_says_who_is_up_and_the_pins_each_faces(app, service):
     service.execute("m1", c.RecordBall("Ann", 1, 8, standing=[7, 10], actor="feed:test"))
     client, _token = signed_in_client(app)
