@@ -50,16 +50,31 @@ def demo(games: int, speed: float, seed: int | None, database: Path | None, port
     Two matches (lanes 1-2 and 3-4) are dealt live from a serial feed over
     socket://127.0.0.1, shown on the lane-side kiosks, and narrated in the terminal.
     """
+    import signal
+
     from alley_poker.demo import run_demo
     from alley_poker.hands import evaluate as evaluate_hand
 
-    click.echo(f"alley-poker {__version__} demo alley")
-    sample = "AS KS GJ 7D 7C"
-    click.echo(f"the evaluator on a sample hand: {sample} is "
-               f"{evaluate_hand(parse_cards(sample)).describe()}\n")
-    run_demo(games=games, speed=speed, seed=seed, database=database, echo=click.echo,
-             port=None if no_web else port,
-             linger=None if exit_when_done else _wait_for_interrupt)
+    # Ctrl-C or SIGTERM at any moment, during the night or after it, stops the demo cleanly:
+    # the scorer stops bowling, the pages, feed and ledger are closed, and the exit status is 0.
+    stop = threading.Event()
+
+    def request_stop(signum: int, _frame: object) -> None:
+        click.echo(f"{signal.Signals(signum).name}: stopping")
+        stop.set()
+
+    previous = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        click.echo(f"alley-poker {__version__} demo alley")
+        sample = "AS KS GJ 7D 7C"
+        click.echo(f"the evaluator on a sample hand: {sample} is "
+                   f"{evaluate_hand(parse_cards(sample)).describe()}\n")
+        run_demo(games=games, speed=speed, seed=seed, database=database, echo=click.echo,
+                 port=None if no_web else port, stop=stop,
+                 linger=None if exit_when_done else lambda: _wait_for_stop(stop))
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 @main.command()
@@ -168,12 +183,11 @@ def worker(config_path: Path | None, poll_s: float) -> None:
     raise SystemExit(status)
 
 
-def _wait_for_interrupt() -> None:
-    click.echo("the night is over; the pages stay up until you press Ctrl-C")
-    try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        click.echo("stopping")
+def _wait_for_stop(stop: threading.Event) -> None:
+    if not stop.is_set():
+        click.echo("the night is over; the pages stay up until you press Ctrl-C")
+    while not stop.wait(0.5):
+        pass
 
 
 @main.group()

@@ -184,12 +184,16 @@ class DemoBowlers:
 def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
              database: Path | None = None, echo: Callable[[str], None] = print,
              bowlers_per_lane: int = 3, port: int | None = None, pin: str = DEMO_PIN,
-             linger: Callable[[], None] | None = None) -> DemoResult:
+             linger: Callable[[], None] | None = None,
+             stop: threading.Event | None = None) -> DemoResult:
     """Bowl a simulated league night through the real feed, service and ledger.
 
     With ``port`` the kiosks and the commissioner tablet are served while it runs;
     ``linger`` is then called after the night (e.g. to wait for Ctrl-C) before they stop.
+    Setting ``stop`` ends the night early: the scorer stops bowling and everything is closed
+    as after a whole night (the ledger keeps every ball dealt so far).
     """
+    stop = stop if stop is not None else threading.Event()
     rng = random.Random(seed)
     if database is None:
         database = Path(tempfile.mkdtemp(prefix="alley-poker-demo-")) / "demo.sqlite3"
@@ -235,15 +239,16 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
         feeds.start()
     echo(f"scorer simulator listening on {url}; the service's feed reads it through pyserial")
     try:
-        serve(simulator, writer, speed=speed)
-        writer.flush(30)
+        serve(simulator, writer, speed=speed, stop=stop)
+        if not stop.is_set():
+            writer.flush(30)
         result.balls = len(simulator.balls)
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and not all(
+        while time.monotonic() < deadline and not stop.is_set() and not all(
                 service.state(m).status == "settled" for m in MATCH_LANES):
             for match_id in MATCH_LANES:
                 bowlers.work.put(match_id)
-            time.sleep(0.2)
+            stop.wait(0.2)
     finally:
         bowlers.stop()
         if server is None:

@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+import requests
+import socketio
 from click.testing import CliRunner
 
 from alley_poker.cli import main
 from alley_poker.demo import MATCH_LANES, run_demo
+from alley_poker.ledger import check_invariants
 from alley_poker.store import EventStore
+from alley_poker.store.repository import MatchRepository
+from tests.web.conftest import free_port
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_demo_night_deals_settles_and_pays_every_pot(tmp_path):
@@ -34,3 +50,97 @@ def test_the_demo_command_prints_the_evaluator_and_the_night(tmp_path):
     assert "the evaluator on a sample hand" in outcome.output
     assert "result confirmed by the commissioner" in outcome.output
     assert "/kiosk/1-2" in outcome.output and "PIN" in outcome.output
+
+
+def _alley_poker_command() -> list[str]:
+    """The installed ``alley-poker`` script beside this Python, as a newcomer runs it."""
+    script = Path(sys.executable).with_name("alley-poker")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "alley_poker.cli"]
+
+
+class _Output:
+    """A subprocess's stdout lines, read on a thread so they can be waited for."""
+
+    def __init__(self, stream) -> None:
+        self.lines: list[str] = []
+        self.changed = threading.Condition()
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream) -> None:
+        for line in stream:
+            with self.changed:
+                self.lines.append(line.rstrip("\n"))
+                self.changed.notify_all()
+
+    def wait_for(self, pattern: str, timeout: float) -> re.Match[str]:
+        regex = re.compile(pattern)
+        found: list[re.Match[str]] = []
+
+        def seen() -> bool:
+            found.extend(m for line in self.lines if (m := regex.search(line)))
+            return bool(found)
+
+        with self.changed:
+            assert self.changed.wait_for(seen, timeout), \
+                f"no line matching {pattern!r} in {timeout} s: {self.lines[-10:]}"
+        return found[0]
+
+
+def _deals_a_card(message: dict) -> bool:
+    """A live push about a ball recorded or a card dealt."""
+    return any(event.get("type") in ("ball_recorded", "card_drawn")
+               for event in message.get("events") or [])
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_the_demo_deals_live_to_a_kiosk_and_stops_cleanly_on_a_signal(tmp_path, stop_signal):
+    port = free_port()
+    database = tmp_path / "demo.sqlite3"
+    stderr_path = tmp_path / "stderr.log"
+    with stderr_path.open("w", encoding="utf-8") as stderr:
+        process = subprocess.Popen(
+            [*_alley_poker_command(), "demo", "--port", str(port), "--speed", "40",
+             "--seed", "11", "--database", str(database)],
+            cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=stderr, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    output = _Output(process.stdout)
+    kiosk = socketio.Client(reconnection=False)
+    try:
+        base = output.wait_for(r"kiosks: (http://127\.0\.0\.1:\d+)/kiosk/1-2", 30).group(1)
+        assert base == f"http://127.0.0.1:{port}"
+        page = requests.get(f"{base}/kiosk/1-2", timeout=10)
+        assert page.status_code == 200
+        assert page.headers["Content-Type"].startswith("text/html")
+        assert 'data-lane-pair="1-2"' in page.text
+
+        states: list[dict] = []
+        full_state, dealt = threading.Event(), threading.Event()
+        kiosk.on("state", lambda message: (states.append(message), full_state.set()))
+        kiosk.on("match_update", lambda message: (
+            message.get("match_id") == "lanes-1-2" and _deals_a_card(message) and dealt.set()))
+        kiosk.connect(base, transports=["websocket"], wait_timeout=10)
+        joined = kiosk.call("join", {"lanes": "1-2"}, timeout=10)
+        assert joined["matches"] == ["lanes-1-2"]
+        assert full_state.wait(10), "joining brought no full state"
+        assert [state["match_id"] for state in states] == ["lanes-1-2"]
+        assert dealt.wait(60), "the kiosk of lanes 1-2 was never pushed a ball or a card"
+    finally:
+        kiosk.disconnect()
+        if process.poll() is None:
+            process.send_signal(stop_signal)
+        try:
+            status = process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+            raise
+    errors = stderr_path.read_text(encoding="utf-8")
+    assert status == 0, f"exit status {status}; stderr:\n{errors}"
+    assert "Traceback" not in errors and "Aborted" not in errors, errors
+    output.wait_for(r"ledger stored in", 5)
+    with EventStore.open(f"sqlite:///{database}") as store:
+        repository = MatchRepository(store)
+        for match_id in MATCH_LANES:
+            state = repository.state(match_id)
+            assert state.status != "new"
+            check_invariants(state)

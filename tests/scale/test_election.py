@@ -7,9 +7,11 @@ dealing: every ball the simulator bowled ends up in the ledger once.
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
+from alley_poker.ledger import commands as c
 from alley_poker.service import open_service
 from alley_poker.service.election import lock_key
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
@@ -17,7 +19,7 @@ from alley_poker.worker import LOST_LOCK
 from drivers.feed_writer import FeedWriter, encode_lines
 from drivers.simulator import Simulator
 from tests.scale.conftest import write_config
-from tests.scale.test_multi_process import start_match
+from tests.scale.test_multi_process import DESK, start_match
 
 TAKEOVER_BUDGET_S = 10  # generous for a loaded CI box; the printed figure is the measure
 
@@ -98,3 +100,73 @@ def test_a_worker_that_loses_its_lock_session_stops_and_the_standby_takes_over(
     active.wait_for(r"lost the worker lock")
     assert active.popen.wait(10) == LOST_LOCK
     standby.wait_for(r"active for centre")
+
+
+
+DEADLINE_S = 4  # the match's own rule book: the lose-card choice after a gutter ball, 4 s
+
+
+def wait_for_record(store, match_id: str, kind: str, timeout: float) -> dict:
+    """The match's first ledger record of type ``kind``, waited for."""
+    deadline = time.monotonic() + timeout
+    while not (found := [r for r in store.load(match_id) if r["type"] == kind]):
+        assert time.monotonic() < deadline, f"no {kind} in the ledger after {timeout} s"
+        time.sleep(0.1)
+    return found[0]
+
+
+def test_a_decision_deadline_opened_under_the_active_worker_is_kept_by_the_standby(
+        cluster, centre, postgresql_url, redis_url, tmp_path, report):
+    config = write_config(tmp_path / "alley.toml", centre=centre)
+    active = cluster.worker(config)
+    active.wait_for(r"active for centre")
+    standby = cluster.worker(config)
+    standby.wait_for(r"standing by for centre")
+
+    desk_bus = RedisBus(redis_url, channel_prefix=centre_channel_prefix(centre))
+    desk = open_service(postgresql_url, centre=centre, bus=desk_bus)
+    store = desk.repository.store
+    try:
+        # Ann strikes (three cards, stacked: no joker), then throws a gutter ball: she has
+        # DEADLINE_S to pick the card to lose.  The active worker hears of it by the bus.
+        desk.execute("m1", c.CreateMatch("m1", ["Ann", "Bob"], games=1, test_mode=True,
+                                         rules={"lose_card_deadline_s": DEADLINE_S},
+                                         actor=DESK))
+        for bowler in ("Ann", "Bob"):
+            desk.execute("m1", c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
+        desk.execute("m1", c.StartMatch(actor=DESK))
+        desk.execute("m1", c.StackPile(["AS", "AH", "2C"], actor=DESK))
+        desk.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+        desk.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor="feed:test"))
+        (decision,) = desk.state("m1").pending_for("Ann")
+        assert decision["kind"] == "lose_card"
+        deadline = datetime.fromisoformat(decision["deadline"].replace("Z", "+00:00"))
+
+        active.kill()
+        killed_at = datetime.now(UTC)
+        assert killed_at < deadline, "too slow: the deadline passed before the SIGKILL"
+        took_over = standby.wait_for(r"active for centre .*?(\d+) deadline job",
+                                     timeout=TAKEOVER_BUDGET_S)
+        active_at = datetime.now(UTC)
+        assert took_over.group(1) == "1", "the standby did not rebuild the deadline"
+
+        closed = wait_for_record(store, "m1", "decision_closed",
+                                 timeout=DEADLINE_S + TAKEOVER_BUDGET_S)
+        records = store.load("m1")
+        hand = desk.state("m1").hands["Ann"]
+    finally:
+        desk_bus.close()
+        store.close()
+
+    assert closed["data"]["decision_id"] == decision["id"]
+    assert (closed["data"]["outcome"], closed["data"]["actor"]) == ("expired", "scheduler")
+    expired_at = datetime.fromisoformat(closed["at"].replace("Z", "+00:00"))
+    assert expired_at >= deadline, "expired before its deadline"
+    # The automatic choice, made once: of AS AH 2C she loses the 2C and keeps the pair.
+    assert [r["data"]["choice"] for r in records if r["type"] == "decision_closed"] == ["2C"]
+    assert [r["data"]["card"] for r in records if r["type"] == "card_returned"] == ["2C"]
+    assert sorted(hand) == ["AH", "AS"]
+    report(f"decision deadline across a takeover: standby active "
+           f"{(active_at - killed_at).total_seconds():.2f} s after the SIGKILL, "
+           f"{(deadline - active_at).total_seconds():.2f} s before the deadline; expired "
+           f"{(expired_at - deadline).total_seconds():.2f} s after it")

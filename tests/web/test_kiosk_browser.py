@@ -5,9 +5,12 @@ from __future__ import annotations
 import signal
 import time
 
+import pytest
+
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.views import public_match_view
-from tests.web.conftest import PIN, free_port, serve_in_process
+from alley_poker.web import create_app
+from tests.web.conftest import DESK, PIN, free_port, open_service, serve, serve_in_process
 
 SCREENSHOT = "/tmp/kiosk.png"
 
@@ -173,3 +176,175 @@ def test_end_of_match_draw_and_buy_are_taps_on_the_kiosk(browser, live_server, s
     assert len(service.state("m1").hands["Bob"]) == 1
     assert service.state("m1").paid["Bob"] == 200  # the ante and the card
     assert len(service.state("m1").hands["Ann"]) == 1  # her end-of-match draw
+
+
+# --- the moments of a match, announced on the kiosk ---------------------------------------
+
+FEED = "feed:test"
+
+
+def ball(bowler: str, pins: int, **flags) -> c.RecordBall:
+    return c.RecordBall(bowler, 1, pins, actor=FEED, **flags)
+
+
+def start_stacked_match(service, match_id: str, slots: dict) -> None:
+    """A started one-game match in test mode (so the pile can be stacked) on ``slots``."""
+    service.lanes.assign(match_id, slots)
+    bowlers = list(slots.values())
+    service.execute(match_id, c.CreateMatch(match_id, bowlers, games=1, test_mode=True,
+                                            actor=DESK))
+    for bowler in bowlers:
+        service.execute(match_id, c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
+    service.execute(match_id, c.StartMatch(actor=DESK))
+
+
+def open_frames(service, match_id: str, bowlers: list[str], frames: range) -> None:
+    """Nine and a miss for every bowler in every frame of ``frames``: no mark, no gutter."""
+    for _frame in frames:
+        for bowler in bowlers:
+            service.execute(match_id, ball(bowler, 9))
+            service.execute(match_id, ball(bowler, 0))
+
+
+def wait_for_banner(page, *words: str) -> str:
+    """The banner on screen once it shows every one of ``words``, checked on every frame
+    the page paints (a banner replaced before it is painted is never seen)."""
+    page.wait_for_function(
+        """words => {
+             const banner = document.getElementById('banner');
+             return !banner.hidden && words.every(w => banner.textContent.includes(w));
+           }""", arg=list(words))
+    return page.inner_text("#banner")
+
+
+def colour_of(page, selector: str) -> str:
+    return page.eval_on_selector(selector, "card => getComputedStyle(card).color")
+
+
+@pytest.fixture
+def stacked_kiosk(browser, database):
+    """A service with no match yet, served, and a function opening the kiosk of lanes 1-2."""
+    service = open_service(database)
+    server = serve(create_app({"TESTING": True, "COMMISSIONER_PIN": PIN,
+                               "SECRET_KEY": "test-secret"}, service=service))
+    try:
+        yield service, lambda: open_kiosk(browser, server.url)
+    finally:
+        server.stop()
+
+
+def test_the_kiosk_announces_each_moment_of_a_match_and_has_a_four_colour_deck(stacked_kiosk):
+    service, open_page = stacked_kiosk
+    start_stacked_match(service, "m1", {(1, 1): "Ann", (1, 2): "Cy", (2, 1): "Bob"})
+    page = open_page()
+    ann, bob, cy = (f"section.bowler[data-bowler={name}]" for name in ("Ann", "Bob", "Cy"))
+
+    # The first strike of the game: two cards and one more.
+    service.execute("m1", c.StackPile(["GJ", "2C", "3D"], actor=DESK))
+    service.execute("m1", ball("Ann", 10))
+    shown = wait_for_banner(page, "STRIKE", "first strike of the game")
+    assert "+2" in shown and "+1 more" in shown
+    page.wait_for_function(f"document.querySelectorAll('{ann} .card').length === 3")
+    assert page.locator(f"{ann} .card.joker.good").count() == 1
+
+    # A gutter ball with no card to lose: the hole.
+    service.execute("m1", ball("Bob", 0, gutter=True))
+    assert "Bob" in wait_for_banner(page, "IN THE HOLE")
+    page.wait_for_function(f"document.querySelector('{bob} .hole')?.textContent.includes('−1')")
+    assert "IN THE HOLE" in page.inner_text(f"{bob} .hole")
+    service.execute("m1", ball("Bob", 0, gutter=False))
+    service.execute("m1", ball("Cy", 5))
+    service.execute("m1", ball("Cy", 3))
+
+    # Ann's gutter ball: the good joker goes back first, with no choice (armed in the pile).
+    service.execute("m1", ball("Ann", 0, gutter=True))
+    assert "Ann's GOOD JOKER went back" in wait_for_banner(page, "GUTTER")
+    service.execute("m1", ball("Ann", 3))
+
+    # Bob converts the 7-10: the spare's card pays off his hole, and he steals.
+    service.execute("m1", ball("Bob", 8, standing=[7, 10]))
+    service.execute("m1", ball("Bob", 2, standing=[]))
+    wait_for_banner(page, "SPLIT PICKED UP", "Bob")
+    page.wait_for_selector(f"{bob} .decision[data-kind=steal]")
+    assert page.locator(f"{bob} .hole").count() == 0
+    service.execute("m1", c.DecideSteal("Bob", "Ann", "2C", actor="bowler:Bob"))
+    assert "Bob took 2C from Ann" in wait_for_banner(page, "STEAL")
+
+    # The four-colour deck: diamonds and clubs get colours of their own.
+    diamond, club = f"{ann} .card.suit-D", f"{bob} .card.suit-C"
+    page.wait_for_selector(club)
+    before = colour_of(page, diamond), colour_of(page, club)
+    assert "four-colour" not in page.eval_on_selector("body", "body => body.className")
+    page.check("#four-colour")
+    assert "four-colour" in page.eval_on_selector("body", "body => body.className").split()
+    after = colour_of(page, diamond), colour_of(page, club)
+    assert after[0] != before[0] and after[1] != before[1]
+    assert after[0] != after[1]  # four suits, four colours: a diamond is no club
+
+    # Cy draws the armed joker Ann lost: the powers swap, and his joker is now the bad one.
+    service.execute("m1", c.StackPile(["JOKER-A"], actor=DESK))
+    service.execute("m1", ball("Cy", 9))
+    service.execute("m1", ball("Cy", 1))
+    wait_for_banner(page, "FREAKY FRIDAY")
+    page.wait_for_selector(f"{cy} .card.joker.bad")
+    assert page.locator(f"{cy} .card.joker.good").count() == 0
+    assert colour_of(page, club) == after[1]  # the option outlives a re-render
+
+    # The rest of the game is open frames; Ann (lowest) declines the draw, nobody buys.
+    # Cy's only card is the joker he drew: the Morgan Maneuver, unbeatable.
+    open_frames(service, "m1", ["Ann", "Bob", "Cy"], range(3, 11))
+    service.execute("m1", c.DecideEndDraw("Ann", False, actor="bowler:Ann"))
+    for bowler in ("Ann", "Bob", "Cy"):
+        service.execute("m1", c.DecideBuy(bowler, False, actor=f"bowler:{bowler}"))
+    assert "Cy" in wait_for_banner(page, "MORGAN MANEUVER")
+    assert service.state("m1").result is not None
+
+
+def bowl_to_a_bought_automatic_win(service) -> None:
+    """Ann and Bob bowl a game of open frames (Ann a spare, Bob a strike, in frame 1), tie
+    lowest and decline the draw; Ann buys a card and draws the good joker."""
+    service.execute("m1", ball("Ann", 9))
+    service.execute("m1", ball("Ann", 1))  # a spare: a card, so no Morgan Maneuver later
+    service.execute("m1", ball("Bob", 10))
+    open_frames(service, "m1", ["Ann", "Bob"], range(2, 11))
+    for bowler in ("Ann", "Bob"):
+        service.execute("m1", c.DecideEndDraw(bowler, False, actor=f"bowler:{bowler}"))
+    service.execute("m1", c.StackPile(["GJ"], actor=DESK))
+    service.execute("m1", c.DecideBuy("Ann", True, actor="bowler:Ann"))
+    assert service.state("m1").automatic_winner == "Ann"
+
+
+def test_the_kiosk_names_the_winner(stacked_kiosk):
+    service, open_page = stacked_kiosk
+    start_stacked_match(service, "m1", {(1, 1): "Ann", (2, 1): "Bob"})
+    page = open_page()
+    bowl_to_a_bought_automatic_win(service)
+    assert "WINNER — Ann" in wait_for_banner(page, "WINNER")
+
+
+PAINTED_BANNERS = """() => {
+  window.paintedBanners = [];
+  const banner = document.getElementById('banner');
+  (function everyFrame() {
+    const text = banner.hidden ? '' : banner.textContent;
+    if (text && text !== window.paintedBanners[window.paintedBanners.length - 1]) {
+      window.paintedBanners.push(text);
+    }
+    requestAnimationFrame(everyFrame);
+  })();
+}"""
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "kiosk.js announce(): the showdown's WINNER banner replaces AUTOMATIC WIN in the same "
+    "task (one match_update carries automatic_win, end_phase and showdown), so the automatic "
+    "win is never painted"))
+def test_a_good_joker_bought_at_the_end_is_announced_as_an_automatic_win(stacked_kiosk):
+    service, open_page = stacked_kiosk
+    start_stacked_match(service, "m1", {(1, 1): "Ann", (2, 1): "Bob"})
+    page = open_page()
+    page.evaluate(PAINTED_BANNERS)  # the banner's text on every frame the page paints
+    bowl_to_a_bought_automatic_win(service)
+    wait_for_banner(page, "WINNER")
+    painted = page.evaluate("window.paintedBanners")
+    assert any("AUTOMATIC WIN" in text and "Ann" in text for text in painted), painted
