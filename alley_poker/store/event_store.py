@@ -46,7 +46,17 @@ import sqlalchemy.exc
 from alembic import command
 from alembic.config import Config
 from alembic.util.exc import CommandError
-from sqlalchemy import Connection, Engine, create_engine, event, func, insert, select, text
+from sqlalchemy import (
+    Connection,
+    Engine,
+    bindparam,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    text,
+)
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import StaticPool
 
@@ -213,7 +223,7 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
                             match_id=match_id, centre=self.centre, created_at=recorded_at
                         )
                     )
-                connection.execute(insert(events), rows)
+                connection.execute(_INSERT_EVENTS, rows)
         except sqlalchemy.exc.IntegrityError as error:
             # The last defence: a writer that read the same last seq committed first.
             if _is_unique_violation(error):
@@ -270,7 +280,7 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
                     rows_to_insert.extend(rows)
                     last_seqs[match_id] = expected_seq + len(rows)
                 if rows_to_insert:
-                    connection.execute(insert(events), rows_to_insert)
+                    connection.execute(_INSERT_EVENTS, rows_to_insert)
         except sqlalchemy.exc.IntegrityError as error:
             # Another writer committed first to one of these matches (PostgreSQL): decide
             # each append on its own so only that one is refused.
@@ -396,10 +406,15 @@ def _record(match_id: str, seq: int, event_type: str, body: dict[str, Any]) -> d
     return {"match_id": match_id, "seq": seq, "type": event_type, **body}
 
 
+# Built once: constructing a Core statement per call cost ~4x its execution (a whole ball's
+# append is on the path from a scorer's line to the kiosks).
+_LAST_SEQ = select(func.max(events.c.seq)).where(events.c.centre == bindparam("centre"),
+                                                 events.c.match_id == bindparam("match_id"))
+_INSERT_EVENTS = insert(events)
+
+
 def _last_seq(connection: Connection, centre: str, match_id: str) -> int:
-    query = select(func.max(events.c.seq)).where(events.c.centre == centre,
-                                                 events.c.match_id == match_id)
-    return connection.scalar(query) or 0
+    return connection.scalar(_LAST_SEQ, {"centre": centre, "match_id": match_id}) or 0
 
 
 def _check_name(what: str, value: object) -> None:
