@@ -75,6 +75,14 @@ def handle(state: MatchState, command: c.Command, *, rng: random.Random,
     alley_poker.ledger.errors.CommandRefused: consents: waiting for consent to the 100-cent \
 ante from Ann, Bob
     """
+    return decide(state, command, rng=rng, now=now)[0]
+
+
+def decide(state: MatchState, command: c.Command, *, rng: random.Random,
+           now: datetime) -> tuple[list[Event], MatchState]:
+    """:func:`handle`, and also the state after the events: a new state, checked against
+    every invariant, that a caller keeping the match in memory can take as it is instead of
+    folding the same events again (``state`` is still never modified)."""
     handler = _HANDLERS.get(type(command))
     if handler is None:
         refuse(f"unknown command {type(command).__name__}", "command")
@@ -90,4 +98,4 @@ ante from Ann, Bob
     if ctx.state.status == "ending":
         endgame.advance_end(ctx)
     check_invariants(ctx.state)
-    return ctx.events
+    return ctx.events, ctx.state

@@ -111,6 +111,15 @@ class AlleyService:
                 return refresh(match_id)
         return self.repository.state(match_id)
 
+    def shared_state(self, match_id: str) -> MatchState:
+        """The match as the ledger holds it now, not a copy: for reading only (the router
+        and the screens read it on every ball, and copying a whole match each time cost
+        more than what they read)."""
+        shared = getattr(self.repository, "shared_state", None)
+        if shared is None:
+            return self.state(match_id)
+        return shared(match_id, refresh=getattr(self.bus, "is_shared", False))
+
     def execute(self, match_id: str, command: Command, *,
                 expected_seq: int | None = None) -> list[Any]:
         """Run ``command`` on ``match_id``; raises the ledger's ``CommandRefused`` unchanged.

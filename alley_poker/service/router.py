@@ -71,6 +71,10 @@ class LedgerGateway(Protocol):
 
     def state(self, match_id: str) -> MatchState: ...
 
+    def shared_state(self, match_id: str) -> MatchState:
+        """The current state, read without copying (the router never changes it)."""
+        ...
+
     def execute(self, match_id: str, command: Command) -> list[Any]: ...
 
     def announce(self, topic: str, message: dict[str, Any]) -> None: ...
@@ -156,7 +160,7 @@ class LaneEventRouter:
         did), :data:`HELD` or :data:`REFUSED`.  A ball recovered from a scoresheet says so
         itself (``ball.recovered``).
         """
-        state = self.ledger.state(match_id)
+        state = self.ledger.shared_state(match_id)
         if bowler not in state.bowlers or not 1 <= ball.game <= state.games:
             self._refuse(match_id, ball, f"{bowler} has no game {ball.game} in this match")
             return REFUSED
@@ -198,7 +202,7 @@ class LaneEventRouter:
     def _drain_held(self, match_id: str, bowler: str, game: int) -> None:
         """Record held balls that are now next; then those of the following game, if this
         one is complete."""
-        state = self.ledger.state(match_id)
+        state = self.ledger.shared_state(match_id)
         while bowler in state.bowlers and 1 <= game <= state.games:
             key = (match_id, bowler, game)
             held = self._held.get(key, {})
@@ -212,7 +216,7 @@ class LaneEventRouter:
                 if ball is None or self._offer(match_id, bowler, ball) != RECORDED:
                     break
                 held.pop(expected, None)
-                state = self.ledger.state(match_id)
+                state = self.ledger.shared_state(match_id)
             if not held:
                 self._held.pop(key, None)
             if self._next_position(state, bowler, game) is not None:
@@ -244,7 +248,7 @@ class LaneEventRouter:
     def _already_reads(self, match_id: str, bowler: str, ball: BallRecorded) -> bool:
         """True when the ledger's ball at that place already reads as ``ball`` does: pins,
         foul, standing pins (if both know them) and every flag the line sets."""
-        state = self.ledger.state(match_id)
+        state = self.ledger.shared_state(match_id)
         if bowler not in state.bowlers or not 1 <= ball.game <= state.games:
             return False
         recorded = next((b for b in state.balls[bowler][ball.game - 1]
@@ -316,7 +320,7 @@ class LaneEventRouter:
         return next_position(tuple((b["pins"], b["foul"]) for b in balls))
 
     def _last_position(self, match_id: str, bowler: str, game: int) -> Position | None:
-        state = self.ledger.state(match_id)
+        state = self.ledger.shared_state(match_id)
         if bowler not in state.bowlers or not 1 <= game <= state.games:
             return None
         balls = state.balls[bowler][game - 1]

@@ -1,16 +1,16 @@
 """Matches kept in the event store: run ledger commands durably, serve their states.
 
-:class:`MatchRepository` is the one place commands meet the database.  For each command it
-asks the ledger for the events (``handle``, pure), appends them to the store in one
-transaction, and only then folds them into its cached state, so what the service shows is
-never ahead of what is stored.  Commands for one match run one at a time (a lock per
-match); different matches run in parallel.  Another process appending to the same match is
-caught by the store's optimistic concurrency: the repository catches up with the log and
-decides the command once more against the fresh state; if it loses the race again the
-command is refused.  A command refused against a cached state that another process has
-since moved on is likewise decided once more against the log.  A caller that names the seq
-it decided on (``expected_seq``, the API's stale-version check) gets no second decision: a
-match that has moved on refuses the command with :class:`StaleVersion`.
+:class:`MatchRepository` is the one place commands meet the database. For each command it
+asks the ledger for the events and the state after them (``decide``, pure), appends the
+events to the store in one transaction, and only then takes that state as the match's cached
+one, so what the service shows is never ahead of what is stored. Commands for one match run
+one at a time (a lock per match); different matches run in parallel. Another process
+appending to the same match is caught by the store's optimistic concurrency: the repository
+catches up with the log and decides the command once more against the fresh state; if it
+loses the race again the command is refused. A command refused against a cached state that
+another process has since moved on is likewise decided once more against the log. A caller
+that names the seq it decided on (``expected_seq``, the API's stale-version check) gets no
+second decision: a match that has moved on refuses the command with :class:`StaleVersion`.
 
 Appends from different matches share commits (:class:`GroupCommit`): while one thread's
 transaction is being written and fsynced, the appends that arrive queue up and then go to
@@ -61,9 +61,9 @@ from alley_poker.ledger import (
     MatchState,
     StaleVersion,
     check_invariants,
+    decide,
     event_from_record,
     event_to_record,
-    handle,
     replay,
 )
 from alley_poker.ledger.commands import Command
@@ -156,22 +156,16 @@ class MatchRepository:
         raise StaleVersion(expected_seq=expected_seq, actual_seq=state.seq) from None
 
     def _decide_and_store(self, match_id: str, state: MatchState, command: Command) -> list[Event]:
-        events = handle(state, command, rng=self._rng_factory(), now=self._clock())
+        events, after = decide(state, command, rng=self._rng_factory(), now=self._clock())
         if not events:
             return []
         self._commits.append(match_id, [event_to_record(e) for e in events], state.seq)
-        # Stored: from here on the store is the truth.  Should folding fail (it cannot, as
-        # handle already folded these events into a scratch copy), drop the cached state
-        # rather than keep one that disagrees with the store; the next use rebuilds it.
-        try:
-            for event in events:
-                state.apply(event)
-            check_invariants(state)
-        except BaseException:
-            self._states.pop(match_id, None)
-            raise
-        self._states[match_id] = state
-        self._maybe_snapshot(state, event_to_record(events[-1]))
+        # Stored: from here on the store is the truth, and ``after`` is the match with these
+        # very events folded in and every invariant checked.  It replaces the cached state
+        # (which is never changed in place, so a state handed out by :meth:`shared_state`
+        # stays as it was).
+        self._states[match_id] = after
+        self._maybe_snapshot(after, event_to_record(events[-1]))
         return events
 
     # -------------------------------------------------------------------------------- states
@@ -186,10 +180,21 @@ class MatchRepository:
         with self._lock_for(match_id):
             return self._state_locked(match_id).clone()
 
+    def shared_state(self, match_id: str, *, refresh: bool = False) -> MatchState:
+        """The match's current state itself, not a copy: for reading only, never to change.
+
+        Cached states are replaced, never changed in place, so what this returns stays the
+        state of one moment however the match moves on.  It saves a copy of the whole match
+        on every read of the ball path (the router's and the screens').  ``refresh`` first
+        catches up with events other processes appended.
+        """
+        with self._lock_for(match_id):
+            state = self._state_locked(match_id)
+            return self._catch_up(match_id, state) if refresh else state
+
     def refresh(self, match_id: str) -> MatchState:
         """Catch up with events other processes appended since this one last looked."""
-        with self._lock_for(match_id):
-            return self._catch_up(match_id, self._state_locked(match_id)).clone()
+        return self.shared_state(match_id, refresh=True).clone()
 
     def _catch_up(self, match_id: str, state: MatchState) -> MatchState:
         # The cached state is only ever changed after a successful append, so it is always
@@ -197,6 +202,7 @@ class MatchRepository:
         newer = self.store.load(match_id, after_seq=state.seq)
         if not newer:
             return state
+        state = state.clone()  # the cached one may have been handed out (shared_state)
         try:
             for record in newer:
                 state.apply(event_from_record(record))

@@ -88,7 +88,7 @@ class MatchUpdates:
     def update(self, match_id: str, events: list[dict[str, Any]]) -> dict[str, Any]:
         """The ``match_update`` for ``events``: a patch when the last state pushed is the
         one just before them, else the whole state."""
-        state = public_match_view(self.service.state(match_id))
+        state = public_match_view(self.service.shared_state(match_id))
         before = self._pushed.get(match_id)
         if state["status"] in FINISHED:
             self._pushed.pop(match_id, None)  # a finished match rarely changes again
