@@ -25,6 +25,7 @@ import gc
 import logging
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Mapping
 from types import FrameType
@@ -148,6 +149,26 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(50_000, 20, 20)
 
 
+#: How long a thread may keep the interpreter lock while others wait for it (CPython's
+#: default is 5 ms).
+SWITCH_INTERVAL_S = 0.05
+
+
+def tune_thread_switching() -> None:
+    """Let a thread finish what it is doing before another takes the interpreter lock.
+
+    A served centre runs hundreds of threads (per kiosk connection: its reader, writer and
+    pinger; per feed: its reader), almost all waiting on sockets and serial ports.  A ball's
+    work (route, decide, store, publish) is a few milliseconds of Python; with the default
+    5 ms interval the threads woken by other balls' pushes take the lock from it again and
+    again, and every hand-over costs more than it lets through.  Threads blocking on I/O
+    still give the lock up at once, so a longer interval only stops the forced switching.
+    Under the latency benchmark (100 lanes, 200 balls/s, 200 kiosks): p99 144 ms at 5 ms,
+    54-77 ms at 50-250 ms.
+    """
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+
+
 def run_until_signalled(start: Callable[[], None], stop: Callable[[], None],
                         echo: Callable[[str], None] = print) -> None:
     """``start()``, then wait for SIGINT (Ctrl-C) or SIGTERM; then ``stop()`` cleanly."""
@@ -161,6 +182,7 @@ def run_until_signalled(start: Callable[[], None], stop: Callable[[], None],
     try:
         start()
         tune_garbage_collector()
+        tune_thread_switching()
         while not stop_requested.wait(0.5):
             pass
     finally:
