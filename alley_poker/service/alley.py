@@ -12,6 +12,10 @@ state read first catches up with the log (read-your-writes whichever process too
 command), a foreign ``match:<id>`` message catches the cached match up at once (so the
 deadline scheduler and the lane map follow), and a foreign lane (re)assignment reloads the
 lane map from the assignment log.
+
+A match that ends (settled or void) gives its lanes up at once, in every process of the
+centre, so the next match can be created on them; a result undone takes them back if they are
+still free.
 """
 
 from __future__ import annotations
@@ -25,14 +29,17 @@ from typing import Any, Protocol
 from alley_poker.ledger import CommandRefused, MatchState, event_to_record
 from alley_poker.ledger.commands import Command, CreateMatch
 from alley_poker.service.bus import EventBus, InProcessBus
-from alley_poker.service.lanes import LaneMap
+from alley_poker.service.lanes import LaneAssignmentError, LaneMap
 from alley_poker.service.router import LaneEventRouter
 from drivers.base import LaneEvent
 
 log = logging.getLogger(__name__)
 
 #: ``alley`` messages after which the lane map is reloaded from the assignment log.
-LANE_CHANGES = ("lanes_assigned", "lanes_reassigned", "bus_reconnected")
+LANE_CHANGES = ("lanes_assigned", "lanes_reassigned", "lanes_released", "bus_reconnected")
+
+#: Events after which a match may have finished or come back to play (its lanes follow).
+STATUS_CHANGES = frozenset({"match_settled", "match_voided", "result_undone", "action_undone"})
 
 
 class MatchRepository(Protocol):
@@ -50,9 +57,12 @@ class AssignmentLog(Protocol):
 
     def current(self) -> dict[str, dict[tuple[int, int], str]]: ...
 
+    def history(self, match_id: str) -> list[dict[str, Any]]: ...
+
 
 #: A match in one of these states no longer holds its lanes.
 FINISHED = ("settled", "void")
+_ENDED = {"settled": "settled", "void": "voided"}
 
 
 class AlleyService:
@@ -142,7 +152,63 @@ class AlleyService:
         for event in events:
             if event.type == "bowler_removed":
                 self._free_slot_of(match_id, event["bowler"], actor=command.actor)
+        if any(event.type in STATUS_CHANGES for event in events):
+            self._lanes_follow_status(match_id, actor=command.actor)
         return events
+
+    def _lanes_follow_status(self, match_id: str, *, actor: str) -> None:
+        """A finished match frees its lanes; one brought back to play takes them back."""
+        status = self.state(match_id).status
+        if status in FINISHED:
+            self._free_lanes_of(match_id, status, actor=actor)
+        elif status != "new" and self.lanes.assignment(match_id) is None:
+            self._retake_lanes_of(match_id, actor=actor)
+
+    def _free_lanes_of(self, match_id: str, status: str, *, actor: str) -> None:
+        """The match is over: its slots deal to nobody and the next match may take them.
+
+        The log keeps the freeing as a row with no slots (who, and "match settled" or
+        "match voided"), so a restart and the other processes of the centre agree.
+        """
+        held = self.lanes.assignment(match_id) is not None
+        self.lanes.release(match_id)
+        logged = (self.assignments is not None
+                  and match_id in self.assignments.current())
+        if logged:
+            self.assignments.record(match_id, {}, actor=actor,
+                                    reason=f"match {_ENDED[status]}")
+        if held or logged:
+            self.bus.publish("alley", {"kind": "lanes_released", "match_id": match_id,
+                                       "actor": actor, "reason": f"match {_ENDED[status]}"})
+
+    def _retake_lanes_of(self, match_id: str, *, actor: str) -> None:
+        """A result undone: the match takes back the slots it last held, if still free.
+
+        If another match holds any of them now, the match stays off the lanes (the
+        commissioner reassigns it) and the clash is announced as ``lanes_not_restored``.
+        """
+        if self.assignments is None:
+            return
+        slots = next((entry["slots"] for entry in reversed(self.assignments.history(match_id))
+                      if entry["slots"]), None)
+        if not slots:
+            return
+        if getattr(self.bus, "is_shared", False):
+            self.reload_lanes()  # another process may have given the lanes to a new match
+        try:
+            self.lanes.assign(match_id, slots)
+        except LaneAssignmentError as clash:
+            self.bus.publish("alley", {"kind": "lanes_not_restored", "match_id": match_id,
+                                       "actor": actor, "reason": str(clash)})
+            return
+        try:
+            self.assignments.record(match_id, slots, actor=actor,
+                                    reason="result undone: lanes taken back")
+        except Exception:
+            self.lanes.release(match_id)
+            raise
+        self.bus.publish("alley", {"kind": "lanes_assigned", "match_id": match_id,
+                                   "actor": actor, "reason": "result undone"})
 
     def _free_slot_of(self, match_id: str, bowler: str, *, actor: str) -> None:
         """A removed bowler's lane slot is free: the feed's balls there no longer deal."""

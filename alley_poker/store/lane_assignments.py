@@ -1,7 +1,8 @@
 """Lane assignments kept beside the ledger, so a restarted service knows who bowls where.
 
 Append-only: every assignment and every change the commissioner makes is a row with who made
-it, when and why; the newest row of a match is the one in force.
+it, when and why; the newest row of a match is the one in force.  A match that ends gives its
+lanes up with a row of no slots (it then holds none); the rows before it stay as history.
 
 >>> from alley_poker.store import EventStore
 >>> store = EventStore.open("sqlite://")
@@ -15,6 +16,9 @@ it, when and why; the newest row of a match is the one in force.
 {'m1': {(1, 1): 'Ann', (1, 2): 'Bob'}}
 >>> [entry["reason"] for entry in log.history("m1")]
 ['', 'Bob moved to lane 1']
+>>> log.record("m1", {}, actor="commissioner:pat", reason="match settled")
+>>> log.current()
+{}
 """
 
 from __future__ import annotations
@@ -46,11 +50,12 @@ class LaneAssignmentLog:
                 assigned_at=utcnow(), centre=self.store.centre))
 
     def current(self) -> dict[str, Slots]:
-        """The assignment in force for every match that has one."""
+        """The assignment in force for every match that has one (a match whose newest row
+        has no slots gave its lanes up)."""
         latest: dict[str, Slots] = {}
         for entry in self._rows():
             latest[entry["match_id"]] = entry["slots"]
-        return latest
+        return {match_id: slots for match_id, slots in latest.items() if slots}
 
     def history(self, match_id: str) -> list[dict[str, Any]]:
         """Every assignment of ``match_id``, oldest first, with actor, reason and time."""
