@@ -63,16 +63,17 @@ def bowler_view(state: MatchState, bowler: str, *, value: Any = None) -> dict[st
 def _progress(state: MatchState, bowler: str) -> dict[str, Any]:
     """Where the bowler is in the match, the current game's marks, what a strike pays next."""
     game_number = min(state.current_game(bowler), state.games) if state.games else 0
-    marks = _scoresheet(state.balls[bowler][game_number - 1]) if game_number else ""
-    view: dict[str, Any] = {"game": game_number, "scoresheet": marks}
+    marks, frame = _scoresheet(state.balls[bowler][game_number - 1]) if game_number else ("", 1)
+    view: dict[str, Any] = {"game": game_number, "frame": frame, "scoresheet": marks}
     if state.rules is not None:
         view["next_strike_cards"] = cards_for_mark(state.rules, state.streak[bowler], "strike")[0]
         view["next_spare_cards"] = cards_for_mark(state.rules, state.streak[bowler], "spare")[0]
     return view
 
 
-def _scoresheet(balls: list[dict]) -> str:
-    """The marks of one game so far ("" for a game under correction review).
+def _scoresheet(balls: list[dict]) -> tuple[str, int | None]:
+    """The marks of one game so far ("" for a game under correction review), and the frame
+    the bowler is in (None once the game is complete).
 
     Every screen update shows every bowler's sheet, and re-bowling each game ball by ball
     was most of the cost of an update; a sheet depends only on its balls, so it is kept.
@@ -83,12 +84,13 @@ def _scoresheet(balls: list[dict]) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _scoresheet_of(balls: tuple[tuple[Any, ...], ...]) -> str:
+def _scoresheet_of(balls: tuple[tuple[Any, ...], ...]) -> tuple[str, int | None]:
     fields = ("pins", "standing", "foul", "gutter", "split")
     try:
-        return rebuild_game([dict(zip(fields, ball, strict=True)) for ball in balls]).scoresheet()
+        game = rebuild_game([dict(zip(fields, ball, strict=True)) for ball in balls])
     except BowlingError:  # a game under correction review still shows its hand
-        return ""
+        return "", None
+    return game.scoresheet(), None if game.is_complete else game.current_frame
 
 
 def public_match_view(state: MatchState) -> dict[str, Any]:

@@ -236,13 +236,26 @@
     shownCards[key] = Array.from(hand.querySelectorAll(".card"), function (c) { return c.dataset.card; });
   }
 
+  // The game and frame the lanes are in: the furthest-behind bowler still bowling.
+  function whereAt(state) {
+    let at = null;
+    state.seat_order.forEach(function (name) {
+      const b = state.bowlers[name];
+      if (!b || !b.game || !b.frame) return;
+      if (!at || b.game < at.game || (b.game === at.game && b.frame < at.frame)) at = b;
+    });
+    if (!at) {
+      const first = state.bowlers[state.seat_order[0]];
+      return first && first.game ? " · game " + first.game + " of " + state.games : "";
+    }
+    return " · game " + at.game + " of " + state.games + " · frame " + at.frame;
+  }
+
   function render() {
     panels.replaceChildren();
     const state = matches[shownMatch];
     if (!state) { matchLine.textContent = "Waiting for a match…"; pot.textContent = ""; return; }
-    const games = state.bowlers[state.seat_order[0]];
-    matchLine.textContent = "Match " + state.match_id + " · " + state.status +
-      (games && games.game ? " · game " + games.game + " of " + state.games : "");
+    matchLine.textContent = "Match " + state.match_id + " · " + state.status + whereAt(state);
     pot.textContent = "Pot " + money(state.pot_cents);
     const placeOf = {};
     const ordinal = ["1st", "2nd", "3rd"];
@@ -259,15 +272,34 @@
   }
   window.addEventListener("resize", layout);
 
-  let bannerTimer = null;
+  // One ball can bring several moments (a gutter that puts a bowler in the hole, a strike
+  // that draws an armed joker, a bought joker that wins): each gets its turn on the banner,
+  // in order, shorter while others wait.  A screen far behind drops the oldest waiting.
+  const BANNER_ALONE_MS = 3500, BANNER_QUEUED_MS = 1600, BANNERS_WAITING_MAX = 5;
+  const waitingBanners = [];
+  let bannerTimer = null, bannerShownAt = 0;
   function showBanner(text, kind, detail) {
-    banner.textContent = text;
-    if (detail) banner.append(el("small", "", detail));
-    banner.dataset.kind = kind || "moment";
-    banner.hidden = false;
-    banner.classList.remove("pop"); void banner.offsetWidth; banner.classList.add("pop");
+    waitingBanners.push({ text: text, kind: kind, detail: detail });
+    if (waitingBanners.length > BANNERS_WAITING_MAX) waitingBanners.shift();
+    if (bannerTimer === null || banner.hidden) { nextBanner(); return; }
+    // The one on screen was timed to stay alone: it now makes way sooner.
     clearTimeout(bannerTimer);
-    bannerTimer = setTimeout(function () { banner.hidden = true; }, 3500);
+    bannerTimer = setTimeout(nextBanner, Math.max(0, bannerShownAt + BANNER_QUEUED_MS - Date.now()));
+  }
+  function nextBanner() {
+    clearTimeout(bannerTimer);
+    const moment = waitingBanners.shift();
+    if (!moment) { banner.hidden = true; bannerTimer = null; return; }
+    banner.textContent = moment.text;
+    if (moment.detail) banner.append(el("small", "", moment.detail));
+    banner.dataset.kind = moment.kind || "moment";
+    banner.hidden = false;
+    bannerShownAt = Date.now();
+    banner.classList.remove("pop"); void banner.offsetWidth; banner.classList.add("pop");
+    bannerTimer = setTimeout(function () {
+      if (waitingBanners.length) nextBanner();
+      else { banner.hidden = true; bannerTimer = null; }
+    }, waitingBanners.length ? BANNER_QUEUED_MS : BANNER_ALONE_MS);
   }
 
   // A card named in an event, in words a bowler reads: a physical joker by its power now.
@@ -280,9 +312,16 @@
   }
 
   function announce(events, state) {
+    // A gutter ball says what it cost (the card that went back, or the hole) in its own
+    // banner; the plain "loses a card" is only for a gutter still waiting on a choice.
+    const gutterTold = new Set(events
+      .filter(function (e) { return e.type === "card_returned" || e.type === "hole_deepened"; })
+      .map(function (e) { return (e.data || {}).bowler; }));
     events.forEach(function (event) {
       const d = event.data || {};
-      if (event.type === "ball_recorded" && d.mark === "strike") {
+      if (event.type === "ball_recorded" && d.gutter_ball && gutterTold.has(d.bowler)) {
+        return;
+      } else if (event.type === "ball_recorded" && d.mark === "strike") {
         showBanner("STRIKE! +" + d.cards_due, "strike",
                    d.bowler + (d.bonus ? " · first strike of the game, +" + d.bonus + " more" : ""));
       } else if (event.type === "ball_recorded" && d.gutter_ball) {

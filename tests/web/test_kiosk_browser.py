@@ -10,6 +10,10 @@ import pytest
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.views import public_match_view
 from alley_poker.web import create_app
+from drivers.base import BallRecorded
+from drivers.dialects.apf1 import Apf1Encoder
+from drivers.serial_feed import SerialFeed
+from drivers.simulator import Simulator
 from tests.web.conftest import DESK, PIN, free_port, open_service, serve, serve_in_process
 
 SCREENSHOT = "/tmp/kiosk.png"
@@ -46,8 +50,57 @@ def test_kiosk_shows_a_strikes_cards_within_a_second(browser, live_server, servi
     assert page.inner_text("section.bowler[data-bowler=Ann] .describe") == \
         view["bowlers"]["Ann"]["describe"]
     assert page.inner_text("#pot") == "Pot $2.00"
+    # Ann is in frame 2 now, Bob still in frame 1: the lanes are in frame 1.
+    assert page.inner_text("#match-line").endswith("game 1 of 1 · frame 1")
     page.wait_for_timeout(600)  # let the deal and banner animations finish for the picture
     page.screenshot(path=SCREENSHOT)
+
+
+def test_a_strike_from_the_simulators_feed_line_is_on_the_kiosk_within_a_second(
+        browser, live_server, service, pty_pair):
+    """The whole path: the simulator's balls as apf1 lines into a serial port, read with
+    pyserial, routed and dealt, pushed over Socket.IO, drawn by Chromium."""
+    page = open_kiosk(browser, live_server.url)
+    feed = SerialFeed(pty_pair.reader_path, "apf1", service.handle_lane_event,
+                      source="scorer", read_timeout=0.05)
+    feed.start()
+    try:
+        assert feed.wait_connected(5)
+        encoder = Apf1Encoder(session="kiosk-strike")
+        with open(pty_pair.writer_path, "wb", buffering=0) as scorer:
+            scorer.write(encoder.hello())
+            for timed in Simulator(lanes=[1, 2], bowlers_per_lane=1, seed=3, games=1).events():
+                ball = timed.event
+                if not isinstance(ball, BallRecorded):
+                    continue
+                scorer.write(encoder.encode(ball))
+                written = time.monotonic()
+                if (ball.lane, ball.ball, ball.pins) == (1, 1, 10) and ball.frame < 10:
+                    break  # Ann's first strike
+            else:
+                pytest.fail("the simulated game has no strike by Ann")
+        assert wait_until(lambda: any(
+            b["frame"] == ball.frame and b["mark"] == "strike"
+            for b in service.state("m1").balls["Ann"][0]), 1.0), "the strike never dealt"
+        state = service.state("m1")
+        hand = [state.display_card(card) for card in state.hands["Ann"]]
+        page.wait_for_function(
+            """hand => JSON.stringify(Array.from(document.querySelectorAll(
+                 'section.bowler[data-bowler=Ann] .card'), c => c.dataset.card))
+               === JSON.stringify(hand)""", arg=hand, timeout=1000)
+        elapsed = time.monotonic() - written
+        assert elapsed < 1.0, f"the strike's cards took {elapsed:.2f} s to show"
+    finally:
+        feed.stop()
+
+
+def wait_until(condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)
+    return True
 
 
 def test_a_gutter_prompt_appears_and_a_tap_on_a_card_loses_it(browser, live_server, service):
@@ -57,7 +110,7 @@ def test_a_gutter_prompt_appears_and_a_tap_on_a_card_loses_it(browser, live_serv
     ann = "section.bowler[data-bowler=Ann]"
     page.wait_for_selector(f"{ann} .decision[data-kind=lose_card]")
     assert "tap a card" in page.inner_text(f"{ann} .decision")
-    assert "GUTTER" in page.inner_text("#banner")
+    wait_for_banner(page, "GUTTER")  # after the strike's banner has had its turn
     page.wait_for_timeout(600)
     page.screenshot(path="/tmp/kiosk-gutter.png")
     hand_before = service.state("m1").hands["Ann"]
@@ -335,10 +388,6 @@ PAINTED_BANNERS = """() => {
 }"""
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "kiosk.js announce(): the showdown's WINNER banner replaces AUTOMATIC WIN in the same "
-    "task (one match_update carries automatic_win, end_phase and showdown), so the automatic "
-    "win is never painted"))
 def test_a_good_joker_bought_at_the_end_is_announced_as_an_automatic_win(stacked_kiosk):
     service, open_page = stacked_kiosk
     start_stacked_match(service, "m1", {(1, 1): "Ann", (2, 1): "Bob"})
