@@ -48,6 +48,8 @@ class MatchRepository(Protocol):
 
     def state(self, match_id: str) -> MatchState: ...
 
+    def shared_state(self, match_id: str, *, refresh: bool = False) -> MatchState: ...
+
 
 class AssignmentLog(Protocol):
     """Where lane assignments are kept so a restart knows who bowls where."""
@@ -125,10 +127,8 @@ class AlleyService:
         """The match as the ledger holds it now, not a copy: for reading only (the router
         and the screens read it on every ball, and copying a whole match each time cost
         more than what they read)."""
-        shared = getattr(self.repository, "shared_state", None)
-        if shared is None:
-            return self.state(match_id)
-        return shared(match_id, refresh=getattr(self.bus, "is_shared", False))
+        return self.repository.shared_state(match_id,
+                                            refresh=getattr(self.bus, "is_shared", False))
 
     def execute(self, match_id: str, command: Command, *,
                 expected_seq: int | None = None) -> list[Any]:

@@ -197,7 +197,7 @@ class MatchRepository:
         return self.shared_state(match_id, refresh=True).clone()
 
     def _catch_up(self, match_id: str, state: MatchState) -> MatchState:
-        # The cached state is only ever changed after a successful append, so it is always
+        # The cached state is only ever replaced after a successful append, so it is always
         # a true prefix of the log: folding in the newer events brings it up to date.
         newer = self.store.load(match_id, after_seq=state.seq)
         if not newer:

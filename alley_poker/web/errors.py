@@ -64,6 +64,12 @@ def validation_error(error: ValidationError) -> ApiError:
                     field)
 
 
+def refusal_code(error: CommandRefused) -> str:
+    """The error code of a ledger refusal (409): ``stale_version`` when the command was
+    chosen on a match that has moved on, else ``command_refused``."""
+    return "stale_version" if isinstance(error, StaleVersion) else "command_refused"
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.is_json or (
         request.accept_mimetypes.best == "application/json")
@@ -86,11 +92,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(CommandRefused)
     def _refused(error: CommandRefused):
-        return _respond("command_refused", error.reason, 409, error.field)
-
-    @app.errorhandler(StaleVersion)  # Flask picks it over CommandRefused, its base
-    def _stale(error: StaleVersion):
-        return _respond("stale_version", error.reason, 409, error.field)
+        return _respond(refusal_code(error), error.reason, 409, error.field)
 
     @app.errorhandler(ValidationError)
     def _invalid(error: ValidationError):

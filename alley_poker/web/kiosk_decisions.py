@@ -24,9 +24,9 @@ from flask import request
 from flask_socketio import SocketIO
 from pydantic import ValidationError
 
-from alley_poker.ledger import CommandRefused, StaleVersion
+from alley_poker.ledger import CommandRefused
 from alley_poker.service import AlleyService
-from alley_poker.web.errors import error_body, validation_error
+from alley_poker.web.errors import error_body, refusal_code, validation_error
 from alley_poker.web.schemas import COMMAND_BODIES, CommandBody
 
 #: The decision kinds a kiosk may answer (command kinds of the JSON API).
@@ -68,10 +68,8 @@ def answer_decision(service: AlleyService, allowed_matches: list[str],
     except ValidationError as invalid:
         problem = validation_error(invalid)
         return error_body(problem.code, problem.message, 422, problem.field)[0]
-    except StaleVersion as stale:
-        return error_body("stale_version", stale.reason, 409, stale.field)[0]
     except CommandRefused as refused:
-        return error_body("command_refused", refused.reason, 409, refused.field)[0]
+        return error_body(refusal_code(refused), refused.reason, 409, refused.field)[0]
     return {"ok": True}
 
 

@@ -25,6 +25,9 @@ from typing import Any
 
 View = dict[str, Any]
 
+#: A field the earlier view did not have (so any value in the later one is a change).
+_MISSING = object()
+
 
 def view_patch(before: View, after: View) -> View:
     """What turns ``before`` into ``after``: changed fields, changed bowler panels, and the
@@ -88,9 +91,3 @@ def take_update(held: View | None, message: dict[str, Any]) -> View | None:
                            f"but {holding} is held")
     return apply_patch(held, message["patch"])
 
-
-class _Missing:
-    """A field the earlier view did not have (so any value in the later one is a change)."""
-
-
-_MISSING = _Missing()

@@ -32,6 +32,9 @@ class MemoryRepository:
     def state(self, match_id):
         return self.states.setdefault(match_id, MatchState.empty(match_id))
 
+    def shared_state(self, match_id, *, refresh=False):
+        return self.state(match_id)
+
     def execute(self, match_id, command, *, expected_seq=None):
         state = self.state(match_id)
         if expected_seq is not None and expected_seq != state.seq:

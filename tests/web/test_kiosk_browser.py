@@ -14,6 +14,7 @@ from drivers.base import BallRecorded
 from drivers.dialects.apf1 import Apf1Encoder
 from drivers.serial_feed import SerialFeed
 from drivers.simulator import Simulator
+from tests.service.league_night_runner import wait_until
 from tests.web.conftest import DESK, PIN, free_port, open_service, serve, serve_in_process
 
 SCREENSHOT = "/tmp/kiosk.png"
@@ -81,7 +82,8 @@ def test_a_strike_from_the_simulators_feed_line_is_on_the_kiosk_within_a_second(
                 pytest.fail("the simulated game has no strike by Ann")
         assert wait_until(lambda: any(
             b["frame"] == ball.frame and b["mark"] == "strike"
-            for b in service.state("m1").balls["Ann"][0]), 1.0), "the strike never dealt"
+            for b in service.state("m1").balls["Ann"][0]), 1.0, poll=0.005), \
+            "the strike never dealt"
         state = service.state("m1")
         hand = [state.display_card(card) for card in state.hands["Ann"]]
         page.wait_for_function(
@@ -92,15 +94,6 @@ def test_a_strike_from_the_simulators_feed_line_is_on_the_kiosk_within_a_second(
         assert elapsed < 1.0, f"the strike's cards took {elapsed:.2f} s to show"
     finally:
         feed.stop()
-
-
-def wait_until(condition, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.005)
-    return True
 
 
 def test_a_gutter_prompt_appears_and_a_tap_on_a_card_loses_it(browser, live_server, service):
