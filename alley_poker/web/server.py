@@ -21,11 +21,9 @@ alley_poker.web.server.MissingPin: set ALLEY_POKER_COMMISSIONER_PIN to the commi
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import signal
-import sys
 import threading
 from collections.abc import Callable, Mapping
 from types import FrameType
@@ -38,6 +36,7 @@ from alley_poker.service import AlleyService, open_service
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.service.scheduler import centre_scheduler
 from alley_poker.web import create_app
+from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_switching
 
 log = logging.getLogger(__name__)
 
@@ -133,42 +132,6 @@ class HttpThread:
         self._thread.join(timeout=5)
 
 
-def tune_garbage_collector() -> None:
-    """Keep the collector's pauses off the path from a ball to the kiosks.
-
-    Everything built at start-up (the app, the web stack's modules, every match rebuilt)
-    lives all night: ``gc.freeze`` keeps the collector from scanning it again and again.
-    Each ball then allocates a few thousand short-lived objects (a match state's copies, its
-    public view, the JSON); with CPython's default threshold of 700 the young generation is
-    collected several times per ball and the survivors are re-scanned in the older ones
-    (measured under the latency benchmark's load: 124 middle-generation passes of up to
-    92 ms in 20 s).  A larger young generation lets most of them die before any pass.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
-
-
-#: How long a thread may keep the interpreter lock while others wait for it (CPython's
-#: default is 5 ms).
-SWITCH_INTERVAL_S = 0.05
-
-
-def tune_thread_switching() -> None:
-    """Let a thread finish what it is doing before another takes the interpreter lock.
-
-    A served centre runs hundreds of threads (per kiosk connection: its reader, writer and
-    pinger; per feed: its reader), almost all waiting on sockets and serial ports.  A ball's
-    work (route, decide, store, publish) is a few milliseconds of Python; with the default
-    5 ms interval the threads woken by other balls' pushes take the lock from it again and
-    again, and every hand-over costs more than it lets through.  Threads blocking on I/O
-    still give the lock up at once, so a longer interval only stops the forced switching.
-    Under the latency benchmark (100 lanes, 200 balls/s, 200 kiosks): p99 144 ms at 5 ms,
-    54-77 ms at 50-250 ms.
-    """
-    sys.setswitchinterval(SWITCH_INTERVAL_S)
-
-
 def run_until_signalled(start: Callable[[], None], stop: Callable[[], None],
                         echo: Callable[[str], None] = print) -> None:
     """``start()``, then wait for SIGINT (Ctrl-C) or SIGTERM; then ``stop()`` cleanly."""
@@ -179,13 +142,16 @@ def run_until_signalled(start: Callable[[], None], stop: Callable[[], None],
         stop_requested.set()
 
     previous = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    pacer = None
     try:
         start()
-        tune_garbage_collector()
+        pacer = tune_garbage_collector()
         tune_thread_switching()
         while not stop_requested.wait(0.5):
             pass
     finally:
+        if pacer is not None:
+            pacer.stop()
         stop()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
