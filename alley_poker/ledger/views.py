@@ -83,7 +83,7 @@ def _scoresheet(balls: list[dict]) -> tuple[str, int | None]:
          ball["foul"], ball["gutter"], ball["split"]) for ball in balls))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def _scoresheet_of(balls: tuple[tuple[Any, ...], ...]) -> tuple[str, int | None]:
     fields = ("pins", "standing", "foul", "gutter", "split")
     try:

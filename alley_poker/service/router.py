@@ -351,7 +351,7 @@ class LaneEventRouter:
             return self._match_locks.setdefault(match_id, threading.Lock())
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def next_position(rolls: tuple[tuple[int, bool], ...]) -> Position | None:
     """The (frame, ball) that follows ``rolls`` (pins, foul) in a game; None once complete.
 
