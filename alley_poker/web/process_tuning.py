@@ -33,7 +33,7 @@ class CollectionPacer:
     since the last one.  Over a whole night at the benchmark's load they grew from 17 ms to
     156 ms (the largest latencies of the run, 170-176 ms).  Collecting on a clock instead
     bounds a pass to what a tenth of a second left alive (a few milliseconds): the whole
-    night then ran with a largest latency of 47 ms.  A full collection every half hour
+    night then ran with a largest latency of 44-46 ms.  A full collection every half hour
     frees any reference cycle that outlived the middle generation (under load none did: the
     full passes measured collected nothing); the automatic one would hardly ever run now,
     since each paced pass resets the count that triggers it.  A full pass scans every match's
