@@ -29,6 +29,7 @@ from alley_poker.service.election import CentreElection, ElectionUnavailable
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
 from alley_poker.service.scheduler import centre_scheduler
+from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_switching
 from alley_poker.web.sockets import external_emitter
 
 log = logging.getLogger(__name__)
@@ -121,6 +122,8 @@ class CentreWorker:
             self._say(f"active for centre {self.centre}: {len(running.feeds.feeds)} feed(s), "
                       f"{len(running.scheduler.pending_jobs())} deadline job(s), started in "
                       f"{time.monotonic() - started:.2f} s")
+            pacer = tune_garbage_collector()  # the ledger runs here: the same pauses as serve's
+            tune_thread_switching()
             try:
                 while not stop.wait(self.poll_s):
                     if not self.election.still_active():
@@ -129,6 +132,7 @@ class CentreWorker:
                         return LOST_LOCK
                 return 0
             finally:
+                pacer.stop()
                 running.stop()
         finally:
             self.election.release()
