@@ -83,7 +83,7 @@ class AlleyService:
         self._publish_locks_guard = threading.Lock()
         self._restore_lanes()
         self.unsubscribe = (self.bus.subscribe(self._on_foreign_change)
-                            if getattr(self.bus, "is_shared", False) else None)
+                            if self.bus.is_shared else None)
 
     def _restore_lanes(self) -> None:
         """After a restart: every unfinished match takes its lanes back."""
@@ -109,26 +109,21 @@ class AlleyService:
             return
         kind = message.get("kind")
         if topic.startswith("match:") and kind == "events":
-            refresh = getattr(self.repository, "refresh", None)
-            if refresh is not None:
-                refresh(topic.split(":", 1)[1])
+            self.repository.shared_state(topic.split(":", 1)[1], refresh=True)
         elif topic == "alley" and kind in LANE_CHANGES:
             self.reload_lanes()
 
     def state(self, match_id: str) -> MatchState:
         """The match as the ledger holds it now (caught up first when other processes write)."""
-        if getattr(self.bus, "is_shared", False):
-            refresh = getattr(self.repository, "refresh", None)
-            if refresh is not None:
-                return refresh(match_id)
+        if self.bus.is_shared:
+            return self.repository.shared_state(match_id, refresh=True).clone()
         return self.repository.state(match_id)
 
     def shared_state(self, match_id: str) -> MatchState:
         """The match as the ledger holds it now, not a copy: for reading only (the router
         and the screens read it on every ball, and copying a whole match each time cost
         more than what they read)."""
-        return self.repository.shared_state(match_id,
-                                            refresh=getattr(self.bus, "is_shared", False))
+        return self.repository.shared_state(match_id, refresh=self.bus.is_shared)
 
     def execute(self, match_id: str, command: Command, *,
                 expected_seq: int | None = None) -> list[Any]:
@@ -193,7 +188,7 @@ class AlleyService:
                       if entry["slots"]), None)
         if not slots:
             return
-        if getattr(self.bus, "is_shared", False):
+        if self.bus.is_shared:
             self.reload_lanes()  # another process may have given the lanes to a new match
         try:
             self.lanes.assign(match_id, slots)

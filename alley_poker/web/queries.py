@@ -45,14 +45,14 @@ Query = TypeVar("Query", bound=BaseModel)
 
 def _iso_day(value: Any) -> Any:
     # Only the one spelling: pydantic alone would also take a Unix time such as "1700000000".
-    if isinstance(value, str):
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-            raise ValueError("must be a day as YYYY-MM-DD")
+    if not isinstance(value, str):
+        return value
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
         try:
             return date.fromisoformat(value)
         except ValueError:  # 2026-02-30
-            raise ValueError("must be a day as YYYY-MM-DD") from None
-    return value
+            pass
+    raise ValueError("must be a day as YYYY-MM-DD")
 
 
 def _leave(value: Any) -> Any:
