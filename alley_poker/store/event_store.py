@@ -34,8 +34,9 @@ but the log is at seq 1
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -46,6 +47,8 @@ import sqlalchemy.exc
 from alembic import command
 from alembic.config import Config
 from alembic.util.exc import CommandError
+from filelock import FileLock
+from filelock import Timeout as FileLockTimeout
 from sqlalchemy import (
     Connection,
     Engine,
@@ -502,6 +505,9 @@ def _create_sqlite_engine(url: URL) -> Engine:
             json_serializer=_dump_json,
             connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
         )
+    journal_switch = (nullcontext() if in_memory
+                      else FileLock(f"{url.database}-open.lock",
+                                    timeout=SQLITE_BUSY_TIMEOUT_MS / 1000))
 
     @event.listens_for(engine, "connect")
     def _configure_connection(dbapi_connection: Any, _record: Any) -> None:
@@ -512,7 +518,14 @@ def _create_sqlite_engine(url: URL) -> Engine:
         cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
         # WAL: readers never block the writer; FULL: a commit is fsynced before it returns,
         # so an acknowledged append survives a crash or power cut, not just a killed process.
-        cursor.execute("PRAGMA journal_mode = WAL")
+        # Switching a new database to WAL does not wait out SQLite's busy timeout: two
+        # processes opening it at once would see "database is locked" at once, so they
+        # take turns on a lock file beside it (once it is in WAL the switch is a no-op).
+        try:
+            with journal_switch:
+                cursor.execute("PRAGMA journal_mode = WAL")
+        except FileLockTimeout:
+            raise sqlite3.OperationalError("database is locked (switching to WAL)") from None
         cursor.execute("PRAGMA synchronous = FULL")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
