@@ -172,6 +172,23 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(str(card) for card in cards)
 
 
+_SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+_JOKER_WORDS = {"GJ": "good joker", "BJ": "bad joker", JOKER_A: "joker A", JOKER_B: "joker B"}
+
+
+def card_text(token: str) -> str:
+    """A card as a person reads it: the rank and the suit's symbol, or the joker in words.
+
+    >>> card_text("7C"), card_text("TH"), card_text("GJ")
+    ('7♣', '10♥', 'good joker')
+    """
+    text = token.strip().upper()
+    if text in _JOKER_WORDS:
+        return _JOKER_WORDS[text]
+    rank, suit = text[:-1], text[-1]
+    return ("10" if rank == "T" else rank) + _SUIT_SYMBOLS.get(suit, suit)
+
+
 STANDARD_CARDS: tuple[Card, ...] = tuple(
     Card(rank, suit) for suit in SUITS for rank in range(2, 15)
 )

@@ -116,6 +116,8 @@ class LaneEvent:
 
     source: str = ""
     seq: int | None = None
+    #: The feed line it came from, as text (what a held ball shows the desk); not identity.
+    raw: str = field(default="", compare=False, repr=False)
 
 
 @dataclass(frozen=True)

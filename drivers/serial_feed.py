@@ -31,7 +31,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import serial
 
@@ -393,9 +393,10 @@ class SerialFeed:
             self._seen_line()
             self._gaps.extend((event.first_missing, event.last_missing)
                               for event in events if isinstance(event, SequenceGap))
+        text = line.decode("utf-8", "replace")
         for event in events:
             try:
-                self.on_event(event)
+                self.on_event(replace(event, raw=text))
             except Exception:
                 log.exception("feed %s: the event handler failed on %r", self.source, event)
                 with self._changed:

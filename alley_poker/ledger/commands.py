@@ -190,7 +190,11 @@ class CommissionerDismissReview(Command):
 
 @dataclass(frozen=True)
 class CommissionerUndoLastAction(Command):
+    """Take back the last desk action; ``action`` names it (its id, from the ledger's view),
+    so an undo meant for one action never takes back another that became last meanwhile."""
+
     reason: str = ""
+    action: int | None = None   # None: whatever desk action is last (scenario scripts)
     actor: str = field(kw_only=True)
 
 

@@ -1,4 +1,4 @@
-"""Corrections of recorded balls, review items, and the commissioner's undo.
+"""Corrections of recorded balls and review items.
 
 A correction recomputes the bowler's game.  Cards are never silently re-dealt: if the
 corrected balls would have dealt differently (a strike that was a 9, a gutter ball that was
@@ -14,7 +14,6 @@ from alley_poker.ledger.context import Context, refuse
 from alley_poker.ledger.dealing import cards_for_mark, draw_cards
 from alley_poker.ledger.decisions import require_bowler, require_commissioner
 from alley_poker.ledger.losing import is_gutter_ball, lose_card, return_cards
-from alley_poker.ledger.state import core_to_json
 
 
 def correct_ball(ctx: Context, cmd: c.CorrectBall) -> None:
@@ -165,15 +164,3 @@ def dismiss_review(ctx: Context, cmd: c.CommissionerDismissReview) -> None:
     review = _review(ctx, cmd.review_id)
     ctx.emit("review_closed", id=review["id"], outcome="dismissed", reason=cmd.reason)
 
-
-def undo_last_action(ctx: Context, cmd: c.CommissionerUndoLastAction) -> None:
-    """Restore the state from before the last ledger action, as one compensating event."""
-    require_commissioner(ctx)
-    state = ctx.state
-    if state.checkpoint is None:
-        refuse("there is no ledger action to undo (the last one was not undoable, or was "
-               "already undone)", "status")
-    first = state.checkpoint[0]
-    core = state.restorable()
-    ctx.emit("action_undone", undone_from=first, undone_to=state.seq,
-             restored=core_to_json(core), reason=cmd.reason)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from alley_poker.ledger import commands as c
-from alley_poker.ledger import corrections, deciding, endgame, play
+from alley_poker.ledger import corrections, deciding, endgame, play, undo
 from alley_poker.ledger.context import Context, refuse
 from alley_poker.ledger.decisions import require_commissioner
 from alley_poker.ledger.events import Event
@@ -43,7 +43,7 @@ _HANDLERS: dict[type, Callable[[Context, c.Command], None]] = {
     c.CommissionerVoidGuess: deciding.void_guess,
     c.CommissionerApplyReview: corrections.apply_review,
     c.CommissionerDismissReview: corrections.dismiss_review,
-    c.CommissionerUndoLastAction: corrections.undo_last_action,
+    c.CommissionerUndoLastAction: lambda ctx, cmd: undo.undo_last_action(ctx, cmd, _reapplied),
     c.CommissionerVoidMatch: _commissioner(endgame.void_match),
     c.CommissionerConfirmResult: _commissioner(endgame.confirm_result),
     c.CommissionerUndoResult: _commissioner(endgame.undo_result),
@@ -51,6 +51,13 @@ _HANDLERS: dict[type, Callable[[Context, c.Command], None]] = {
 
 #: Commands that still apply to a settled or void match.
 _AFTER_THE_END = (c.CommissionerUndoResult, c.CommissionerUndoLastAction)
+
+
+def _reapplied(ctx: Context, command: c.Command) -> None:
+    """One later action re-applied by an undo, as ``decide`` runs it (end stages included)."""
+    _HANDLERS[type(command)](ctx, command)
+    if ctx.state.status == "ending":
+        endgame.advance_end(ctx)
 
 
 def handle(state: MatchState, command: c.Command, *, rng: random.Random,

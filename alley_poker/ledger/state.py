@@ -18,12 +18,39 @@ from alley_poker.ledger.rules import RuleBook
 __all__ = ["JOKERS", "MatchState", "core_from_json", "core_to_json", "replay"]
 
 
-#: Commands whose effects the commissioner may undo as "the last ledger action".
-UNDOABLE_COMMANDS = frozenset({
+#: Commands the desk may take back with "undo" when a person at the desk gave them (a ruling,
+#: a manual-entry ball, a decision made on a bowler's behalf).  A scorer's ball, a bowler's
+#: own choice and the scheduler's expiry are never undone: undo skips past them.
+DESK_UNDOABLE = frozenset({
     "RecordBall", "CorrectBall", "HollandDaze", "DecideLoseCard", "DecideGuess",
-    "RecordGuessOutcome", "DecideSteal", "DecideEndDraw", "DecideBuy", "ExpireDecision",
+    "RecordGuessOutcome", "DecideSteal", "DecideEndDraw", "DecideBuy",
     "CommissionerVoidGuess", "CommissionerApplyReview", "CommissionerDismissReview",
 })
+
+#: Commands that may come after a desk action without ending the chance to undo it: an undo
+#: re-applies them, in order, on the state from before the desk action.
+REPLAYABLE = frozenset({
+    "RecordBall", "HollandDaze", "DecideLoseCard", "DecideGuess", "RecordGuessOutcome",
+    "DecideSteal", "DecideEndDraw", "DecideBuy", "ExpireDecision",
+})
+
+#: How many later actions an undo may re-apply; past that the desk action is history (a
+#: correction or a review item changes it).  Bounds the memory a match keeps for undo.
+UNDO_WINDOW = 120
+
+#: Who is "the desk": people at the tablet or the manual-entry page.
+DESK_ACTORS = ("commissioner:", "desk:")
+
+
+def is_desk_action(command: str, actor: str) -> bool:
+    """True when an action of ``command`` by ``actor`` is one the desk may undo.
+
+    >>> is_desk_action("HollandDaze", "commissioner:pat")
+    True
+    >>> is_desk_action("RecordBall", "feed:scorer:lane-3"), is_desk_action("StartMatch", "desk:pat")
+    (False, False)
+    """
+    return command in DESK_UNDOABLE and actor.startswith(DESK_ACTORS)
 
 
 
@@ -68,7 +95,9 @@ class MatchState:
         self.lowest: list[str] = []
         self.automatic_winner: str | None = None
         self.result: dict | None = None
-        self.checkpoint: tuple[int, dict] | None = None  # (first seq of last action, core)
+        # The last desk action that may be undone: {"action": its first seq, "core": the
+        # state before it, "own": its events, "later": the events of each action since}.
+        self.undo_point: dict[str, Any] | None = None
 
     @classmethod
     def empty(cls, match_id: str) -> MatchState:
@@ -94,10 +123,11 @@ class MatchState:
             raise InvariantViolation(f"match {self.match_id}: unknown event type {event.type!r}")
         data = event.data
         if data["action"] == event.seq:
-            self.checkpoint = (
-                (event.seq, self._cheap_checkpoint())
-                if keep_checkpoint and data["command"] in UNDOABLE_COMMANDS else None
-            )
+            self._track_undo_point(data, event.seq, keep_checkpoint)
+        point = self.undo_point
+        if point is not None:
+            (point["own"] if point["action"] == data["action"] else point["later"][-1]).append(
+                event)
         try:
             handler(self, data, event)
         except (KeyError, ValueError, IndexError, TypeError) as exc:
@@ -106,6 +136,21 @@ class MatchState:
                 f"state: {exc!r}"
             ) from exc
         self.seq = event.seq
+
+    def _track_undo_point(self, data: dict, seq: int, keep_checkpoint: bool) -> None:
+        """At the first event of an action: a desk action becomes the one undo would take
+        back; a replayable one joins those an undo re-applies; anything else ends the
+        chance to undo (an undo, a void, a confirmed result, a feed correction)."""
+        command, actor = data["command"], data["actor"]
+        point = self.undo_point
+        if is_desk_action(command, actor):
+            self.undo_point = ({"action": seq, "core": self._cheap_checkpoint(), "own": [],
+                                "later": []} if keep_checkpoint else None)
+        elif point is not None:
+            if command in REPLAYABLE and len(point["later"]) < UNDO_WINDOW:
+                point["later"].append([])
+            else:
+                self.undo_point = None
 
     # --- views ----------------------------------------------------------------------------
     def pending_for(self, bowler: str) -> list[dict]:
@@ -160,7 +205,11 @@ class MatchState:
         other.games = self.games
         other.ante_cents = self.ante_cents
         other._load_core(self._core_copy())
-        other.checkpoint = self.checkpoint
+        point = self.undo_point
+        # The clone appends to its own lists: a refused command must leave this state as is.
+        other.undo_point = None if point is None else {
+            "action": point["action"], "core": point["core"], "own": list(point["own"]),
+            "later": [list(events) for events in point["later"]]}
         return other
 
     def snapshot(self) -> dict[str, Any]:
@@ -173,7 +222,8 @@ class MatchState:
             "games": self.games,
             "ante_cents": self.ante_cents,
             **core_to_json(self._core_copy()),
-            "checkpoint": self.checkpoint[0] if self.checkpoint else None,
+            "undo_point": (None if self.undo_point is None else
+                           [self.undo_point["action"], len(self.undo_point["later"])]),
         }
 
     def __eq__(self, other: object) -> bool:
@@ -215,7 +265,7 @@ class MatchState:
         }
 
     def _cheap_checkpoint(self) -> dict[str, Any]:
-        """What an undo needs, taken at the start of every undoable command, so it must be
+        """What an undo needs, taken at the start of every desk action, so it must be
         cheap (replay speed).  Ball, acquisition and mark-card lists are append-only (a
         correction or a Holland-daze replaces the list instead), so for them the checkpoint
         keeps the list and its length rather than a copy; :meth:`restorable` slices them."""
@@ -247,10 +297,10 @@ class MatchState:
         }
 
     def restorable(self) -> dict[str, Any] | None:
-        """The core state from before the last undoable command (None if there is none)."""
-        if self.checkpoint is None:
+        """The core state from before the last desk action (None if there is none)."""
+        if self.undo_point is None:
             return None
-        core = dict(self.checkpoint[1])
+        core = dict(self.undo_point["core"])
         core["acquired"] = {b: [list(a) for a in acq[:n]]
                             for b, (acq, n) in core["acquired"].items()}
         core["balls"] = {b: [g[:n] for g, n in games] for b, games in core["balls"].items()}
@@ -271,12 +321,13 @@ def replay(match_id: str, events: Iterable[Event]) -> MatchState:
     """
     state = MatchState.empty(match_id)
     events = list(events)
-    # Only the last command's checkpoint can matter (undo is one level deep): skip taking
-    # the others, which is most of the cost of a bulk replay.
+    # Only the last desk action's checkpoint can matter (undo is one level deep): skip
+    # taking the others.
     last_start = 0
     for index, event in enumerate(events):
         data = event.data
-        if isinstance(data, dict) and data.get("action") == event.seq:
+        if isinstance(data, dict) and data.get("action") == event.seq \
+                and is_desk_action(data.get("command", ""), data.get("actor", "")):
             last_start = index
     for index, event in enumerate(events):
         state._apply(event, index >= last_start)

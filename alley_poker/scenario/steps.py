@@ -53,11 +53,19 @@ def ball_command(step: Mapping[str, Any]) -> tuple[c.RecordBall, int | None]:
         foul=take(body, "foul", bool, "ball", default=False),
         gutter=take(body, "gutter", bool, "ball", default=None, optional=True),
         split=take(body, "split", bool, "ball", default=None, optional=True),
-        actor=FEED,
+        actor=_ball_actor(take(body, "by", str, "ball", default="feed")),
     )
     frame = take(body, "frame", int, "ball", default=None, optional=True)
     no_more_keys(body, "ball")
     return command, frame
+
+
+def _ball_actor(by: str) -> str:
+    """Who bowled the ball into the ledger: the scorer's feed, or the desk's manual entry
+    (a desk ball is one the commissioner may undo)."""
+    if by not in ("feed", "desk"):
+        raise StepError(f"ball: 'by' must be 'feed' or 'desk', not {by!r}")
+    return FEED if by == "feed" else COMMISSIONER
 
 
 def decide_command(body: dict[str, Any], actor: str | None = None) -> c.Command:

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from alley_poker.ledger import CommandRefused, MatchState, event_to_record
 from alley_poker.ledger.commands import Command, CreateMatch
 from alley_poker.service.bus import EventBus, InProcessBus
+from alley_poker.service.held import HeldBalls
 from alley_poker.service.lanes import LaneAssignmentError, LaneMap
 from alley_poker.service.router import LaneEventRouter
 from drivers.base import LaneEvent
@@ -72,13 +73,13 @@ class AlleyService:
 
     def __init__(self, repository: MatchRepository, *, bus: EventBus | None = None,
                  lanes: LaneMap | None = None, assignments: AssignmentLog | None = None,
-                 centre: str = "default"):
+                 centre: str = "default", held: HeldBalls | None = None):
         self.repository = repository
         self.centre = centre
         self.bus: EventBus = bus if bus is not None else InProcessBus()
         self.lanes = lanes if lanes is not None else LaneMap()
         self.assignments = assignments
-        self.router = LaneEventRouter(self.lanes, self)
+        self.router = LaneEventRouter(self.lanes, self, held)
         self._publish_locks: dict[str, threading.RLock] = {}
         self._publish_locks_guard = threading.Lock()
         self._restore_lanes()
@@ -149,6 +150,8 @@ class AlleyService:
                 self._free_slot_of(match_id, event["bowler"], actor=command.actor)
         if any(event.type in STATUS_CHANGES for event in events):
             self._lanes_follow_status(match_id, actor=command.actor)
+        if any(event.type == "action_undone" for event in events):
+            self.router.after_undo(match_id)
         return events
 
     def _lanes_follow_status(self, match_id: str, *, actor: str) -> None:
@@ -286,6 +289,18 @@ class AlleyService:
         self.bus.publish("alley", {"kind": "lanes_reassigned", "match_id": match_id,
                                    "actor": actor, "reason": reason})
 
+    @property
+    def held(self) -> HeldBalls:
+        """The feed balls the router could not place, for the desk."""
+        return self.router.held_log
+
+    def held_counts(self) -> dict[int, int]:
+        """Open held balls per lane (what the feed board shows)."""
+        counts: dict[int, int] = {}
+        for item in self.held.open_items():
+            counts[item["lane"]] = counts.get(item["lane"], 0) + 1
+        return counts
+
     def handle_lane_event(self, event: LaneEvent) -> None:
         """Feed callback: route a lane event to the match on that lane."""
         self.router.handle(event)
@@ -301,10 +316,11 @@ def open_service(database_url: str, *, centre: str = "default",
     one; give a :class:`~alley_poker.service.redis_bus.RedisBus` when processes share a centre.
     """
     from alley_poker.store import EventStore
+    from alley_poker.store.held_balls import HeldBallLog
     from alley_poker.store.lane_assignments import LaneAssignmentLog
     from alley_poker.store.repository import MatchRepository
 
     store = EventStore.open(database_url, centre=centre)
     repository = MatchRepository(store, rng_factory=rng_factory or random.SystemRandom)
     return AlleyService(repository, bus=bus, assignments=LaneAssignmentLog(store),
-                        centre=centre)
+                        centre=centre, held=HeldBallLog(store))

@@ -12,9 +12,17 @@ has already recorded, so:
   balls, typically after an outage that swallowed the end of that game);
 - a snapshot replays, in order, every ball the ledger never saw, and the commissioner is told.
 
-Nothing here needs to survive a restart: the ledger's recorded balls are the whole memory.
-Held balls are only a shortcut; a restarted router relies on the scorer re-sending its last
-lines and its snapshots (see "Resuming after a restart" in ``docs/feed-protocol.md``).
+The only ball dropped silently is an exact re-send of one the ledger holds (counted).  Every
+other ball that cannot be placed now — one waiting for an earlier ball, one where the ledger
+and the scorer disagree, one on a slot or lane with no bowler of a match, one for a match not
+in play, one the ledger refuses — becomes a *held ball* (:mod:`alley_poker.service.held`):
+kept with its line and the reason, counted on the feed board and shown on the tablet, until
+the gap fills (``placed``), or the desk applies it, re-syncs the bowler from the scorer's
+sheet, or discards it with a reason.
+
+The ledger's recorded balls and the held-ball log are the whole memory: a restarted router
+relies on the scorer re-sending its last lines and its snapshots (see "Resuming after a
+restart" in ``docs/feed-protocol.md``).
 
 Balls for lanes with no match keep their bowling score here and deal nothing.
 """
@@ -32,6 +40,15 @@ from typing import Any, Protocol
 from alley_poker.bowling import BowlingError, Game
 from alley_poker.ledger import CommandRefused, MatchState
 from alley_poker.ledger.commands import Command, CorrectBall, HollandDaze, RecordBall
+from alley_poker.service.held import HeldBalls, HeldBallsInMemory, ball_record
+from alley_poker.service.held_desk import (
+    HELD,
+    RECORDED,
+    REFUSED,
+    HeldBallDesk,
+    Position,
+    reads_as,
+)
 from alley_poker.service.lanes import LaneMap
 from drivers.base import (
     BallCorrected,
@@ -44,10 +61,6 @@ from drivers.base import (
 
 log = logging.getLogger(__name__)
 
-Position = tuple[int, int]  # (frame, ball)
-
-#: What became of a ball offered to the ledger.
-RECORDED, HELD, REFUSED = "recorded", "held", "refused"
 
 #: How a feed line is named in the ledger (in a Holland-daze's reason): ``[line scorer#513]``.
 LINE_TAG = re.compile(r"\[line [^\]#]+#\d+\]")
@@ -90,14 +103,22 @@ class RouterStats:
     unassigned: int = 0
 
 
-class LaneEventRouter:
+class LaneEventRouter(HeldBallDesk):
     """Turns lane events into ledger commands for the match on that lane."""
 
-    def __init__(self, lanes: LaneMap, ledger: LedgerGateway):
+    def __init__(self, lanes: LaneMap, ledger: LedgerGateway, held: HeldBalls | None = None):
         self.lanes = lanes
         self.ledger = ledger
+        self.held_log: HeldBalls = held if held is not None else HeldBallsInMemory()
         self.stats = RouterStats()
         self._held: dict[tuple[str, str, int], dict[Position, BallRecorded]] = {}
+        # Per match: (bowler, game, frame, ball) -> the open held item of a waiting ball.
+        self._waiting_items: dict[str, dict[tuple[str, int, int, int], int]] = {}
+        self._sheets: dict[tuple[int, int, int], ScoresheetSnapshot] = {}
+        # Balls and corrections the scorer sent after its last sheet (the sheet is stale for
+        # them): per (lane, slot, game), cleared by the next sheet, which includes them.
+        self._since_sheet: dict[tuple[int, int, int], dict[Position, BallRecorded]] = {}
+        self._confirmed: dict[str, list[tuple[str, BallRecorded]]] = {}
         self._open_games: dict[tuple[int, int, int], Game] = {}  # lanes with no match
         self._match_locks: dict[str, threading.Lock] = {}
         self._line_tags: dict[str, set[str]] = {}  # per match: feed lines applied once only
@@ -118,6 +139,7 @@ class LaneEventRouter:
 
     # --- balls ---------------------------------------------------------------------------
     def _on_ball(self, ball: BallRecorded) -> None:
+        self._scorer_said(ball)
         found = self.lanes.bowler_at(ball.lane, ball.bowler)
         if found is None:
             self._keep_unassigned(ball)
@@ -128,6 +150,8 @@ class LaneEventRouter:
             self._drain_held(match_id, bowler, ball.game)
 
     def _on_snapshot(self, sheet: ScoresheetSnapshot) -> None:
+        self._sheets[(sheet.lane, sheet.bowler, sheet.game)] = sheet  # for the desk's re-sync
+        self._since_sheet.pop((sheet.lane, sheet.bowler, sheet.game), None)
         found = self.lanes.bowler_at(sheet.lane, sheet.bowler)
         if found is None:
             return
@@ -162,23 +186,44 @@ class LaneEventRouter:
         """
         state = self.ledger.shared_state(match_id)
         if bowler not in state.bowlers or not 1 <= ball.game <= state.games:
-            self._refuse(match_id, ball, f"{bowler} has no game {ball.game} in this match")
+            self._refuse(match_id, ball, f"{bowler} has no game {ball.game} in this match",
+                         bowler)
+            return REFUSED
+        if state.status != "playing":
+            self._refuse(match_id, ball, f"match {match_id} is not in play (it is "
+                                         f"{state.status})", bowler)
             return REFUSED
         position = (ball.frame, ball.ball)
-        recorded = {(b["frame"], b["ball"]) for b in state.balls[bowler][ball.game - 1]}
-        if position in recorded:
-            self.stats.duplicates += 1
-            return RECORDED
+        recorded = next((b for b in state.balls[bowler][ball.game - 1]
+                         if (b["frame"], b["ball"]) == position), None)
+        if recorded is not None:
+            if reads_as(recorded, ball):
+                self.stats.duplicates += 1  # an exact re-send: the only silent drop
+                self._remember_if_desk_ball(match_id, bowler, ball, state)
+                self._placed(match_id, bowler, ball)
+                return RECORDED
+            self._refuse(match_id, ball, f"the ledger has {recorded['pins']} pin(s) for "
+                                         f"{bowler} at game {ball.game} frame {ball.frame} "
+                                         f"ball {ball.ball}; the scorer says {ball.pins}",
+                         bowler)
+            return REFUSED
         expected = self._next_position(state, bowler, ball.game)
         earlier_game_open = ball.game > 1 and \
             self._next_position(state, bowler, ball.game - 1) is not None
         if earlier_game_open or (expected is not None and position > expected):
             self._held.setdefault((match_id, bowler, ball.game), {})[position] = ball
             self.stats.held += 1
+            waiting_for = (f"game {ball.game - 1} to finish" if earlier_game_open else
+                           f"frame {expected[0]} ball {expected[1]} of game {ball.game}")
+            self._hold(match_id, bowler, ball, f"waiting for {bowler}'s {waiting_for}: the "
+                                               "ledger and the scorer disagree on the frame")
             return HELD
         if position != expected:
             self._refuse(match_id, ball, f"not the next ball of {bowler}'s game {ball.game} "
-                                         f"(expected frame/ball {expected})")
+                                         f"(the ledger expects "
+                                         + ("no more balls" if expected is None else
+                                            f"frame {expected[0]} ball {expected[1]}") + ")",
+                         bowler)
             return REFUSED
         command = RecordBall(
             bowler, ball.game, ball.pins,
@@ -191,13 +236,35 @@ class LaneEventRouter:
         try:
             self.ledger.execute(match_id, command)
         except CommandRefused as refused:
-            self._refuse(match_id, ball, refused.reason)
+            self._refuse(match_id, ball, refused.reason, bowler)
             return REFUSED
         if ball.recovered:
             self.stats.recovered += 1
         else:
             self.stats.recorded += 1
+        self._placed(match_id, bowler, ball)
         return RECORDED
+
+    def _remember_if_desk_ball(self, match_id: str, bowler: str, ball: BallRecorded,
+                               state: MatchState) -> None:
+        """The scorer sent a ball the desk had entered first: if the desk undoes its entry,
+        the scorer's ball must take its place (see :meth:`after_undo`)."""
+        point = state.undo_point
+        if point is not None and any(
+                e.type == "ball_recorded" and e.data["bowler"] == bowler
+                and (e.data["game"], e.data["frame"], e.data["ball"]) ==
+                (ball.game, ball.frame, ball.ball) for e in point["own"]):
+            self._confirmed.setdefault(match_id, []).append((bowler, ball))
+
+    def after_undo(self, match_id: str) -> None:
+        """An undo ran: offer again the scorer's balls that had matched a desk entry."""
+        confirmed = self._confirmed.pop(match_id, [])
+        if not confirmed:
+            return
+        with self._lock_for(match_id):
+            for bowler, ball in confirmed:
+                self._offer(match_id, bowler, ball)
+                self._drain_held(match_id, bowler, ball.game)
 
     def _drain_held(self, match_id: str, bowler: str, game: int) -> None:
         """Record held balls that are now next; then those of the following game, if this
@@ -223,7 +290,14 @@ class LaneEventRouter:
                 return
             game += 1  # complete: balls of the next game may have been waiting for it
 
+    def _scorer_said(self, ball: BallRecorded) -> None:
+        """Remember a live ball or correction for the desk's re-sync."""
+        if not ball.recovered:
+            self._since_sheet.setdefault((ball.lane, ball.bowler, ball.game), {})[
+                (ball.frame, ball.ball)] = ball
+
     def _on_correction(self, ball: BallCorrected) -> None:
+        self._scorer_said(ball)
         found = self.lanes.bowler_at(ball.lane, ball.bowler)
         if found is None:
             return
@@ -243,7 +317,7 @@ class LaneEventRouter:
             try:
                 self.ledger.execute(match_id, command)
             except CommandRefused as refused:
-                self._refuse(match_id, ball, refused.reason)
+                self._refuse(match_id, ball, refused.reason, bowler)
 
     def _already_reads(self, match_id: str, bowler: str, ball: BallRecorded) -> bool:
         """True when the ledger's ball at that place already reads as ``ball`` does: pins,
@@ -253,14 +327,7 @@ class LaneEventRouter:
             return False
         recorded = next((b for b in state.balls[bowler][ball.game - 1]
                          if (b["frame"], b["ball"]) == (ball.frame, ball.ball)), None)
-        if recorded is None:
-            return False
-        same_standing = ball.standing is None or recorded.get("standing") is None or \
-            sorted(recorded["standing"]) == sorted(ball.standing)
-        same_flags = (not ball.flags.gutter or bool(recorded.get("gutter"))) and \
-            (not ball.flags.split or bool(recorded.get("split")))
-        return (recorded["pins"], bool(recorded["foul"])) == (ball.pins, ball.flags.foul) \
-            and same_standing and same_flags
+        return recorded is not None and reads_as(recorded, ball)
 
     def _on_wrong_lane(self, event: WrongLane) -> None:
         found = self.lanes.bowler_at(event.lane, event.bowler)
@@ -282,7 +349,7 @@ class LaneEventRouter:
                     bowler, reason=f"{reason} {tag}" if tag else reason,
                     actor=f"feed:{event.source or 'lane'}:lane-{event.lane}"))
             except CommandRefused as refused:
-                self._refuse(match_id, event, refused.reason)
+                self._refuse(match_id, event, refused.reason, bowler)
                 return
             if tag is not None:
                 applied.add(tag)
@@ -304,6 +371,8 @@ class LaneEventRouter:
 
     def _on_retraction(self, event: BallRetracted) -> None:
         # Cards are never silently taken back: a withdrawn ball goes to the commissioner.
+        self._since_sheet.get((event.lane, event.bowler, event.game), {}).pop(
+            (event.frame, event.ball), None)
         found = self.lanes.bowler_at(event.lane, event.bowler)
         if found is not None:
             self.ledger.announce("alley", {
@@ -334,17 +403,59 @@ class LaneEventRouter:
         except BowlingError as exc:
             log.warning("lane %s (no match): %s", ball.lane, exc)
         self.stats.unassigned += 1
+        on_lane = self.lanes.matches_on(ball.lane)
+        reason = (f"lane {ball.lane} slot {ball.bowler} has no bowler of match "
+                  f"{', '.join(on_lane)}" if on_lane else f"no match is on lane {ball.lane}")
+        self._hold(None, None, ball, reason)
 
     def open_game(self, lane: int, slot: int, game: int) -> Game | None:
         """The bowling score kept for a lane slot that has no match."""
         return self._open_games.get((lane, slot, game))
 
-    def _refuse(self, match_id: str, event: LaneEvent, reason: str) -> None:
+    def _refuse(self, match_id: str, event: LaneEvent, reason: str,
+                bowler: str | None = None) -> None:
         self.stats.refused += 1
         describe = event.describe() if hasattr(event, "describe") else repr(event)
         log.warning("match %s: refused %s: %s", match_id, describe, reason)
         self.ledger.announce("alley", {"kind": "feed_ball_refused", "match_id": match_id,
                                        "ball": describe, "reason": reason})
+        if isinstance(event, BallRecorded) and not isinstance(event, BallCorrected):
+            self._hold(match_id, bowler, event, reason)
+
+    # --- held balls --------------------------------------------------------------------
+    def _hold(self, match_id: str | None, bowler: str | None, ball: BallRecorded,
+              reason: str) -> None:
+        """Keep a ball that cannot be placed now as a held item for the desk."""
+        line = ball.raw or ((line_tag(ball) or "") + " " + ball.describe()).strip()
+        item_id = self.held_log.hold(lane=ball.lane, slot=ball.bowler, match_id=match_id,
+                                     bowler=bowler, ball=ball_record(ball), line=line,
+                                     reason=reason)
+        if match_id is not None and bowler is not None:
+            self._waiting(match_id)[(bowler, ball.game, ball.frame, ball.ball)] = item_id
+        self.ledger.announce("alley", {
+            "kind": "ball_held", "id": item_id, "lane": ball.lane, "match_id": match_id,
+            "bowler": bowler, "reason": reason,
+            "message": f"lane {ball.lane}: held {ball.describe()} ({reason})"})
+
+    def _waiting(self, match_id: str) -> dict[tuple[str, int, int, int], int]:
+        """The open held items of a match by ball, read once from the log (so a restarted
+        process resolves items another process held)."""
+        items = self._waiting_items.get(match_id)
+        if items is None:
+            items = self._waiting_items[match_id] = {
+                (item["bowler"], item["ball"]["game"], item["ball"]["frame"],
+                 item["ball"]["ball"]): item["id"]
+                for item in self.held_log.open_items(match_id) if item["bowler"]}
+        return items
+
+    def _placed(self, match_id: str, bowler: str, ball: BallRecorded,
+                outcome: str = "placed", actor: str = "router", reason: str = "") -> None:
+        """The ledger now holds this ball: its held item, if any, is resolved."""
+        item_id = self._waiting(match_id).pop((bowler, ball.game, ball.frame, ball.ball), None)
+        if item_id is not None and self.held_log.resolve(item_id, outcome, actor=actor,
+                                                          reason=reason):
+            self.ledger.announce("alley", {"kind": "held_resolved", "id": item_id,
+                                           "match_id": match_id, "outcome": outcome})
 
     def _lock_for(self, match_id: str) -> threading.Lock:
         with self._locks_lock:

@@ -11,7 +11,7 @@ Everything per-centre carries a ``centre`` key.  A match is ``(centre, match_id)
 centres on one database may both have a match "m1" and never see each other's.
 
 >>> sorted(metadata.tables)
-['api_tokens', 'events', 'lane_assignments', 'matches']
+['api_tokens', 'events', 'held_balls', 'lane_assignments', 'matches']
 >>> [column.name for column in events.columns]
 ['id', 'match_id', 'seq', 'type', 'data', 'recorded_at', 'centre']
 """
@@ -125,4 +125,32 @@ api_tokens = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("revoked_at", DateTime(timezone=True), nullable=True),
     UniqueConstraint("token_hash"),
+)
+
+# Feed balls the router could not place (the ledger and the scorer disagree, no match on the
+# lane, a match not in play, a refusal): review items for the desk, kept until resolved.
+held_balls = Table(
+    "held_balls",
+    metadata,
+    Column(
+        "id",
+        BigInteger().with_variant(Integer(), "sqlite"),
+        primary_key=True,
+        autoincrement=True,
+    ),
+    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    Column("lane", Integer, nullable=False),
+    Column("slot", Integer, nullable=False),
+    Column("match_id", String(64), nullable=True),
+    Column("bowler", String(64), nullable=True),
+    # {"game", "frame", "ball", "pins", "standing", "flags", "source", "seq", "recovered"}
+    Column("ball", JSON(none_as_null=True), nullable=False),
+    Column("line", String(500), nullable=False),
+    Column("reason", String(500), nullable=False),
+    Column("held_at", DateTime(timezone=True), nullable=False),
+    Column("outcome", String(32), nullable=True),   # placed, applied, resynced, discarded
+    Column("resolved_by", String(128), nullable=True),
+    Column("resolved_reason", String(500), nullable=True),
+    Column("resolved_at", DateTime(timezone=True), nullable=True),
+    Index(None, "centre", "outcome"),
 )

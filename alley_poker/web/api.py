@@ -69,4 +69,10 @@ def validated_body(model: type[Body], *, empty_allowed: bool = False) -> Body:
 
 
 # The route modules add their views to ``api`` when imported (after the helpers they use).
-from alley_poker.web import api_commands, api_reads, api_reports, tokens  # noqa: E402, F401
+from alley_poker.web import (  # noqa: E402, F401
+    api_commands,
+    api_held,
+    api_reads,
+    api_reports,
+    tokens,
+)

@@ -6,13 +6,19 @@ from __future__ import annotations
 
 from flask import jsonify
 
-from alley_poker.ledger import event_to_record
+from alley_poker.ledger import CommandRefused, event_to_record
+from alley_poker.ledger.undo import undoable_action
 from alley_poker.service.lanes import LaneAssignmentError
 from alley_poker.web.api import alley, api, existing_state, validated_body
 from alley_poker.web.auth import commissioner_actor, commissioner_required
-from alley_poker.web.errors import ApiError
+from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.public import public_event, public_match_view
-from alley_poker.web.schemas import COMMAND_BODIES, CreateMatchBody, ReassignLanesBody
+from alley_poker.web.schemas import (
+    COMMAND_BODIES,
+    CreateMatchBody,
+    ReassignLanesBody,
+    UndoLastBody,
+)
 
 
 def _actor() -> str:
@@ -65,6 +71,16 @@ def match_lanes(match_id: str):
     return jsonify(_slots_view(match_id))
 
 
+@api.get("/matches/<match_id>/undo")
+@commissioner_required
+def undoable(match_id: str):
+    """What "Undo last action" would take back now (null when nothing can be), in words."""
+    service = alley()
+    existing_state(service, match_id)
+    return jsonify({"match_id": match_id,
+                    "undoable": undoable_action(service.shared_state(match_id))})
+
+
 @api.post("/matches/<match_id>/commands/<kind>")
 @commissioner_required
 def run_command(match_id: str, kind: str):
@@ -73,11 +89,20 @@ def run_command(match_id: str, kind: str):
         raise ApiError(404, "unknown_command",
                        f"no command {kind!r}; known: {', '.join(sorted(COMMAND_BODIES))}",
                        "kind")
-    body = validated_body(body_model, empty_allowed=True)
+    body = validated_body(body_model, empty_allowed=body_model is not UndoLastBody)
     service = alley()
     existing_state(service, match_id)
-    events = service.execute(match_id, body.to_command(actor=_actor()),
-                             expected_seq=body.expected_seq)
+    try:
+        events = service.execute(match_id, body.to_command(actor=_actor()),
+                                 expected_seq=body.expected_seq)
+    except CommandRefused as refused:
+        if isinstance(body, UndoLastBody) and refused.field == "action":
+            # Another action became the last one meanwhile: say which, so the desk can
+            # confirm that one instead of undoing something it never saw.
+            reply, status = error_body("undo_moved", refused.reason, 409, "action")
+            reply["undoable"] = undoable_action(service.shared_state(match_id))
+            return jsonify(reply), status
+        raise
     return jsonify({"match_id": match_id, "seq": service.state(match_id).seq,
                     "events": [public_event(event_to_record(e)) for e in events]})
 

@@ -118,7 +118,14 @@ def list_events(match_id: str):
 @api.get("/feeds")
 def list_feeds():
     board = current_app.extensions.get("feed_status")
-    return jsonify({"feeds": board.current() if board is not None else []})
+    feeds = board.current() if board is not None else []
+    # Held balls turn a feed's lanes amber: the scorer is talking, but not every ball counts.
+    held = alley().held_counts()
+    for feed in feeds:
+        feed["held"] = sum(held.get(lane, 0) for lane in feed.get("lanes", []))
+        if feed["held"] and feed.get("state") == "green":
+            feed["state"] = "amber"
+    return jsonify({"feeds": feeds})
 
 
 @api.get("/openapi.json")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from alley_poker.web.schemas import LaneSlot
 
@@ -56,6 +56,52 @@ class MatchLanes(BaseModel):
     match_id: str
     lanes: list[int]
     slots: list[LaneSlot]
+
+
+class UndoableAction(BaseModel):
+    action: int = Field(description="its id: send it back as the undo's `action`")
+    command: str
+    actor: str
+    at: str = Field(description="when it was done (UTC, ISO 8601)")
+    bowler: str | None
+    what: str = Field(description="what the desk did, in words")
+    undo: str = Field(description="what undoing it changes, in words")
+    later: int = Field(description="later actions (scorer's balls, choices) kept and re-applied")
+
+
+class Undoable(BaseModel):
+    match_id: str
+    undoable: UndoableAction | None
+
+
+class HeldBall(BaseModel):
+    id: int
+    lane: int
+    slot: int
+    match_id: str | None
+    bowler: str | None
+    game: int
+    frame: int
+    ball: int
+    pins: int
+    standing: list[int] | None
+    flags: str
+    line: str = Field(description="the feed line it came from")
+    reason: str = Field(description="why it could not be placed")
+    held_at: str
+    outcome: str | None
+    resolved_by: str | None
+    resolved_reason: str | None
+    resolved_at: str | None
+
+
+class HeldList(BaseModel):
+    held: list[HeldBall]
+
+
+class DeskDone(BaseModel):
+    done: bool
+    message: str
 
 
 class BowlerView(BaseModel):

@@ -127,6 +127,21 @@ def openapi_document() -> dict[str, Any]:
     doc.add(f"{match}/lanes", "put", "Move the match's bowlers between lane slots",
             response=r.MatchLanes, body=s.ReassignLanesBody, errors=("404", "409"),
             security=COMMISSIONER, parameters=match_id)
+    doc.add(f"{match}/undo", "get", "What the desk's undo would take back now, in words",
+            response=r.Undoable, errors=("404",), security=COMMISSIONER, parameters=match_id)
+    doc.add(f"{base}/held", "get", "Feed balls held for the desk (not placed in the ledger)",
+            response=r.HeldList, security=COMMISSIONER,
+            parameters=_queries(q.HeldQuery))
+    held = [{**_path("item_id", {"type": "integer", "minimum": 1}), "example": 1}]
+    doc.add(f"{base}/held/{{item_id}}/apply", "post", "Offer a held ball to the ledger again",
+            response=r.DeskDone, body=s.ApplyHeldBody, errors=("404", "409"), security=COMMISSIONER,
+            parameters=held)
+    doc.add(f"{base}/held/{{item_id}}/discard", "post", "Discard a held ball, with a reason",
+            response=r.DeskDone, body=s.DiscardHeldBody, errors=("404", "409"),
+            security=COMMISSIONER, parameters=held)
+    doc.add(f"{match}/resync", "post", "Bring a bowler in step with the scorer's sheet",
+            response=r.DeskDone, body=s.ResyncBody, errors=("404", "409"),
+            security=COMMISSIONER, parameters=match_id)
     doc.add(f"{match}/bowlers", "get", "The bowlers: seat, lane slot, game, money",
             response=r.BowlerList, errors=("404",), parameters=match_id)
     doc.add(f"{match}/hands", "get", "Every bowler's cards and best hand in words",

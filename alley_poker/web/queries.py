@@ -85,6 +85,10 @@ class EventsQuery(ApiQuery):
                                 description="at most this many (default 100)")] = 100
 
 
+class HeldQuery(ApiQuery):
+    match_id: str | None = Field(default=None, description="only this match's held balls")
+
+
 class SettlementQuery(ApiQuery):
     date: Day | None = Field(default=None, description=(
         "only matches created on this UTC day (YYYY-MM-DD)"))

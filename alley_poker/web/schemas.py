@@ -249,10 +249,16 @@ class ReasonBody(CommandBody):
 
 
 class UndoLastBody(ReasonBody):
-    """Undo the last ledger action (a ball, a decision, a ruling)."""
+    """Undo the last desk action (a ruling, a manual-entry ball, a decision made at the desk),
+    named by its id as ``GET /matches/{id}/undo`` gave it; the scorer's balls and the bowlers'
+    own choices since are kept."""
+
+    action: int = Field(ge=1, strict=True,
+                        description="the id of the action to undo, from GET .../undo")
 
     def to_command(self, *, actor: str) -> c.Command:
-        return c.CommissionerUndoLastAction(reason=self.reason, actor=actor)
+        return c.CommissionerUndoLastAction(reason=self.reason, action=self.action,
+                                            actor=actor)
 
 
 class VoidBody(ReasonBody):
@@ -344,3 +350,22 @@ class ReassignLanesBody(LaneSlots):
 
 class CreateTokenBody(StrictBody):
     name: Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S")]
+
+
+# --- held balls (alley_poker.web.api_held) ---------------------------------------------
+class ApplyHeldBody(StrictBody):
+    """Offer a held ball to the ledger again."""
+
+    reason: Reason = ""
+
+
+class DiscardHeldBody(StrictBody):
+    """Decide a held ball never counts; the reason goes into the audit trail."""
+
+    reason: Reason
+
+
+class ResyncBody(StrictBody):
+    """Bring a bowler's balls in the ledger in step with the scorer."""
+
+    bowler: BowlerName

@@ -73,6 +73,40 @@
     }
   }
 
+  function localTime(iso) {
+    return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
+
+  // Undo: ask the ledger what exactly would be taken back, name it in the confirm, and send
+  // its id, so a tap never undoes something else that became last meanwhile.
+  async function undoLast(matchId, reason) {
+    let last;
+    try {
+      last = (await call("GET", "/api/v1/matches/" + encodeURIComponent(matchId) + "/undo"))
+        .undoable;
+    } catch (problem) {
+      say("Refused: " + problem.message, "refused");
+      return false;
+    }
+    if (!last) {
+      say("Nothing to undo in match " + matchId + ": the desk has done nothing since that " +
+          "can be taken back (the scorer's balls and the bowlers' own choices are never " +
+          "undone).", "refused");
+      return false;
+    }
+    const question = "Undo " + last.what + " at " + localTime(last.at) + "?\n" +
+      last.undo.charAt(0).toUpperCase() + last.undo.slice(1) + ".\nReason: " + reason;
+    if (!window.confirm(question)) return false;
+    try {
+      await command(matchId, "undo-last", { action: last.action, reason: reason });
+      say("Undone: " + last.what);
+      return true;
+    } catch (problem) {
+      say("Not undone: " + problem.message, "refused");
+      return false;
+    }
+  }
+
   window.Tablet = { call: call, command: command, say: say, money: money, el: el,
-                    button: button, rule: rule };
+                    button: button, rule: rule, undoLast: undoLast };
 })();

@@ -70,8 +70,9 @@
         const bowler = bowlerOf(card);
         const body = forBowler ? { bowler: bowler, reason: why } : { reason: why };
         const whom = forBowler ? bowler : matchId;
-        const done = await T.rule(question + whom + "?\nReason: " + why, matchId, kind, body,
-                                  title + (forBowler ? " for " + bowler : "") + " — done");
+        const done = kind === "undo-last" ? await T.undoLast(matchId, why)
+          : await T.rule(question + whom + "?\nReason: " + why, matchId, kind, body,
+                         title + (forBowler ? " for " + bowler : "") + " — done");
         // A reason belongs to one ruling: the next one needs its own.
         if (done) card.controls.querySelector("input[name=reason]").value = "";
       }, "power");
@@ -342,7 +343,7 @@
     } catch (problem) {
       feedRows.replaceChildren(el("tr"));
       feedRows.firstChild.append(el("td", "", "Feed health is unavailable: " + problem.message));
-      feedRows.firstChild.firstChild.colSpan = 6;
+      feedRows.firstChild.firstChild.colSpan = 7;
       return;
     }
     if (!feeds.length) return;
@@ -362,9 +363,12 @@
         rejected.append(el("div", "feed-error", "last: " + feed.last_rejected.reason));
         rejected.title = feed.last_rejected.line;
       }
+      const held = feedCell(feed.held || 0);
+      held.className = feed.held ? "held-cell warn" : "held-cell";
+      if (feed.held) held.textContent = "held " + feed.held;
       row.append(name, health,
                  feedCell(feed.last_line_at ? new Date(feed.last_line_at).toLocaleTimeString() : "never"),
-                 feedCell(feed.lines), rejected, feedCell(feed.reconnects));
+                 feedCell(feed.lines), rejected, held, feedCell(feed.reconnects));
       return row;
     }));
   }

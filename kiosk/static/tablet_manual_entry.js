@@ -139,9 +139,7 @@
   });
   document.getElementById("undo-entry").addEventListener("click", async function () {
     const matchId = matchSelect.value;
-    const done = await T.rule("Undo the last action of match " + matchId + "?", matchId, "undo-last",
-                              { reason: "manual entry corrected on the tablet" },
-                              "Last entry undone");
+    const done = await T.undoLast(matchId, "manual entry corrected on the tablet");
     if (done) {
       const last = entries.querySelector("li.entry[data-match='" + CSS.escape(matchId) + "']");
       if (last) last.classList.add("undone");

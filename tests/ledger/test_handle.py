@@ -224,7 +224,7 @@ def test_commissioner_only_actions():
     match.refused(c.CommissionerVoidMatch(actor="bowler:Ann"), "only a commissioner")
     match.refused(c.HollandDaze("Ann", actor="bowler:Bob"), "commissioner or reported by the feed")
     match.refused(c.CommissionerConfirmResult(actor=DESK), "no result to confirm")
-    match.refused(c.CommissionerUndoLastAction(actor=DESK), "no ledger action to undo")
+    match.refused(c.CommissionerUndoLastAction(actor=DESK), "nothing the desk did")
 
 
 def test_add_and_remove_bowlers_only_before_the_first_ball():
@@ -330,16 +330,16 @@ def test_undo_restores_the_state_before_the_last_action():
     match.ball("Ann", 10)
     match.ball("Ann", 0, gutter=True)
     before = match.state.snapshot()
-    match.do(c.DecideLoseCard("Ann", "KS", actor="bowler:Ann"))  # reshuffles the pile
+    match.do(c.DecideLoseCard("Ann", "KS", actor=DESK))  # for Ann, at the desk
     match.do(c.CommissionerUndoLastAction("chose by mistake", actor=DESK))
     assert match.hand("Ann") == ["AS", "KS", "QS"]
     assert [d["kind"] for d in match.state.pending_for("Ann")] == ["lose_card"]
-    match.refused(c.CommissionerUndoLastAction(actor=DESK), "no ledger action to undo")
+    match.refused(c.CommissionerUndoLastAction(actor=DESK), "nothing the desk did")
     undone = match.events[-1]
     assert undone.type == "action_undone" and undone.data["reason"] == "chose by mistake"
     restored = match.state.snapshot()
-    assert {k: v for k, v in restored.items() if k not in ("seq", "checkpoint")} == {
-        k: v for k, v in before.items() if k not in ("seq", "checkpoint")}
+    assert {k: v for k, v in restored.items() if k not in ("seq", "undo_point")} == {
+        k: v for k, v in before.items() if k not in ("seq", "undo_point")}
     assert match.replayed() == match.state
 
 
@@ -439,3 +439,88 @@ def test_rules_doc_explains_every_option():
     for key in RuleBook.model_fields:
         if key != "name":
             assert f"`{key}`" in text or f"`{key} =" in text, key
+
+
+def test_undo_skips_the_scorers_balls_and_takes_back_the_ruling():
+    """The reproduction of issue 13 in the ledger: a Holland-daze, scorer balls after it, then
+    undo: the ruling is taken back, every scorer ball stays where it was."""
+    match = Match(("Ann", "Bob", "Cal"))
+    match.stack("AS", "KS", "QS", "2C", "3C", "4C")
+    match.ball("Ann", 10)                              # Ann: AS KS QS
+    ruling = match.do(c.HollandDaze("Ann", "wrong lane", actor=DESK))
+    assert match.hand("Ann") == []
+    match.ball("Cal", 10)                              # the scorer bowls on
+    match.ball("Bob", 7)
+    cal_cards = match.hand("Cal")
+    from alley_poker.ledger.undo import undoable_action
+    last = undoable_action(match.state)
+    assert last["action"] == ruling[0].seq and last["bowler"] == "Ann"
+    assert last["what"] == "the Holland-daze ruling on Ann"
+    assert "Ann's 3 cards (A♠ K♠ Q♠) return to their hand" in last["undo"]
+    assert "2 later actions" in last["undo"]
+    match.do(c.CommissionerUndoLastAction("tapped the wrong bowler", action=last["action"],
+                                          actor=DESK))
+    assert sorted(match.hand("Ann")) == ["AS", "KS", "QS"]
+    assert match.hand("Cal") == cal_cards              # dealt the same cards as before
+    assert [(b["frame"], b["ball"], b["pins"]) for b in match.state.balls["Cal"][0]] == \
+        [(1, 1, 10)]
+    assert [(b["frame"], b["ball"], b["pins"]) for b in match.state.balls["Bob"][0]] == \
+        [(1, 1, 7)]
+    assert match.replayed() == match.state
+    match.refused(c.CommissionerUndoLastAction(actor=DESK),
+                  "nothing the desk did that can be undone")
+
+
+def test_undo_names_the_action_and_refuses_when_another_became_last():
+    match = Match()
+    first = match.do(c.HollandDaze("Ann", actor=DESK))
+    second = match.do(c.HollandDaze("Bob", actor=DESK))
+    refused = match.refused(c.CommissionerUndoLastAction(action=first[0].seq, actor=DESK),
+                            f"is now #{second[0].seq}: the Holland-daze ruling on Bob")
+    assert refused.field == "action"
+
+
+def test_a_scorer_ball_alone_is_never_undone():
+    match = Match()
+    match.ball("Ann", 10)
+    match.refused(c.CommissionerUndoLastAction(actor=DESK), "scorer's balls")
+    assert match.state.balls["Ann"][0][0]["pins"] == 10
+
+
+def test_undo_of_a_desk_ball_returns_its_cards_and_keeps_later_scorer_balls():
+    match = Match()
+    match.stack("AS", "KS", "QS")
+    match.do(c.RecordBall("Ann", None, 10, actor=DESK))  # entered at the desk by mistake
+    match.ball("Bob", 3)
+    match.do(c.CommissionerUndoLastAction("entered twice", actor=DESK))
+    assert match.state.balls["Ann"][0] == [] and match.hand("Ann") == []
+    assert match.state.pile[:3] == ["AS", "KS", "QS"]
+    assert [b["pins"] for b in match.state.balls["Bob"][0]] == [3]
+
+
+def test_undo_refused_when_a_later_ball_of_the_bowler_would_move():
+    match = Match()
+    match.do(c.RecordBall("Ann", None, 7, actor=DESK))
+    match.ball("Ann", 2)                               # the scorer's second ball of frame 1
+    before = match.state.snapshot()
+    match.refused(c.CommissionerUndoLastAction(actor=DESK), "correct the ball instead")
+    assert match.state.snapshot() == before
+
+
+def test_undo_re_applies_bowler_choices_made_since():
+    match = Match()
+    match.stack("AS", "KS", "QS")
+    match.ball("Ann", 10)
+    match.do(c.HollandDaze("Bob", actor=DESK))         # Bob held nothing: a harmless ruling
+    match.ball("Ann", 0, gutter=True)
+    match.do(c.DecideLoseCard("Ann", "KS", actor="bowler:Ann"))
+    match.do(c.CommissionerUndoLastAction(actor=DESK))
+    assert sorted(match.hand("Ann")) == ["AS", "QS"]   # her choice still stands
+    assert match.state.decisions == {}
+    assert match.replayed() == match.state
+
+
+def test_undo_after_settlement_is_refused_with_the_way_forward():
+    match = Match()
+    match.do(c.CommissionerVoidMatch("rain", actor=DESK))
+    match.refused(c.CommissionerUndoLastAction(actor=DESK), "void")

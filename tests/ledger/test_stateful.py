@@ -122,6 +122,16 @@ class LedgerMachine(RuleBasedStateMachine):
             for bowler in self.names:
                 self.fitting_ball(bowler, pins[turn % len(pins)])
 
+    @rule(who=seat, pins=st.integers(0, 10))
+    def desk_ball(self, who, pins):
+        """A ball entered at the desk (manual entry): one the desk may undo."""
+        bowler = self.name(who)
+        state = self.state
+        game = state.current_game(bowler)
+        if state.status == "playing" and game <= state.games:
+            pins = min(pins, rebuild_game(state.balls[bowler][game - 1]).standing_count)
+        self.run(c.RecordBall(bowler, None, pins, actor=DESK))
+
     @rule(who=seat, pins=st.integers(-1, 12), game=st.integers(0, 3))
     def any_ball(self, who, pins, game):
         self.run(c.RecordBall(self.name(who), game, pins, actor=FEED))
@@ -204,10 +214,17 @@ class LedgerMachine(RuleBasedStateMachine):
 
     @rule()
     def undo(self):
-        """An undo restores exactly the state from before the last undoable command."""
+        """An undo takes back only the last desk action: with nothing after it, the state is
+        exactly as before it; every ball recorded since is still recorded, in its place."""
         wanted = self.state.restorable()
+        point = self.state.undo_point
+        balls = _ball_places(self.state)
         if self.run(c.CommissionerUndoLastAction("test", actor=DESK)):
-            assert core_to_json(self.state._core_copy()) == core_to_json(wanted)
+            if not point["later"]:
+                assert core_to_json(self.state._core_copy()) == core_to_json(wanted)
+            undone = {(e.data["bowler"], e.data["game"], e.data["frame"], e.data["ball"])
+                      for e in point["own"] if e.type == "ball_recorded"}
+            assert _ball_places(self.state) == balls - undone
 
     @rule(undo=st.booleans())
     def confirm(self, undo):
@@ -231,6 +248,12 @@ class LedgerMachine(RuleBasedStateMachine):
             assert (mine is None) == (theirs is None)
             if mine is not None:
                 assert core_to_json(mine) == core_to_json(theirs)
+
+
+def _ball_places(state):
+    return {(bowler, game + 1, ball["frame"], ball["ball"], ball["pins"])[:4]
+            for bowler, games in state.balls.items()
+            for game, balls in enumerate(games) for ball in balls}
 
 
 TestLedgerMachine = LedgerMachine.TestCase

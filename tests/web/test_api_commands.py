@@ -110,13 +110,33 @@ def test_undo_last_takes_back_a_ruling_and_void_refunds_the_antes(app, service):
     status, _ = command(send, "holland-daze", {"bowler": "Bob", "reason": "lane 1"})
     assert status == 200
     seq_after_ruling = service.state("m1").seq
-    status, body = command(send, "undo-last", {"reason": "wrong bowler"})
+    status, body = send("GET", "/api/v1/matches/m1/undo")
+    last = body["undoable"]
+    assert (last["what"], last["bowler"], last["actor"]) == (
+        "the Holland-daze ruling on Bob", "Bob", "commissioner:tablet")
+    status, body = command(send, "undo-last", {"reason": "wrong bowler",
+                                                "action": last["action"]})
     assert status == 200, body
     assert service.state("m1").seq > seq_after_ruling
+    assert send("GET", "/api/v1/matches/m1/undo")[1]["undoable"] is None
     status, body = command(send, "void", {"reason": "power cut"})
     assert status == 200, body
     state = service.state("m1")
     assert state.status == "void" and state.paid == {"Ann": 0, "Bob": 0}
+
+
+def test_undo_meant_for_one_action_is_refused_when_another_became_last(app, service):
+    send = tablet(app)
+    command(send, "holland-daze", {"bowler": "Bob", "reason": "lane 1"})
+    meant = send("GET", "/api/v1/matches/m1/undo")[1]["undoable"]["action"]
+    command(send, "holland-daze", {"bowler": "Ann", "reason": "lane 2"})  # another tablet
+    before = service.state("m1").snapshot()
+    status, body = command(send, "undo-last", {"reason": "oops", "action": meant})
+    assert status == 409 and body["error"]["code"] == "undo_moved", body
+    assert body["undoable"]["what"] == "the Holland-daze ruling on Ann"
+    assert service.state("m1").snapshot() == before
+    status, body = command(send, "undo-last", {"reason": "oops"})
+    assert status == 422 and body["error"]["field"] == "action"
 
 
 def test_bowlers_are_added_and_removed_before_the_first_ball(app, service):

@@ -112,4 +112,4 @@ def test_feeds_show_the_latest_health_report(app, service):
     assert client.get("/api/v1/feeds").get_json() == {"feeds": []}
     report = [{"source": "lanes-1-4", "state": "amber", "last_line_age": 12.5}]
     service.bus.publish("alley", {"kind": "feed_health", "feeds": report})
-    assert client.get("/api/v1/feeds").get_json() == {"feeds": report}
+    assert client.get("/api/v1/feeds").get_json() == {"feeds": [{**report[0], "held": 0}]}

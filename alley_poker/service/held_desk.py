@@ -1,0 +1,198 @@
+"""The desk's actions on held balls: apply one, discard one, re-sync a bowler from the scorer.
+
+These run on the router (:class:`~alley_poker.service.router.LaneEventRouter` inherits them)
+because they use its paths: the catch-up path that deals missing balls in order, the waiting
+balls, the scorer's last sheets and the per-match locks.  Each answers a :class:`DeskOutcome`
+in the desk's words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from alley_poker.ledger import CommandRefused
+from alley_poker.ledger.commands import CorrectBall
+from alley_poker.service.held import ball_from_record
+from drivers.base import BallRecorded
+
+if TYPE_CHECKING:
+    from alley_poker.service.router import LaneEventRouter
+
+Position = tuple[int, int]  # (frame, ball)
+
+#: What became of a ball offered to the ledger.
+RECORDED, HELD, REFUSED = "recorded", "held", "refused"
+
+
+@dataclass(frozen=True)
+class DeskOutcome:
+    """What a desk action on held balls did, in words (``done`` False: nothing changed)."""
+
+    done: bool
+    message: str
+
+
+def reads_as(recorded: dict[str, Any], ball: BallRecorded) -> bool:
+    """True when the ledger's ball ``recorded`` reads as ``ball`` does: pins, foul, standing
+    pins (if both know them) and every flag the line sets."""
+    same_standing = ball.standing is None or recorded.get("standing") is None or \
+        sorted(recorded["standing"]) == sorted(ball.standing)
+    same_flags = (not ball.flags.gutter or bool(recorded.get("gutter"))) and \
+        (not ball.flags.split or bool(recorded.get("split")))
+    return (recorded["pins"], bool(recorded["foul"])) == (ball.pins, ball.flags.foul) \
+        and same_standing and same_flags
+
+
+class HeldBallDesk:
+    """The desk's actions, mixed into the router."""
+
+    def apply_held(self: LaneEventRouter, item_id: int, *, actor: str) -> DeskOutcome:
+        """Offer a held ball to the ledger again (the desk has fixed what stopped it: seated
+        the slot, started the match, entered the missing ball)."""
+        item = self.held_log.get(item_id)
+        if item is None or item["outcome"] is not None:
+            return DeskOutcome(False, f"held ball {item_id} is not open (already resolved, "
+                                      "or unknown)")
+        ball = ball_from_record(item["lane"], item["slot"], item["ball"])
+        found = self.lanes.bowler_at(item["lane"], item["slot"])
+        if found is None:
+            return DeskOutcome(False, f"lane {item['lane']} slot {item['slot']} has no bowler "
+                                      "of a match: create the match or move a bowler there "
+                                      "first, or discard the ball")
+        match_id, bowler = found
+        with self._lock_for(match_id):
+            self._waiting(match_id).pop((bowler, ball.game, ball.frame, ball.ball), None)
+            outcome = self._offer(match_id, bowler, ball)
+            if outcome == RECORDED:
+                self.held_log.resolve(item_id, "applied", actor=actor)
+                self._drain_held(match_id, bowler, ball.game)
+                self.ledger.announce("alley", {"kind": "held_resolved", "id": item_id,
+                                               "match_id": match_id, "outcome": "applied"})
+                return DeskOutcome(True, f"applied to {bowler}: {ball.describe()}")
+            again = self.held_log.get(item_id) or item
+        return DeskOutcome(False, f"still held: {again['reason']}"
+                                  + (" — re-sync the bowler, or wait for the scorer's sheet"
+                                     if outcome == HELD else ""))
+
+    def discard_held(self: LaneEventRouter, item_id: int, *, actor: str,
+                     reason: str) -> DeskOutcome:
+        """The desk decides a held ball never counts (a practice ball, a test line)."""
+        if not reason.strip():
+            return DeskOutcome(False, "give a reason for discarding a ball: it goes into "
+                                      "the audit trail")
+        item = self.held_log.get(item_id)
+        if item is None or not self.held_log.resolve(item_id, "discarded", actor=actor,
+                                                      reason=reason):
+            return DeskOutcome(False, f"held ball {item_id} is not open (already resolved, "
+                                      "or unknown)")
+        if item["match_id"] and item["bowler"]:
+            ball = item["ball"]
+            self._waiting(item["match_id"]).pop(
+                (item["bowler"], ball["game"], ball["frame"], ball["ball"]), None)
+            self._held.get((item["match_id"], item["bowler"], ball["game"]), {}).pop(
+                (ball["frame"], ball["ball"]), None)
+        self.ledger.announce("alley", {"kind": "held_resolved", "id": item_id,
+                                       "match_id": item["match_id"], "outcome": "discarded"})
+        return DeskOutcome(True, f"discarded: {item['line']}")
+
+    def resync(self: LaneEventRouter, match_id: str, bowler: str, *, actor: str) -> DeskOutcome:
+        """Bring the bowler's balls in the ledger in step with the scorer: balls the scorer
+        has and the ledger lacks are dealt in order (the catch-up path), balls that read
+        differently are corrected (the correction path, with its review items), from the
+        scorer's last sheet and the bowler's held balls."""
+        state = self.ledger.shared_state(match_id)
+        if bowler not in state.bowlers:
+            return DeskOutcome(False, f"no bowler {bowler!r} in match {match_id}")
+        assignment = self.lanes.assignment(match_id)
+        slot = next((key for key, name in (assignment.slots.items() if assignment else ())
+                     if name == bowler), None)
+        items = [item for item in self.held_log.open_items(match_id)
+                 if item["bowler"] == bowler]
+        done: list[str] = []
+        problems: list[str] = []
+        with self._lock_for(match_id):
+            for game in range(1, state.games + 1):
+                scorer = self._scorer_balls(slot, game, items)
+                if scorer:
+                    self._resync_game(match_id, bowler, game, scorer, actor, done, problems)
+            state = self.ledger.shared_state(match_id)
+            for item in items:
+                ball = item["ball"]
+                if any((b["frame"], b["ball"]) == (ball["frame"], ball["ball"])
+                       and reads_as(b, ball_from_record(item["lane"], item["slot"], ball))
+                       for b in state.balls[bowler][ball["game"] - 1]):
+                    self._waiting(match_id).pop(
+                        (bowler, ball["game"], ball["frame"], ball["ball"]), None)
+                    if self.held_log.resolve(item["id"], "resynced", actor=actor):
+                        done.append(f"held ball {item['id']} now in the ledger")
+        self.ledger.announce("alley", {"kind": "held_resolved", "match_id": match_id,
+                                       "outcome": "resynced", "bowler": bowler})
+        if not done and not problems:
+            return DeskOutcome(False, f"{bowler} is already in step with everything the "
+                                      "scorer has sent")
+        return DeskOutcome(not problems, "; ".join(done + problems))
+
+    def _scorer_balls(self: LaneEventRouter, slot: tuple[int, int] | None, game: int,
+                      items: list[dict]) -> dict[Position, BallRecorded]:
+        """What the scorer says of one game: its last sheet, the balls and corrections it
+        sent since, then the live held balls (which carry more: standing pins, the split
+        flag)."""
+        balls: dict[Position, BallRecorded] = {}
+        sheet = self._sheets.get((slot[0], slot[1], game)) if slot else None
+        if sheet is not None:
+            balls.update({(b.frame, b.ball): b for b in sheet.ball_events()})
+        if slot is not None:
+            balls.update(self._since_sheet.get((slot[0], slot[1], game), {}))
+        for item in items:
+            if item["ball"]["game"] == game:
+                ball = ball_from_record(item["lane"], item["slot"], item["ball"])
+                balls[(ball.frame, ball.ball)] = ball
+        return balls
+
+    def _resync_game(self: LaneEventRouter, match_id: str, bowler: str, game: int,
+                     scorer: dict[Position, BallRecorded], actor: str, done: list[str],
+                     problems: list[str]) -> None:
+        state = self.ledger.shared_state(match_id)
+        for recorded in list(state.balls[bowler][game - 1]):
+            place = (recorded["frame"], recorded["ball"])
+            theirs = scorer.get(place)
+            if theirs is None or reads_as(recorded, theirs):
+                continue
+            try:
+                self.ledger.execute(match_id, CorrectBall(
+                    bowler, game, place[0], place[1], theirs.pins,
+                    standing=sorted(theirs.standing) if theirs.standing is not None else None,
+                    foul=theirs.flags.foul, gutter=theirs.flags.gutter or None,
+                    split=theirs.flags.split or None, reason="re-synced from the scorer",
+                    actor=actor))
+                done.append(f"game {game} frame {place[0]} ball {place[1]} corrected to "
+                            f"{theirs.pins}")
+            except CommandRefused as refused:
+                problems.append(f"game {game} frame {place[0]} ball {place[1]}: "
+                                f"{refused.reason}")
+                return
+        state = self.ledger.shared_state(match_id)
+        have = {(b["frame"], b["ball"]) for b in state.balls[bowler][game - 1]}
+        for place in sorted(set(scorer) - have):
+            result = self._offer(match_id, bowler, scorer[place])
+            if result != RECORDED:
+                expected = self._next_position(self.ledger.shared_state(match_id), bowler,
+                                               game)
+                problems.append(
+                    f"game {game} frame {place[0]} ball {place[1]} still waits: the scorer's "
+                    "sheet for it has not been seen" + (
+                        f" (the ledger needs frame {expected[0]} ball {expected[1]} first; "
+                        "wait for the next scoresheet or enter it at the desk)"
+                        if expected else ""))
+                return
+            done.append(f"game {game} frame {place[0]} ball {place[1]} dealt")
+        state = self.ledger.shared_state(match_id)
+        extra = [(b["frame"], b["ball"]) for b in state.balls[bowler][game - 1]
+                 if (b["frame"], b["ball"]) not in scorer]
+        last_known = max(scorer)
+        ahead = [place for place in extra if place > last_known]
+        if ahead:
+            problems.append(f"the ledger has ball(s) of game {game} the scorer has not sent "
+                            f"({', '.join(f'frame {f} ball {b}' for f, b in ahead)}): undo or "
+                            "correct them if the scorer is right")

@@ -1,0 +1,86 @@
+"""Held balls kept in the event store's database, shared by every process of a centre (the
+worker that reads the feeds holds them; any web process lists and resolves them).
+
+>>> from alley_poker.store import EventStore
+>>> log = HeldBallLog(EventStore.open("sqlite://"))
+>>> ball = {"game": 1, "frame": 2, "ball": 1, "pins": 7, "standing": [7, 10], "flags": "",
+...         "source": "scorer", "seq": 41, "recovered": False}
+>>> first = log.hold(lane=3, slot=1, match_id="m1", bowler="Cal", ball=ball,
+...                  line="$APF1,41,B,3,1,1,2,1,7,7-10*4C", reason="waiting for frame 1")
+>>> log.hold(lane=3, slot=1, match_id="m1", bowler="Cal", ball=ball, line="re-sent",
+...          reason="again") == first   # the same ball re-sent: the same item
+True
+>>> [item["bowler"] for item in log.open_items("m1")]
+['Cal']
+>>> log.resolve(first, "discarded", actor="commissioner:pat", reason="test line")
+True
+>>> log.resolve(first, "applied", actor="commissioner:pat"), log.open_items()
+(False, [])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import insert, select, update
+
+from alley_poker.service.held import OUTCOMES, same_ball
+from alley_poker.store.event_store import EventStore, utcnow
+from alley_poker.store.schema import held_balls
+
+_COLUMNS = ("id", "lane", "slot", "match_id", "bowler", "ball", "line", "reason", "held_at",
+            "outcome", "resolved_by", "resolved_reason", "resolved_at")
+
+
+class HeldBallLog:
+    """Held balls of one centre in its database."""
+
+    def __init__(self, store: EventStore):
+        self.store = store
+
+    def hold(self, *, lane: int, slot: int, match_id: str | None, bowler: str | None,
+             ball: dict[str, Any], line: str, reason: str) -> int:
+        table = held_balls
+        with self.store.engine.begin() as connection:
+            for item in self._rows(connection, table.c.outcome.is_(None),
+                                   table.c.lane == lane, table.c.slot == slot):
+                if same_ball(item, lane, slot, ball):
+                    return item["id"]
+            result = connection.execute(insert(table).values(
+                centre=self.store.centre, lane=lane, slot=slot, match_id=match_id,
+                bowler=bowler, ball=ball, line=line[:500], reason=reason[:500],
+                held_at=utcnow()))
+            return int(result.inserted_primary_key[0])
+
+    def open_items(self, match_id: str | None = None) -> list[dict[str, Any]]:
+        table = held_balls
+        where = [table.c.outcome.is_(None)]
+        if match_id is not None:
+            where.append(table.c.match_id == match_id)
+        with self.store.engine.connect() as connection:
+            return self._rows(connection, *where)
+
+    def get(self, item_id: int) -> dict[str, Any] | None:
+        with self.store.engine.connect() as connection:
+            found = self._rows(connection, held_balls.c.id == item_id)
+        return found[0] if found else None
+
+    def resolve(self, item_id: int, outcome: str, *, actor: str, reason: str = "") -> bool:
+        if outcome not in OUTCOMES:
+            raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
+        table = held_balls
+        with self.store.engine.begin() as connection:
+            # Only an open item closes: two tablets resolving it at once, one wins.
+            result = connection.execute(
+                update(table)
+                .where(table.c.id == item_id, table.c.centre == self.store.centre,
+                       table.c.outcome.is_(None))
+                .values(outcome=outcome, resolved_by=actor[:128], resolved_reason=reason[:500],
+                        resolved_at=utcnow()))
+            return result.rowcount == 1
+
+    def _rows(self, connection: Any, *where: Any) -> list[dict[str, Any]]:
+        table = held_balls
+        query = (select(*(table.c[name] for name in _COLUMNS))
+                 .where(table.c.centre == self.store.centre, *where).order_by(table.c.id))
+        return [dict(zip(_COLUMNS, row, strict=True)) for row in connection.execute(query)]

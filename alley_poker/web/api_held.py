@@ -1,0 +1,65 @@
+"""Held balls in ``/api/v1``: the feed balls the router could not place, and the desk's
+actions on them — apply one, discard one with a reason, re-sync a bowler from the scorer."""
+
+from __future__ import annotations
+
+from flask import jsonify
+
+from alley_poker.service.held import held_view
+from alley_poker.web.api import alley, api, existing_state, validated_body
+from alley_poker.web.auth import commissioner_actor, commissioner_required
+from alley_poker.web.errors import ApiError
+from alley_poker.web.queries import HeldQuery, validated_query
+from alley_poker.web.schemas import ApplyHeldBody, DiscardHeldBody, ResyncBody
+
+
+def _actor() -> str:
+    actor = commissioner_actor()
+    assert actor is not None, "commissioner_required lets no anonymous caller through"
+    return actor
+
+
+def _answer(outcome, **extra):
+    if not outcome.done:
+        raise ApiError(409, "not_done", outcome.message)
+    return jsonify({"done": True, "message": outcome.message, **extra})
+
+
+@api.get("/held")
+@commissioner_required
+def list_held():
+    query = validated_query(HeldQuery)
+    items = alley().held.open_items(query.match_id)
+    return jsonify({"held": [held_view(item) for item in items]})
+
+
+def _existing_held(item_id: int) -> None:
+    if item_id >= 2**63 or alley().held.get(item_id) is None:
+        raise ApiError(404, "not_found", f"no held ball {item_id}", "item_id")
+
+
+@api.post("/held/<int:item_id>/apply")
+@commissioner_required
+def apply_held(item_id: int):
+    validated_body(ApplyHeldBody, empty_allowed=True)
+    _existing_held(item_id)
+    return _answer(alley().router.apply_held(item_id, actor=_actor()), id=item_id)
+
+
+@api.post("/held/<int:item_id>/discard")
+@commissioner_required
+def discard_held(item_id: int):
+    body = validated_body(DiscardHeldBody)
+    _existing_held(item_id)
+    return _answer(alley().router.discard_held(item_id, actor=_actor(), reason=body.reason),
+                   id=item_id)
+
+
+@api.post("/matches/<match_id>/resync")
+@commissioner_required
+def resync(match_id: str):
+    service = alley()
+    existing_state(service, match_id)
+    body = validated_body(ResyncBody)
+    return _answer(service.router.resync(match_id, body.bowler, actor=_actor()),
+                   match_id=match_id, bowler=body.bowler)
