@@ -48,7 +48,7 @@ def undoable_action(state: MatchState) -> dict | None:
     later = len(point["later"])
     if later:
         effect += (f"; the {later} later action{'s' if later != 1 else ''} (scorer's balls, "
-                   "bowlers' choices) are kept and re-applied")
+                   f"bowlers' choices) {'are' if later != 1 else 'is'} kept and re-applied")
     return {"action": point["action"], "command": first["command"], "actor": first["actor"],
             "at": iso(own[0].at), "bowler": _bowler_of(own), "what": what, "undo": effect,
             "later": later}
