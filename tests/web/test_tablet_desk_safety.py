@@ -8,34 +8,13 @@
 
 from __future__ import annotations
 
-import pytest
-
 from alley_poker.ledger import commands as c
 from drivers.base import BallRecorded
-from tests.web.conftest import DESK, PIN
+from tests.web import test_tablet_browser
+from tests.web.conftest import DESK
 from tests.web.test_tablet_browser import feed_health, match_card
 
-
-@pytest.fixture
-def tablet(browser, live_server):
-    """A signed-in tablet that records every confirm's question and answers yes."""
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(8_000)
-    page.goto(f"{live_server.url}/commissioner")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.wait_for_selector("#live-state[data-state=live]")
-    page.questions = []
-
-    def answer(dialog):
-        page.questions.append(dialog.message)
-        dialog.accept()
-
-    page.on("dialog", answer)
-    script_errors: list[str] = []
-    page.on("pageerror", lambda error: script_errors.append(str(error)))
-    yield page
-    assert script_errors == [], "the tablet's scripts failed"
+tablet = test_tablet_browser.tablet  # the signed-in tablet that says yes to every confirm
 
 
 def test_undo_names_the_ruling_and_keeps_the_scorers_ball_bowled_after_it(
@@ -46,13 +25,15 @@ def test_undo_names_the_ruling_and_keeps_the_scorers_ball_bowled_after_it(
     service.execute("m1", c.RecordBall("Bob", 1, 7, actor="feed:scorer:lane-2"))
     assert service.state("m1").hands["Ann"] != strike_cards
 
+    questions: list[str] = []
+    tablet.on("dialog", lambda dialog: questions.append(dialog.message))  # the fixture says yes
     card = match_card(tablet, "m1")
     card.locator("input[name=reason]").fill("wrong bowler")
     card.locator("button[data-power=undo-last]").click()
     tablet.wait_for_function(
         "document.getElementById('notice').textContent.includes('Undone')")
 
-    (question,) = tablet.questions
+    (question,) = questions
     assert "Holland-daze" in question and "Ann" in question, question
     assert "later action" in question, "the confirm says the scorer's ball is kept"
     state = service.state("m1")
