@@ -189,19 +189,21 @@ class LaneEventRouter(HeldBallDesk):
             self._refuse(match_id, ball, f"{bowler} has no game {ball.game} in this match",
                          bowler)
             return REFUSED
+        position = (ball.frame, ball.ball)
+        recorded = next((b for b in state.balls[bowler][ball.game - 1]
+                         if (b["frame"], b["ball"]) == position), None)
+        if recorded is not None and reads_as(recorded, ball):
+            # An exact re-send (after a reconnect or a restart, also once the match is over):
+            # the only silent drop.
+            self.stats.duplicates += 1
+            self._remember_if_desk_ball(match_id, bowler, ball, state)
+            self._placed(match_id, bowler, ball)
+            return RECORDED
         if state.status != "playing":
             self._refuse(match_id, ball, f"match {match_id} is not in play (it is "
                                          f"{state.status})", bowler)
             return REFUSED
-        position = (ball.frame, ball.ball)
-        recorded = next((b for b in state.balls[bowler][ball.game - 1]
-                         if (b["frame"], b["ball"]) == position), None)
         if recorded is not None:
-            if reads_as(recorded, ball):
-                self.stats.duplicates += 1  # an exact re-send: the only silent drop
-                self._remember_if_desk_ball(match_id, bowler, ball, state)
-                self._placed(match_id, bowler, ball)
-                return RECORDED
             self._refuse(match_id, ball, f"the ledger has {recorded['pins']} pin(s) for "
                                          f"{bowler} at game {ball.game} frame {ball.frame} "
                                          f"ball {ball.ball}; the scorer says {ball.pins}",

@@ -216,7 +216,7 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
             for position, record in enumerate(records, start=1)
         ]
         try:
-            with self._write_transaction() as connection:
+            with self.write_transaction() as connection:
                 last_seq = _last_seq(connection, self.centre, match_id)
                 if last_seq != expected_seq:
                     raise ConcurrencyConflict(match_id, expected_seq, last_seq)
@@ -265,7 +265,7 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
         if not any(rows for _, _, _, rows in accepted):
             return outcomes
         try:
-            with self._write_transaction() as connection:
+            with self.write_transaction() as connection:
                 last_seqs: dict[str, int] = {}
                 rows_to_insert: list[dict[str, Any]] = []
                 for index, match_id, expected_seq, rows in accepted:
@@ -329,7 +329,11 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
         }
 
     @contextmanager
-    def _write_transaction(self) -> Iterator[Connection]:
+    def write_transaction(self) -> Iterator[Connection]:
+        """A transaction that reads, then writes: it takes the write lock first.
+
+        For every table of the centre's database, not only the events.
+        """
         # SQLite: BEGIN IMMEDIATE takes the write lock before reading the last seq, so a
         # racing writer waits (busy timeout) and then sees the new seq, instead of failing
         # late with "database is locked" when it tries to upgrade a stale read snapshot.

@@ -41,7 +41,9 @@ class HeldBallLog:
     def hold(self, *, lane: int, slot: int, match_id: str | None, bowler: str | None,
              ball: dict[str, Any], line: str, reason: str) -> int:
         table = held_balls
-        with self.store.engine.begin() as connection:
+        # Reads the open items, then inserts: under SQLite a deferred transaction would fail
+        # at once with "database is locked" if another process wrote in between.
+        with self.store.write_transaction() as connection:
             for item in self._rows(connection, table.c.outcome.is_(None),
                                    table.c.lane == lane, table.c.slot == slot):
                 if same_ball(item, lane, slot, ball):
