@@ -173,17 +173,11 @@ def _make_ball(
                 f"{left_physically} standing, but {len(given)} standing pins were given "
                 f"({format_leave(given)})"
             )
-    if split:
-        if foul:
-            raise BowlingError(f"{where}: a foul ball's pins are respotted, so it leaves no split")
-        if not at.full_rack:
-            raise BowlingError(
-                f"{where}: a split can only be left by the first ball at a full rack"
-            )
-        if left_physically < 2:
-            raise BowlingError(f"{where}: a split needs two or more pins standing")
-        if count == 0 or (given is not None and 1 in given):
-            raise BowlingError(f"{where}: no split while the head pin (1) stands")
+    # A split flag that cannot apply (a foul, a ball not at a full rack, fewer than two pins
+    # left, the head pin standing) is dropped, never a reason to refuse a legal ball: after a
+    # first-ball gutter a second ball leaving the 7 and 10 is an open frame, not a split.
+    split_possible = (not foul and at.full_rack and left_physically >= 2 and count > 0
+                      and not (given is not None and 1 in given))
     if foul:
         credited, after_count, after = 0, at.standing_count, at.standing
     else:
@@ -197,7 +191,7 @@ def _make_ball(
         else:
             after = None
     if split is not None:
-        is_split_ball = split
+        is_split_ball = split and split_possible
     else:
         is_split_ball = (
             at.full_rack and not foul and given is not None and is_split(given)
