@@ -37,7 +37,8 @@ class Ball:
     ``pins`` is the pinfall *credited* (0 for a foul).  ``standing`` is the set of pins the
     next ball of the same rack would face (after a foul: the respotted pins), or ``None`` when
     the scoring system did not say and it cannot be worked out.  ``split`` is the scoring
-    system's flag, or computed from ``standing`` when no flag was sent.  ``full_rack`` is true
+    system's flag (dropped when it cannot apply), or computed from ``standing`` when no flag
+    was sent.  ``full_rack`` is true
     for the first ball at ten fresh pins (first ball of a frame, a 10th-frame fill ball after a
     strike or spare).  ``pins_before`` is how many pins the ball faced, and ``foul_pinfall``
     what a foul ball knocked down before the respot (0 for a fair ball).
@@ -356,7 +357,9 @@ class Game:
         ``pins`` is what the ball knocked down (for a foul, what it knocked down before the
         respot; it is credited 0).  ``standing`` are the pins left after the ball, when the
         scoring system reports them.  ``split`` is the scoring system's split flag; without
-        one the split is computed from ``standing``.
+        one the split is computed from ``standing``.  A flag that cannot apply (not a full
+        rack, a foul, the head pin standing, fewer than two pins left) is dropped, never a
+        reason to refuse the ball.
 
         >>> game = Game()
         >>> game.roll(7).mark, game.roll(3).mark
