@@ -123,8 +123,9 @@ class NightCloseBoard:
             alarm = copy.deepcopy(self._alarm)
         if alarm is None:
             return None
-        known = set(_stored_match_ids(self.service))
-        still = {m["match_id"]: m for m in unsettled_matches(self.service, known)}
+        # Only the alarm's own matches are looked at (a match unknown here reads as "new").
+        still = {m["match_id"]: m for m in unsettled_matches(
+            self.service, [m["match_id"] for m in alarm["matches"]])}
         alarm["matches"] = [still[m["match_id"]] for m in alarm["matches"]
                             if m["match_id"] in still]
         alarm["all_settled"] = not alarm["matches"]
