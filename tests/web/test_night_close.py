@@ -90,3 +90,17 @@ def test_the_tablet_shows_the_close_banner_and_settles_from_it(tablet, service):
     records = service.repository.store.load("m1")
     assert records[-1]["type"] == "match_settled"
     assert "night closed at 23:30" in records[-1]["data"]["reason"]
+
+
+def test_the_settlement_page_names_the_matches_not_settled(tablet, live_server, service):  # noqa: F811
+    mid_match(service)
+    tablet.goto(f"{live_server.url}/commissioner/settlement")
+    unsettled = tablet.locator("#unsettled")
+    unsettled.wait_for(state="visible")
+    assert unsettled.inner_text() == "⚠ Not settled: m1 (playing, pot $2.00)"
+    service.execute("m1", c.CommissionerSettleAsHandsStand(reason="closed",
+                                                           actor="commissioner:test"))
+    tablet.reload()
+    tablet.wait_for_selector("#settlement tr.totals")
+    assert unsettled.is_hidden()
+    assert "all settled" in tablet.inner_text("#settlement tr.totals")
