@@ -185,7 +185,7 @@ def worker(config_path: Path | None, poll_s: float) -> None:
 
 def _wait_for_stop(stop: threading.Event) -> None:
     if not stop.is_set():
-        click.echo("the night is over; the pages stay up until you press Ctrl-C")
+        click.echo("the pages stay up until you press Ctrl-C")
     while not stop.wait(0.5):
         pass
 

@@ -24,11 +24,14 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping
+from datetime import tzinfo
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from tzlocal import get_localzone
 
 #: The defaults ship inside the package, so an installed Alley Poker (no checkout) has them;
 #: a checkout's ``config/alley.toml`` and ``config/rules/`` files are links to these, not copies.
@@ -134,6 +137,46 @@ class BackupConfig(_Strict):
         return int(self.at.split(":")[1])
 
 
+class NightConfig(_Strict):
+    """The league night's scheduled close: a match still in play then raises an alarm."""
+
+    #: Local time of day, 24-hour ``HH:MM`` (a close after midnight is the next morning's).
+    close: str = "23:30"
+    #: An IANA time zone such as ``"America/Chicago"``; empty: the machine's local zone.
+    timezone: str = ""
+
+    @field_validator("close")
+    @classmethod
+    def _a_time_of_day(cls, value: str) -> str:
+        if not _LOCAL_TIME.match(value):
+            raise ValueError(f"{value!r} is not a 24-hour time of day like \"23:30\"")
+        return value
+
+    @field_validator("timezone")
+    @classmethod
+    def _a_time_zone(cls, value: str) -> str:
+        if value:
+            try:
+                ZoneInfo(value)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise ValueError(f"{value!r} is not a time zone name like "
+                                 "\"America/Chicago\" (or leave it empty for the machine's "
+                                 "local zone)") from None
+        return value
+
+    @property
+    def hour(self) -> int:
+        return int(self.close.split(":")[0])
+
+    @property
+    def minute(self) -> int:
+        return int(self.close.split(":")[1])
+
+    def zone(self) -> tzinfo:
+        """The zone the close is in: the configured one, else the machine's local zone."""
+        return ZoneInfo(self.timezone) if self.timezone else get_localzone()
+
+
 class RedisConfig(_Strict):
     #: Empty: one process with the in-process bus.  Set it to run web and worker processes apart.
     url: str = ""
@@ -153,6 +196,7 @@ class AlleyConfig(_Strict):
     database: DatabaseConfig = DatabaseConfig()
     rules: RulesConfig = RulesConfig()
     backup: BackupConfig = BackupConfig()
+    night: NightConfig = NightConfig()
     redis: RedisConfig = RedisConfig()
     feeds: list[FeedConfig] = []
 

@@ -32,6 +32,7 @@ from alley_poker.ledger import commands as c
 from alley_poker.ledger.values import automatic_loss
 from alley_poker.ledger.views import public_match_view
 from alley_poker.service import AlleyService, open_service
+from alley_poker.service.alley import FINISHED
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.web.server import AlleyServer
 from drivers.feed_writer import FeedWriter, serve
@@ -40,6 +41,7 @@ from drivers.simulator import Simulator
 COMMISSIONER = "commissioner:demo"
 DEMO_PIN = "2468"
 MATCH_LANES = {"lanes-1-2": (1, 2), "lanes-3-4": (3, 4)}
+NIGHT_CLOSE_REASON = "the demo night's close"
 
 
 @dataclass
@@ -49,6 +51,8 @@ class DemoResult:
     database: Path
     balls: int = 0
     views: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Matches neither settled nor void when the demo ended (empty: the night is over).
+    unsettled: list[str] = field(default_factory=list)
 
 
 def _money(cents: int) -> str:
@@ -108,6 +112,8 @@ class Narrator:
         if kind == "showdown":
             return "SHOWDOWN: " + ", ".join(
                 f"{bowler} {_money(cents)}" for bowler, cents in data["shares"].items())
+        if kind == "match_settled" and data.get("reason") == NIGHT_CLOSE_REASON:
+            return "settled as the hands stand at the night's close; the pot is paid"
         if kind == "match_settled":
             return "result confirmed by the commissioner; the pot is paid"
         return None
@@ -181,6 +187,23 @@ class DemoBowlers:
         return None
 
 
+def close_the_night(service: AlleyService, echo: Callable[[str], None]) -> None:
+    """The demo's close: a match the bowlers left unfinished (a decision nobody can answer
+    before its deadline) is settled as the hands stand, as a commissioner does at closing
+    time; no demo night ends with money held."""
+    for match_id in MATCH_LANES:
+        status = service.state(match_id).status
+        if status in FINISHED:
+            continue
+        echo(f"[{match_id}] the night's close: still {status}; the commissioner settles it "
+             "as the hands stand")
+        try:
+            service.execute(match_id, c.CommissionerSettleAsHandsStand(
+                reason=NIGHT_CLOSE_REASON, actor=COMMISSIONER))
+        except CommandRefused as refused:  # said, and left for the summary to name
+            echo(f"[{match_id}] not settled: {refused}")
+
+
 def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
              database: Path | None = None, echo: Callable[[str], None] = print,
              bowlers_per_lane: int = 3, port: int | None = None, pin: str = DEMO_PIN,
@@ -249,6 +272,8 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
             for match_id in MATCH_LANES:
                 bowlers.work.put(match_id)
             stop.wait(0.2)
+        if not stop.is_set():
+            close_the_night(service, echo)
     finally:
         bowlers.stop()
         if server is None:
@@ -262,7 +287,13 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
             hole = f", hole {bowler['hole']}" if bowler["hole"] < 0 else ""
             won = f", wins {_money(bowler['won_cents'])}" if bowler["won_cents"] else ""
             echo(f"  {name:<8} {hand:<40} {bowler['describe']}{hole}{won}")
+    result.unsettled = [m for m in MATCH_LANES if result.views[m]["status"] not in FINISHED]
     echo(f"\nledger stored in {database}")
+    if result.unsettled:
+        echo("the night is NOT over: not settled: " + ", ".join(
+            f"{m} ({result.views[m]['status']})" for m in result.unsettled))
+    else:
+        echo("the night is over: every match is settled or void")
     if server is not None:
         if linger is not None:
             linger()

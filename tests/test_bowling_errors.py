@@ -50,8 +50,6 @@ REFUSED_ROLLS = [
         id="pin-stands-again",
     ),
     pytest.param((0,), {"standing": [8, 9]}, "pins 8-9 were already down", id="pins-again"),
-    pytest.param((1,), {"split": True}, "only be left by the first ball at a full rack",
-                 id="split-second-ball"),
     pytest.param((1,), {"gutter": True}, "a gutter ball knocks down no pins, but 1",
                  id="gutter-with-pins"),
     pytest.param((1,), {"foul": 1}, "foul must be True or False, got 1", id="foul-not-bool"),
@@ -77,23 +75,40 @@ def test_bowling_error_is_a_value_error():
         Game().roll(12)
 
 
-FIRST_BALL_SPLIT_REFUSALS = [
-    pytest.param({"pins": 0, "foul": True, "split": True}, "respotted", id="foul-split"),
-    pytest.param({"pins": 9, "split": True}, "two or more pins standing", id="one-pin-left"),
-    pytest.param({"pins": 10, "split": True}, "two or more pins standing", id="strike-split"),
-    pytest.param({"pins": 7, "standing": [1, 7, 10], "split": True}, "head pin (1) stands",
-                 id="head-pin-split"),
-    pytest.param({"pins": 0, "split": True}, "head pin (1) stands", id="nothing-down-split"),
-    pytest.param({"pins": 0, "standing": [1, 2]}, "10 standing, but 2", id="first-ball-count"),
+IMPOSSIBLE_SPLIT_FLAGS = [
+    pytest.param({"pins": 0, "foul": True, "split": True}, id="foul-split"),
+    pytest.param({"pins": 9, "split": True}, id="one-pin-left"),
+    pytest.param({"pins": 10, "split": True}, id="strike-split"),
+    pytest.param({"pins": 7, "standing": [1, 7, 10], "split": True}, id="head-pin-split"),
+    pytest.param({"pins": 0, "split": True}, id="nothing-down-split"),
 ]
 
 
-@pytest.mark.parametrize(("roll", "message"), FIRST_BALL_SPLIT_REFUSALS)
-def test_impossible_split_flags_are_refused(roll, message):
+@pytest.mark.parametrize("roll", IMPOSSIBLE_SPLIT_FLAGS)
+def test_a_split_flag_that_cannot_apply_is_dropped_not_a_refusal(roll):
     game = Game()
-    with pytest.raises(BowlingError, match=re.escape(message)):
-        game.roll(**roll)
+    ball = game.roll(**roll)
+    assert ball.split is False and game.balls == (ball,)
+
+
+def test_after_a_first_ball_gutter_the_7_10_left_is_an_open_frame_not_a_split():
+    game = Game()
+    game.roll(0, gutter=True, standing=range(1, 11))
+    ball = game.roll(8, standing=[7, 10], split=True)  # a flag computed from 10 pins facing
+    assert (ball.split, ball.ends_frame, game.scoresheet()) == (False, True, "G8")
+    assert game.current_frame == 2
+
+
+def test_a_first_ball_that_miscounts_the_standing_pins_is_refused():
+    game = Game()
+    with pytest.raises(BowlingError, match=re.escape("10 standing, but 2")):
+        game.roll(0, standing=[1, 2])
     assert game.balls == () and game.standing_count == 10
+
+
+def test_a_second_ball_split_flag_is_dropped():
+    game = mid_frame_game()
+    assert game.roll(1, split=True).split is False
 
 
 def test_ball_after_the_game_is_over():
@@ -141,7 +156,7 @@ SCORESHEET_REFUSALS = [
     pytest.param("73", "'3' cannot be written here: that ball is marked '/'", id="spare-as-3"),
     pytest.param("/", "'/' cannot be written here: that ball is marked 'X'", id="spare-first"),
     pytest.param("78", "frame 1 has only 3 pins standing; 8 cannot fall", id="too-many"),
-    pytest.param("7S2", "only be left by the first ball at a full rack", id="split-second"),
+    pytest.param("7S2", "'S2' cannot be written here: that ball is marked '2'", id="split-second"),
     pytest.param("S", "must be followed by a count", id="bare-s"),
     pytest.param("X " * 9 + "XXX X", "the game was over after 10 frames", id="eleven-frames"),
 ]

@@ -62,6 +62,11 @@ def test_environment_overrides_the_database_url():
         (("[centre]", "[redis]\nurl = 'localhost:6379'\n[centre]"),
          "redis.url: 'localhost:6379' is not a Redis URL"),
         (("[centre]", "[redis]\nhost = 'x'\n[centre]"), "redis.host: unknown key"),
+        (("[centre]", "[night]\nclose = '11:30pm'\n[centre]"),
+         "night.close: '11:30pm' is not a 24-hour time of day"),
+        (("[centre]", "[night]\ntimezone = 'Mars/Base'\n[centre]"),
+         "night.timezone: 'Mars/Base' is not a time zone name"),
+        (("[centre]", "[night]\nends = '23:00'\n[centre]"), "night.ends: unknown key"),
     ],
 )
 def test_a_broken_file_names_the_file_the_key_and_the_problem(change, message):
@@ -98,6 +103,15 @@ def test_backup_settings_from_the_file():
     assert config.backup.folder == "/srv/backups"
     assert (config.backup.hour, config.backup.minute) == (23, 45)
     assert config.backup.keep == 3 and config.backup.enabled is False
+
+
+def test_the_nights_close_defaults_to_half_past_eleven_local_and_reads_the_file():
+    config = load_config_text(GOOD, env={})
+    assert (config.night.hour, config.night.minute, config.night.timezone) == (23, 30, "")
+    assert config.night.zone() is not None
+    night = load_config_text(GOOD + '\n[night]\nclose = "00:15"\ntimezone = "America/Chicago"\n',
+                             env={}).night
+    assert (night.hour, night.minute, str(night.zone())) == (0, 15, "America/Chicago")
 
 
 def test_environment_overrides_the_redis_url():

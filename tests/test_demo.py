@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from alley_poker.cli import main
 from alley_poker.demo import MATCH_LANES, run_demo
 from alley_poker.ledger import check_invariants
+from alley_poker.ledger import commands as c
 from alley_poker.store import EventStore
 from alley_poker.store.repository import MatchRepository
 from tests.web.conftest import free_port
@@ -38,8 +39,35 @@ def test_the_demo_night_deals_settles_and_pays_every_pot(tmp_path):
         assert view["pot_cents"] == 0
     assert any("STRIKE" in line for line in lines)
     assert any("SHOWDOWN" in line for line in lines)
+    assert result.unsettled == []
+    assert lines[-1] == "the night is over: every match is settled or void"
     with EventStore.open(f"sqlite:///{tmp_path / 'demo.sqlite3'}") as store:
         assert sorted(store.match_ids()) == sorted(MATCH_LANES)
+
+
+def test_a_match_left_unfinished_is_settled_at_the_demo_close(tmp_path):
+    from alley_poker.demo import close_the_night
+    from alley_poker.service import open_service
+
+    service = open_service(f"sqlite:///{tmp_path / 'close.sqlite3'}")
+    for match_id, (first, second) in MATCH_LANES.items():
+        names = (f"A{first}", f"B{second}")
+        service.create_match(match_id, {(first, 1): names[0], (second, 1): names[1]},
+                             games=1, actor="commissioner:demo")
+        for name in names:
+            service.execute(match_id, c.ConsentToAnte(name, actor=f"bowler:{name}"))
+        service.execute(match_id, c.StartMatch(actor="commissioner:demo"))
+    service.execute("lanes-1-2", c.RecordBall("A1", 1, 10, actor="feed:demo"))
+    service.execute("lanes-3-4", c.CommissionerVoidMatch(reason="lane down",
+                                                         actor="commissioner:demo"))
+    lines: list[str] = []
+    close_the_night(service, lines.append)
+    assert service.state("lanes-1-2").status == "settled"
+    assert sum(service.state("lanes-1-2").won.values()) == 200
+    assert service.state("lanes-3-4").status == "void"
+    assert lines == ["[lanes-1-2] the night's close: still playing; the commissioner settles "
+                     "it as the hands stand"]
+    service.repository.store.close()
 
 
 def test_the_demo_command_prints_the_evaluator_and_the_night(tmp_path):
@@ -49,6 +77,7 @@ def test_the_demo_command_prints_the_evaluator_and_the_night(tmp_path):
     assert outcome.exit_code == 0, outcome.output
     assert "the evaluator on a sample hand" in outcome.output
     assert "result confirmed by the commissioner" in outcome.output
+    assert "the night is over: every match is settled or void" in outcome.output
     assert "/kiosk/1-2" in outcome.output and "PIN" in outcome.output
 
 
@@ -138,6 +167,9 @@ def test_the_demo_deals_live_to_a_kiosk_and_stops_cleanly_on_a_signal(tmp_path, 
     assert status == 0, f"exit status {status}; stderr:\n{errors}"
     assert "Traceback" not in errors and "Aborted" not in errors, errors
     output.wait_for(r"ledger stored in", 5)
+    # Stopped mid-night: the demo does not pretend the night is over; it names what is open.
+    verdict = output.wait_for(r"the night is (NOT )?over.*", 5).group(0)
+    assert verdict.startswith("the night is NOT over: not settled: lanes-"), verdict
     with EventStore.open(f"sqlite:///{database}") as store:
         repository = MatchRepository(store)
         for match_id in MATCH_LANES:

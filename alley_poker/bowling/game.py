@@ -37,7 +37,8 @@ class Ball:
     ``pins`` is the pinfall *credited* (0 for a foul).  ``standing`` is the set of pins the
     next ball of the same rack would face (after a foul: the respotted pins), or ``None`` when
     the scoring system did not say and it cannot be worked out.  ``split`` is the scoring
-    system's flag, or computed from ``standing`` when no flag was sent.  ``full_rack`` is true
+    system's flag (dropped when it cannot apply), or computed from ``standing`` when no flag
+    was sent.  ``full_rack`` is true
     for the first ball at ten fresh pins (first ball of a frame, a 10th-frame fill ball after a
     strike or spare).  ``pins_before`` is how many pins the ball faced, and ``foul_pinfall``
     what a foul ball knocked down before the respot (0 for a fair ball).
@@ -173,17 +174,11 @@ def _make_ball(
                 f"{left_physically} standing, but {len(given)} standing pins were given "
                 f"({format_leave(given)})"
             )
-    if split:
-        if foul:
-            raise BowlingError(f"{where}: a foul ball's pins are respotted, so it leaves no split")
-        if not at.full_rack:
-            raise BowlingError(
-                f"{where}: a split can only be left by the first ball at a full rack"
-            )
-        if left_physically < 2:
-            raise BowlingError(f"{where}: a split needs two or more pins standing")
-        if count == 0 or (given is not None and 1 in given):
-            raise BowlingError(f"{where}: no split while the head pin (1) stands")
+    # A split flag that cannot apply (a foul, a ball not at a full rack, fewer than two pins
+    # left, the head pin standing) is dropped, never a reason to refuse a legal ball: after a
+    # first-ball gutter a second ball leaving the 7 and 10 is an open frame, not a split.
+    split_possible = (not foul and at.full_rack and left_physically >= 2 and count > 0
+                      and not (given is not None and 1 in given))
     if foul:
         credited, after_count, after = 0, at.standing_count, at.standing
     else:
@@ -197,7 +192,7 @@ def _make_ball(
         else:
             after = None
     if split is not None:
-        is_split_ball = split
+        is_split_ball = split and split_possible
     else:
         is_split_ball = (
             at.full_rack and not foul and given is not None and is_split(given)
@@ -362,7 +357,9 @@ class Game:
         ``pins`` is what the ball knocked down (for a foul, what it knocked down before the
         respot; it is credited 0).  ``standing`` are the pins left after the ball, when the
         scoring system reports them.  ``split`` is the scoring system's split flag; without
-        one the split is computed from ``standing``.
+        one the split is computed from ``standing``.  A flag that cannot apply (not a full
+        rack, a foul, the head pin standing, fewer than two pins left) is dropped, never a
+        reason to refuse the ball.
 
         >>> game = Game()
         >>> game.roll(7).mark, game.roll(3).mark

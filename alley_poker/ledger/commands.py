@@ -214,3 +214,12 @@ class CommissionerConfirmResult(Command):
 class CommissionerUndoResult(Command):
     reason: str = ""
     actor: str = field(kw_only=True)
+
+
+@dataclass(frozen=True)
+class CommissionerSettleAsHandsStand(Command):
+    """The night closed with the match unfinished: end it now and pay the best hand as the
+    hands stand (no more balls, open decisions lapse, no end-of-match draws or buys)."""
+
+    reason: str = ""
+    actor: str = field(kw_only=True)

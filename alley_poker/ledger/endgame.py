@@ -134,6 +134,38 @@ def confirm_result(ctx: Context) -> None:
     ctx.emit("match_settled", reason=getattr(ctx.command, "reason", ""))
 
 
+def settle_as_hands_stand(ctx: Context) -> None:
+    """The night's close: end an unfinished match here and pay the best hand as it stands.
+
+    Rev 1.2 decides a match by "standard 5 card poker hand rankings" at its end (III.3); the
+    end-of-match extras (III.1 lowest-score draw, III.2 buys) belong to a match bowled to the
+    end, and a series cut short names no fair lowest score.  So: every open decision lapses
+    (a card loss or steal still pending is not taken), no draw or buy is offered, the showdown
+    judges the hands as they are, and the winners are paid at once (docs/rules.md, "The
+    night's close").
+    """
+    state = ctx.state
+    reason = getattr(ctx.command, "reason", "") or "settled as the hands stand"
+    if state.status not in ("playing", "ending"):
+        advice = "; void it instead" if state.status == "open" else ""
+        refuse(f"only a match in play can be settled as the hands stand (match is "
+               f"{state.status}{advice})", "status")
+    for decision in list(state.decisions.values()):
+        close_decision(ctx, decision, "lapsed", "the night closed")
+    if state.status == "playing":
+        # The series so far, for the record (unfinished games count their running total).
+        series = {b: sum(rebuild_game(games).score_so_far() for games in state.balls[b])
+                  for b in state.bowlers}
+        ctx.emit("match_ending", series=series, lowest=[])
+    if state.result is None:
+        ctx.emit("end_phase", stage="showdown")
+        showdown(ctx)
+    for bowler, cents in state.result["shares"].items():
+        if cents:
+            ctx.emit("payout", bowler=bowler, cents=cents)
+    ctx.emit("match_settled", reason=reason)
+
+
 def undo_result(ctx: Context) -> None:
     """Reverse a confirmed (or announced) result with compensating events."""
     state = ctx.state

@@ -47,6 +47,7 @@ _HANDLERS: dict[type, Callable[[Context, c.Command], None]] = {
     c.CommissionerVoidMatch: _commissioner(endgame.void_match),
     c.CommissionerConfirmResult: _commissioner(endgame.confirm_result),
     c.CommissionerUndoResult: _commissioner(endgame.undo_result),
+    c.CommissionerSettleAsHandsStand: _commissioner(endgame.settle_as_hands_stand),
 }
 
 #: Commands that still apply to a settled or void match.

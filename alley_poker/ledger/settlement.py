@@ -87,9 +87,16 @@ class Settlement:
         """True when every match is settled or void, so the nets sum to zero."""
         return all(match.status in CLOSED for match in self.matches)
 
+    @property
+    def unsettled(self) -> list[MatchMoney]:
+        """The matches neither settled nor void (the night is not over while there is one)."""
+        return [match for match in self.matches if match.status not in CLOSED]
+
     def as_dict(self) -> dict[str, Any]:
         return {"bowlers": [bowler.as_dict() for bowler in self.bowlers],
                 "matches": [match.as_dict() for match in self.matches],
+                "unsettled": [{"match_id": match.match_id, "status": match.status,
+                               "pot_cents": match.pot_cents} for match in self.unsettled],
                 "totals": {"paid_cents": self.paid_cents, "won_cents": self.won_cents,
                            "held_cents": self.held_cents, "complete": self.complete}}
 

@@ -134,9 +134,10 @@ def commissioner_command(step: Mapping[str, Any]) -> c.Command:
         kind = c.CommissionerApplyReview if action == "apply_review" else (
             c.CommissionerDismissReview)
         command = kind(review, reason, actor=actor)
-    elif action in ("confirm", "undo_result", "void", "undo"):
+    elif action in ("confirm", "undo_result", "void", "undo", "settle_as_hands_stand"):
         command = {
             "confirm": c.CommissionerConfirmResult,
+            "settle_as_hands_stand": c.CommissionerSettleAsHandsStand,
             "undo_result": c.CommissionerUndoResult,
             "void": c.CommissionerVoidMatch,
             "undo": c.CommissionerUndoLastAction,
@@ -145,6 +146,6 @@ def commissioner_command(step: Mapping[str, Any]) -> c.Command:
         raise StepError(
             f"unknown commissioner action {action!r} (holland_daze, void_guess, resolve, "
             "add_bowler, remove_bowler, correct, apply_review, dismiss_review, undo, void, "
-            "confirm, undo_result)")
+            "confirm, undo_result, settle_as_hands_stand)")
     no_more_keys(body, what)
     return command

@@ -41,6 +41,7 @@ from alley_poker.ledger.commands import ExpireDecision
 from alley_poker.service.alley import FINISHED, AlleyService
 from alley_poker.service.backup import BackupNotPossible, NightlyBackup
 from alley_poker.service.health import FeedHealthCheck, check_interval_s
+from alley_poker.service.night_close import NightClose
 
 log = logging.getLogger(__name__)
 
@@ -170,6 +171,7 @@ class DecisionScheduler:
 FEED_HEALTH_JOB = "feed-health"
 BACKUP_JOB = "nightly-backup"
 BACKUP_CATCH_UP_JOB = "nightly-backup-catch-up"
+NIGHT_CLOSE_JOB = "night-close"
 
 #: A backup missed while the server was down runs this long after start-up, not during it:
 #: the feeds reconnect and the screens resync first, and a server started only to be stopped
@@ -183,6 +185,8 @@ class CentreScheduler:
     - decision deadlines (:class:`DecisionScheduler`, rebuilt from the ledger on start);
     - ``feed-health``: an interval job checking every feed (:mod:`alley_poker.service.health`)
       and announcing the report on the ``alley`` topic, first at start-up;
+    - ``night-close``: a cron job at ``[night] close`` in ``[night] timezone`` raising the
+      alarm for every match still in play (:mod:`alley_poker.service.night_close`);
     - ``nightly-backup``: a cron job at ``[backup] at`` local time when the ledger is SQLite
       (:mod:`alley_poker.service.backup`), plus ``nightly-backup-catch-up``, once, shortly
       after start-up when the last backup time passed without its copy.
@@ -206,6 +210,10 @@ class CentreScheduler:
         self.feed_health = (FeedHealthCheck(feeds, service.announce)
                             if feeds is not None and getattr(feeds, "feeds", None) else None)
         self.backup = self._nightly_backup(clock)
+        night = getattr(config, "night", None)
+        self.night = night
+        self.night_close = (NightClose(service, close=night.close)
+                            if night is not None else None)
 
     def _nightly_backup(self, clock: Callable[[], datetime]) -> NightlyBackup | None:
         settings = self.config.backup
@@ -236,6 +244,15 @@ class CentreScheduler:
                 coalesce=True, max_instances=1,
                 # A check that could not run on time is simply skipped: the next one reports.
                 misfire_grace_time=1,
+            )
+        if self.night_close is not None:
+            self.scheduler.add_job(
+                self.night_close.check,
+                trigger=CronTrigger(hour=self.night.hour, minute=self.night.minute,
+                                    timezone=self.night.zone()),
+                id=NIGHT_CLOSE_JOB, name="the night's close", replace_existing=True,
+                # A close missed by a few minutes (a restart at closing time) still alarms.
+                coalesce=True, max_instances=1, misfire_grace_time=1800,
             )
         if self.backup is not None:
             self.scheduler.add_job(

@@ -22,6 +22,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from alley_poker.service import AlleyService, open_service
 from alley_poker.service.health import FeedStatusBoard
+from alley_poker.service.night_close import NightCloseBoard
 from alley_poker.store.api_tokens import ApiTokenStore
 from alley_poker.web.api import api
 from alley_poker.web.auth import hash_pin
@@ -87,6 +88,7 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
         lambda: app.config["SIGN_IN_RATE_LIMIT"])(app.view_functions[sign_in_view])
 
     app.extensions["feed_status"] = FeedStatusBoard(service.bus)
+    app.extensions["night_close"] = NightCloseBoard(service)
     socketio = SocketIO(app, async_mode="threading",
                         message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"])
     app.extensions["socketio_bridge"] = SocketBridge(socketio, service)

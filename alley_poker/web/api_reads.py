@@ -125,7 +125,9 @@ def list_feeds():
         feed["held"] = sum(held.get(lane, 0) for lane in feed.get("lanes", []))
         if feed["held"] and feed.get("state") == "green":
             feed["state"] = "amber"
-    return jsonify({"feeds": feeds})
+    # The night's close: matches still in play after it (the feed board's alarm); null before.
+    night = current_app.extensions.get("night_close")
+    return jsonify({"feeds": feeds, "night_close": night.current() if night else None})
 
 
 @api.get("/openapi.json")

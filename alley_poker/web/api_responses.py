@@ -169,8 +169,18 @@ class EventPage(BaseModel):
     next_since: int
 
 
+class NightCloseAlarm(BaseModel):
+    close: str = Field(description="the configured close, local HH:MM")
+    closed_at: str = Field(description="when the close was reached (UTC, ISO 8601)")
+    matches: list[dict[str, Any]] = Field(
+        description="matches still unsettled since the close: match_id, status, pot_cents")
+    all_settled: bool
+
+
 class FeedList(BaseModel):
     feeds: list[dict[str, Any]]
+    night_close: NightCloseAlarm | None = Field(
+        default=None, description="the alarm raised at the night's close; null before it")
 
 
 class BowlerMoneyView(BaseModel):
@@ -196,10 +206,18 @@ class SettlementTotals(BaseModel):
     complete: bool
 
 
+class UnsettledMatchView(BaseModel):
+    match_id: str
+    status: str
+    pot_cents: int
+
+
 class SettlementReport(BaseModel):
     date: str | None
     bowlers: list[BowlerMoneyView]
     matches: list[MatchMoneyView]
+    unsettled: list[UnsettledMatchView] = Field(
+        description="every match neither settled nor void (empty once the night is over)")
     totals: SettlementTotals
 
 

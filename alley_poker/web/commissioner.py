@@ -177,12 +177,18 @@ def board():
                                 for match_id in known_match_ids(service)]})
 
 
-def judge_leave(before: frozenset[int], standing: frozenset[int]) -> dict[str, Any]:
+def judge_leave(before: frozenset[int], standing: frozenset[int],
+                full_rack: bool | None = None) -> dict[str, Any]:
     """What a ball that left ``standing`` of the ``before`` pins scores on the sheet.
+
+    ``full_rack`` says whether the ball is the first at a fresh rack (only such a ball leaves
+    a split); ``None`` guesses it from ten pins facing the ball.
 
     >>> judge_leave(PINS, frozenset({7, 10}))
     {'pins': 8, 'standing': [7, 10], 'leave': '7-10', 'split': True}
     >>> judge_leave(frozenset({7, 10}), frozenset({7}))["split"]  # a second ball never splits
+    False
+    >>> judge_leave(PINS, frozenset({7, 10}), full_rack=False)["split"]  # after a gutter
     False
     """
     if not standing <= before:
@@ -191,7 +197,8 @@ def judge_leave(before: frozenset[int], standing: frozenset[int]) -> dict[str, A
                        "this ball", "standing")
     return {"pins": len(before) - len(standing), "standing": sorted(standing),
             "leave": format_leave(standing),
-            "split": before == PINS and is_split(standing)}
+            "split": (before == PINS if full_rack is None else full_rack)
+            and is_split(standing)}
 
 
 @commissioner.get("/pins.json")
@@ -199,4 +206,4 @@ def judge_leave(before: frozenset[int], standing: frozenset[int]) -> dict[str, A
 def pins():
     # 400 rather than the API's 422: the tablet's own route, answered so since it began.
     query = validated_query(PinsQuery, status=400, code="bad_request")
-    return jsonify(judge_leave(query.before, query.standing))
+    return jsonify(judge_leave(query.before, query.standing, query.full_rack))

@@ -109,6 +109,9 @@ class PinsQuery(QueryParameters):
 
     before: Leave = Field(default=PINS, description="pins standing before the ball (a rack)")
     standing: Leave = Field(description="pins standing after it, such as 7-10")
+    full_rack: bool | None = Field(
+        default=None, description="whether the ball is the first at a fresh rack (only such a "
+        "ball leaves a split); default: when ten pins face it")
 
 
 def validated_query(model: type[Query], *, status: int = 422,

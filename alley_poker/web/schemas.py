@@ -282,6 +282,14 @@ class UndoResultBody(ReasonBody):
         return c.CommissionerUndoResult(reason=self.reason, actor=actor)
 
 
+class SettleAsHandsStandBody(ReasonBody):
+    """The night closed with the match unfinished: end it now and pay the best hand as the
+    hands stand (open decisions lapse; no end-of-match draws or buys; see docs/rules.md)."""
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.CommissionerSettleAsHandsStand(reason=self.reason, actor=actor)
+
+
 #: The command kinds in URLs, and the schema of each body.
 COMMAND_BODIES: dict[str, type[CommandBody]] = {
     "record-ball": RecordBallBody,
@@ -304,6 +312,7 @@ COMMAND_BODIES: dict[str, type[CommandBody]] = {
     "undo-last": UndoLastBody,
     "confirm-result": ConfirmResultBody,
     "undo-result": UndoResultBody,
+    "settle-as-hands-stand": SettleAsHandsStandBody,
 }
 
 

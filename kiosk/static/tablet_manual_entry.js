@@ -23,8 +23,12 @@
   }
 
   async function judge() {
+    const at = current();
     const params = new URLSearchParams({ before: before.join("-") || "none",
                                          standing: standing().join("-") || "none" });
+    // Only the first ball at a fresh rack leaves a split: after a first-ball gutter ten pins
+    // still stand, but a 7-10 left by the second ball is an open frame, not a split.
+    if (at && at.frame) params.set("full_rack", String(Boolean(at.full_rack)));
     try {
       judged = await T.call("GET", "/commissioner/pins.json?" + params);
       leave.textContent = "Standing: " + judged.leave + " · " + judged.pins + " down";
@@ -105,6 +109,26 @@
     showWhere();
   }
 
+  // After a completed frame the scorer moves on to the next bowler in bowling order: the one
+  // furthest behind (game, frame; one mid-frame first), between equals the next seat after
+  // the bowler just entered.
+  function nextInOrder(match, after) {
+    const names = Object.keys(match.bowlers);
+    const from = names.indexOf(after);
+    const waiting = names.filter(function (n) { return match.bowlers[n].frame; });
+    function key(n) {
+      const b = match.bowlers[n];
+      return [b.game, b.frame, b.ball === 1 ? 1 : 0,
+              (names.indexOf(n) - from - 1 + names.length) % names.length];
+    }
+    waiting.sort(function (a, b) {
+      const ka = key(a), kb = key(b);
+      for (let i = 0; i < ka.length; i += 1) if (ka[i] !== kb[i]) return ka[i] - kb[i];
+      return 0;
+    });
+    return waiting.length ? waiting[0] : after;
+  }
+
   matchSelect.addEventListener("change", function () { fillBowlers(null); });
   bowlerSelect.addEventListener("change", showWhere);
 
@@ -112,15 +136,24 @@
     const matchId = matchSelect.value, bowler = bowlerSelect.value;
     if (!matchId || !bowler) { T.say("Choose a match and a bowler first.", "refused"); return; }
     body = Object.assign({ bowler: bowler }, body);
+    const was = current();
     try {
       const reply = await T.command(matchId, "record-ball", body);
       const item = T.el("li", "entry", bowler + ": " + words);
       item.dataset.match = matchId;
+      item.dataset.bowler = bowler;
       item.dataset.seq = reply.seq;
       entries.prepend(item);
       entered += 1;
       T.say("Entered for " + bowler + ": " + words);
       await load(true);
+      const now = current();
+      const frameDone = matchSelect.value === matchId && bowlerSelect.value === bowler &&
+        (!now || !now.frame || !was || now.frame !== was.frame || now.game !== was.game);
+      if (frameDone) {
+        bowlerSelect.value = nextInOrder(board[matchId], bowler);
+        showWhere();
+      }
     } catch (problem) {
       T.say("Refused: " + problem.message, "refused");
     }
@@ -128,6 +161,7 @@
 
   document.getElementById("enter-ball").addEventListener("click", function () {
     if (!judged) { T.say("The pin diagram does not add up yet.", "refused"); return; }
+    // The split flag is the server's reading of the pins left (at a full rack only).
     enter({ pins: judged.pins, standing: judged.standing, split: judged.split },
           judged.pins + " down, standing " + judged.leave + (judged.split ? " (SPLIT)" : ""));
   });
@@ -141,9 +175,15 @@
     const matchId = matchSelect.value;
     const done = await T.undoLast(matchId, "manual entry corrected on the tablet");
     if (done) {
-      const last = entries.querySelector("li.entry[data-match='" + CSS.escape(matchId) + "']");
+      const last = entries.querySelector("li.entry[data-match='" + CSS.escape(matchId) +
+                                         "']:not(.undone)");
       if (last) last.classList.add("undone");
       await load(true);
+      // Back to the bowler whose ball was taken back, to enter it again.
+      if (last && board[matchId] && board[matchId].bowlers[last.dataset.bowler]) {
+        bowlerSelect.value = last.dataset.bowler;
+        showWhere();
+      }
     }
   });
 

@@ -31,6 +31,13 @@
         return [b.bowler, (b.matches || []).join(", "),
                 T.money(b.paid_cents), T.money(b.won_cents), T.money(b.net_cents)];
       }, 5);
+      // The night is over only when no match is left unsettled: name the ones that are.
+      const unsettled = document.getElementById("unsettled");
+      const open = reply.unsettled || [];
+      unsettled.hidden = !open.length;
+      unsettled.textContent = open.length ? "⚠ Not settled: " + open.map(function (m) {
+        return m.match_id + " (" + m.status + ", pot " + T.money(m.pot_cents) + ")";
+      }).join(", ") : "";
       const totals = reply.totals;
       if (totals && (reply.bowlers || []).length) {
         const row = T.el("tr", "totals");

@@ -66,3 +66,44 @@ def test_money_in_an_unfinished_match_is_held_not_lost():
     report = night.as_dict()
     assert report["totals"] == {"paid_cents": 600, "won_cents": 0, "held_cents": 600,
                                 "complete": False}
+
+
+def test_a_match_in_play_at_the_close_is_settled_as_the_hands_stand():
+    match = Match(("Ann", "Bob", "Cy"))
+    match.stack("AS", "AH", "KD")
+    match.balls("Ann", 10)                       # a strike: AS and AH
+    match.balls("Bob", 9, 1)                      # a spare: KD
+    match.do(c.RecordBall("Ann", None, 0, gutter=True, actor="feed:lane-3"))
+    assert match.state.decisions, "Ann's card to lose is pending"
+    assert match.state.status == "playing"
+    ann_hand = list(match.state.hands["Ann"])
+
+    match.do(c.CommissionerSettleAsHandsStand(reason="the night closed", actor=DESK))
+
+    state = match.state
+    assert state.status == "settled" and state.decisions == {}
+    assert state.hands["Ann"] == ann_hand, "a pending card loss is not taken at the close"
+    assert state.result["winners"] == ["Ann"] and state.won == {"Ann": 300, "Bob": 0, "Cy": 0}
+    assert state.pot_cents == 0
+    assert sum(state.paid.values()) == state.pot_cents + sum(state.won.values())
+    types = [e.type for e in match.events]
+    assert "buy_paid" not in types and not any(
+        e.type == "decision_opened" and e.data["kind"] in ("end_draw", "buy")
+        for e in match.events)
+    assert types[-1] == "match_settled" and match.events[-1].data["reason"] == "the night closed"
+    night = settle([state])
+    assert (night.complete, night.held_cents, night.unsettled) == (True, 0, [])
+
+
+def test_settle_as_the_hands_stand_is_refused_for_a_finished_or_unstarted_match():
+    unstarted = Match(("Ann", "Bob"), start=False)
+    refused = unstarted.refused(c.CommissionerSettleAsHandsStand(actor=DESK))
+    assert "only a match in play" in str(refused) and "void it instead" in str(refused)
+    played = Match(("Ann", "Bob"))
+    finish(played)
+    refused = played.refused(c.CommissionerSettleAsHandsStand(actor=DESK))
+    assert "is settled" in str(refused)
+    bowler = Match(("Ann", "Bob"))
+    assert "commissioner" in str(bowler.refused(
+        c.CommissionerSettleAsHandsStand(actor="bowler:Ann")))
+    assert bowler.state.status == "playing"

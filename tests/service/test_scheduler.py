@@ -175,6 +175,7 @@ def test_standing_jobs_added_again_are_still_one_job_each(database):
     from alley_poker.service.scheduler import (
         BACKUP_CATCH_UP_JOB,
         BACKUP_JOB,
+        NIGHT_CLOSE_JOB,
         CentreScheduler,
     )
 
@@ -186,7 +187,7 @@ def test_standing_jobs_added_again_are_still_one_job_each(database):
         scheduler.add_standing_jobs()  # a second code path (or a restart hook) adds them again
         scheduler.add_standing_jobs()
         ids = scheduler.job_ids()
-        assert sorted(ids) == sorted({BACKUP_JOB, BACKUP_CATCH_UP_JOB}), ids
+        assert sorted(ids) == sorted({BACKUP_JOB, BACKUP_CATCH_UP_JOB, NIGHT_CLOSE_JOB}), ids
     finally:
         scheduler.shutdown()
         service.repository.store.close()

@@ -109,7 +109,8 @@ def test_every_match_read_of_an_unknown_match_is_404(app):
 
 def test_feeds_show_the_latest_health_report(app, service):
     client = app.test_client()
-    assert client.get("/api/v1/feeds").get_json() == {"feeds": []}
+    assert client.get("/api/v1/feeds").get_json() == {"feeds": [], "night_close": None}
     report = [{"source": "lanes-1-4", "state": "amber", "last_line_age": 12.5}]
     service.bus.publish("alley", {"kind": "feed_health", "feeds": report})
-    assert client.get("/api/v1/feeds").get_json() == {"feeds": [{**report[0], "held": 0}]}
+    assert client.get("/api/v1/feeds").get_json() == {"feeds": [{**report[0], "held": 0}],
+                                                         "night_close": None}

@@ -64,6 +64,7 @@ def test_the_night_settles_to_zero_and_downloads_as_csv(app, service):
                            "matches": ["m2"]}
     assert report["totals"] == {"paid_cents": 200, "won_cents": 200, "held_cents": 0,
                                 "complete": False}  # m2 is still open
+    assert report["unsettled"] == [{"match_id": "m2", "status": "open", "pot_cents": 0}]
 
     download = client.get("/api/v1/settlement.csv")
     assert download.mimetype == "text/csv"

@@ -144,6 +144,31 @@ def test_manual_entry_by_pin_diagram_shows_the_split_and_records_the_ball(
     assert service.state("m1").balls["Ann"][0][-1]["gutter"] is True
 
 
+def test_manual_entry_takes_a_7_10_after_a_first_ball_gutter_and_moves_to_the_next_bowler(
+        tablet, live_server, service):
+    tablet.goto(f"{live_server.url}/commissioner/manual-entry?match_id=m1")
+    tablet.wait_for_function("document.getElementById('entry-bowler').value === 'Ann'")
+    tablet.click("#enter-gutter")
+    tablet.wait_for_function(
+        "document.getElementById('entry-where').textContent.includes('ball 2')")
+    assert tablet.input_value("#entry-bowler") == "Ann"
+    # Ten pins still stand, but this is the second ball: a 7-10 left is no split.
+    tablet.click(".pin[data-pin='7']")
+    tablet.click(".pin[data-pin='10']")
+    tablet.wait_for_function(
+        "document.getElementById('leave').textContent === 'Standing: 7-10 · 8 down'")
+    assert tablet.get_attribute("#split", "data-split") == "false"
+    tablet.click("#enter-ball")
+    # The frame is complete: entry moves on to Bob, the next bowler in bowling order.
+    tablet.wait_for_function("document.getElementById('entry-bowler').value === 'Bob'")
+    assert "Bob" in tablet.inner_text("#entry-where")
+    assert "frame 1, ball 1" in tablet.inner_text("#entry-where")
+    first, second = service.state("m1").balls["Ann"][0]
+    assert (first["pins"], first["gutter"]) == (0, True)
+    assert (second["pins"], sorted(second["standing"]), second["split"]) == (8, [7, 10], False)
+    assert "Refused" not in tablet.inner_text("#notice")
+
+
 def test_the_tablet_resolves_a_pending_decision_for_a_bowler(tablet, service):
     service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
     service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor="feed:test"))
