@@ -65,3 +65,37 @@ def test_destructive_powers_are_set_apart_as_danger_and_name_their_consequence(
     # The desk said no: nothing changed.
     assert service.state("m1").status == "playing"
     assert list(service.state("m1").bowlers) == ["Ann", "Bob"]
+
+
+def wrong_pin(page, live_server) -> None:
+    page.goto(f"{live_server.url}/commissioner")
+    page.fill("#pin", "0000")
+    page.click("button[type=submit]")
+
+
+def test_a_device_with_too_many_wrong_pins_waits_on_a_styled_page_and_others_still_sign_in(
+        browser, live_server):
+    guesser = browser.new_context().new_page()
+    guesser.set_default_timeout(8_000)
+    for _ in range(5):
+        wrong_pin(guesser, live_server)
+        assert "That PIN is not right." in guesser.inner_text(".problem")
+    with guesser.expect_response("**/commissioner/sign-in") as answered:
+        wrong_pin(guesser, live_server)
+    assert answered.value.status == 429
+    assert 1 <= int(answered.value.headers["retry-after"]) <= 60
+    said = guesser.inner_text(".problem")
+    assert "Too many wrong PINs on this device. Try again in" in said
+    assert "Too Many Requests" not in guesser.content()
+    # The app's own page: its stylesheet and the sign-in form, not a bare white page.
+    assert guesser.evaluate("getComputedStyle(document.body).backgroundColor") != \
+        "rgb(255, 255, 255)"
+    assert guesser.locator("#pin").is_visible()
+
+    # The commissioner's tablet, on the same Wi-Fi address, signs in at once.
+    desk = browser.new_context().new_page()
+    desk.set_default_timeout(8_000)
+    desk.goto(f"{live_server.url}/commissioner")
+    desk.fill("#pin", PIN)
+    desk.click("button[type=submit]")
+    desk.wait_for_selector("#live-state[data-state=live]")
