@@ -45,6 +45,8 @@ DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": "sqlite://",
     # The centre this app serves: its commissioner signs in to this centre only.
     "CENTRE": "default",
+    # The centre's time zone for people (IANA name; None: the machine's), from alley.toml.
+    "TIME_ZONE": None,
     # Redis URL when several web processes share the Socket.IO clients (None: one process).
     "SOCKETIO_MESSAGE_QUEUE": None,
     # CSRF is checked by web.tokens' request guard, which lets API-token requests skip it.

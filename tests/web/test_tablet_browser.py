@@ -239,12 +239,13 @@ def test_the_audit_log_filters_and_a_token_is_shown_once(tablet, live_server, se
     service.execute("m1", c.HollandDaze("Bob", reason="lane 1 by mistake",
                                         actor="commissioner:desk"))
     tablet.goto(f"{live_server.url}/commissioner/audit")
-    tablet.wait_for_selector("#audit tbody td:has-text('holland_daze')")
+    tablet.wait_for_selector("#audit tbody td:has-text('Holland-daze ruled for Bob')")
+    tablet.click("#audit-filter details.more-filters summary")
     tablet.fill("#audit-filter input[name=type]", "holland_daze")
     tablet.click("#audit-filter button[type=submit]")
     tablet.wait_for_function(
         "[...document.querySelectorAll('#audit tbody tr')].length === 1")
-    assert "commissioner:desk" in tablet.inner_text("#audit tbody")
+    assert "desk (desk)" in tablet.inner_text("#audit tbody")
     assert tablet.get_attribute("#audit-csv", "href").endswith("?type=holland_daze")
     with tablet.expect_download() as downloading:
         tablet.click("#audit-csv")

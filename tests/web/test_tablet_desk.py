@@ -7,9 +7,15 @@ reflow at phone width.
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 import pytest
 
-from tests.web.conftest import PIN
+from alley_poker.ledger import commands as c
+from alley_poker.service.audit import audit_entries
+from alley_poker.web import create_app
+from tests.web.conftest import PIN, start_match
 
 
 def open_tablet(browser, live_server, *, width: int = 1280, height: int = 800,
@@ -99,3 +105,53 @@ def test_a_device_with_too_many_wrong_pins_waits_on_a_styled_page_and_others_sti
     desk.fill("#pin", PIN)
     desk.click("button[type=submit]")
     desk.wait_for_selector("#live-state[data-state=live]")
+
+
+@pytest.fixture
+def app(service):
+    """The tablet's app, for a centre whose clock is Chicago's (whatever the machine's)."""
+    return create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
+                       "TIME_ZONE": "America/Chicago"}, service=service)
+
+
+def test_the_audit_page_reads_newest_first_in_pages_on_the_centres_clock_in_plain_words(
+        browser, live_server, service):
+    start_match(service, "m2", {(3, 1): "Cy", (4, 1): "Di"})
+    for ruling in range(60):
+        service.execute("m1", c.HollandDaze("Bob", reason=f"ruling {ruling}",
+                                            actor="commissioner:tablet"))
+    page = open_tablet(browser, live_server)
+    page.goto(f"{live_server.url}/commissioner/audit")
+    rows = page.locator("#audit tbody tr.audit-entry")
+    rows.first.wait_for()
+    assert rows.count() == 50
+    # Newest first: the last thing done is on top (m2 was made before the rulings).
+    assert rows.nth(0).inner_text().split("\t")[-1] == "Holland-daze ruled for Bob (ruling 59)"
+    assert "Who" in page.inner_text("#audit thead")
+    assert "=" not in page.inner_text("#audit tbody")  # words, not key=value
+    # The time is the centre's (Chicago's), not UTC's and not the browser's.
+    assert page.inner_text("#audit-zone") == "America/Chicago"
+    entry = audit_entries(service.repository.store, newest_first=True, limit=1)[0]
+    chicago = datetime.fromisoformat(entry.time).astimezone(ZoneInfo("America/Chicago"))
+    assert chicago.strftime("%H:%M:%S") in rows.nth(0).locator("td.when").inner_text()
+    # A cursor, not "the oldest 200": the older entries follow, down to the first one.
+    page.click("#audit-older")
+    page.wait_for_function(
+        "document.querySelectorAll('#audit tbody tr.audit-entry').length > 50")
+    page.wait_for_selector("#audit-older", state="hidden")
+    texts = rows.evaluate_all("rows => rows.map(r => r.cells[3].textContent)")
+    assert texts[-1].startswith("Match created for Ann and Bob")
+    assert len(texts) == len(set(rows.evaluate_all("rows => rows.map(r => r.dataset.id)")))
+    assert "Match started: ante $1.00 each, agreed by all 2" in texts
+
+    # Filter by match, then by bowler.
+    page.select_option("#audit-filter select[name=match_id]", "m2")
+    page.wait_for_function("[...document.querySelectorAll('#audit tbody tr.audit-entry')]"
+                           ".every(r => r.cells[1].textContent === 'm2')")
+    page.fill("#audit-filter input[name=bowler]", "Di")
+    page.click("#audit-filter button[type=submit]")
+    page.wait_for_function("[...document.querySelectorAll('#audit tbody tr.audit-entry')]"
+                           ".some(r => r.cells[3].textContent === 'Di agreed to the $1.00 ante')"
+                           " && ![...document.querySelectorAll('#audit tbody tr')]"
+                           ".some(r => r.textContent.includes('Cy agreed'))")
+    assert page.get_attribute("#audit-csv", "href").endswith("?match_id=m2&bowler=Di")
