@@ -89,7 +89,7 @@ def test_settlement_for_a_day(app, service):
             status, body = send("GET", f"{route}?date={bad}")
             assert (status, body) == (422, {"error": {
                 "code": "validation_failed", "field": "date",
-                "message": "date: must be a day as YYYY-MM-DD"}}), (route, bad)
+                "message": "The date must be a day as YYYY-MM-DD."}}), (route, bad)
     assert send("GET", "/api/v1/settlement?date=")[1]["date"] is None  # empty: every day
 
 

@@ -286,7 +286,7 @@ def test_a_bad_pin_parameter_is_400_naming_it(app):
     for query, field, words in (("standing=7-11", "standing", "no pin 11"),
                                 ("before=0&standing=7", "before", "no pin 0"),
                                 ("before=7-x&standing=7", "before", "not a pin number"),
-                                ("before=7-10", "standing", "required")):
+                                ("before=7-10", "standing", "must be given")):
         answer = client.get(f"/commissioner/pins.json?{query}")
         assert answer.status_code == 400, query
         error = answer.get_json()["error"]

@@ -15,6 +15,7 @@ import pytest
 from alley_poker.ledger import commands as c
 from alley_poker.service.audit import audit_entries
 from alley_poker.web import create_app
+from alley_poker.web.api import known_match_ids
 from tests.web.conftest import PIN, start_match
 
 
@@ -155,3 +156,40 @@ def test_the_audit_page_reads_newest_first_in_pages_on_the_centres_clock_in_plai
                            " && ![...document.querySelectorAll('#audit tbody tr')]"
                            ".some(r => r.textContent.includes('Cy agreed'))")
     assert page.get_attribute("#audit-csv", "href").endswith("?match_id=m2&bowler=Di")
+
+
+def test_a_refused_new_match_says_what_is_wrong_in_the_desks_words(browser, live_server,
+                                                                    service):
+    page = open_tablet(browser, live_server)
+    page.goto(f"{live_server.url}/commissioner/new-match")
+    page.fill("input[name=match_id]", "tue-1")
+    page.fill("input[name=lanes]", "3-4")
+    seats = page.locator("tr.seat")
+    seats.nth(0).locator("[name=bowler]").fill("Cy")
+    seats.nth(1).locator("[name=bowler]").fill("Di")
+    seats.nth(1).locator("[name=slot]").fill("13")
+
+    def refusal() -> str:
+        page.click("button[type=submit].primary")
+        page.wait_for_selector("#notice[data-kind=refused]")
+        said = page.inner_text("#notice")
+        page.evaluate("document.getElementById('notice').dataset.kind = ''")
+        return said
+
+    said = refusal()
+    assert said == "✖ Refused: The slot in row 2 of the lane slots must be at most 12."
+    assert seats.nth(1).locator("[name=slot]").get_attribute("aria-invalid") == "true"
+
+    seats.nth(1).locator("[name=slot]").fill("1")
+    seats.nth(1).locator("[name=bowler]").fill("Cy")
+    said = refusal()
+    assert said == ("✖ Refused: Cy is given two lane slots: each bowler bowls on one lane "
+                    "slot")
+
+    seats.nth(1).locator("[name=bowler]").fill("Di")
+    page.fill("input[name=ante]", "20000")
+    said = refusal()
+    assert said == "✖ Refused: The ante must be at most $10000.00."
+    for internal in ("slots", "ante_cents", "Input should", "^", "(", "pattern"):
+        assert internal not in said
+    assert "tue-1" not in known_match_ids(service)  # nothing was made by the refusals
