@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, redirect, url_for
 from flask_socketio import SocketIO
 from flask_wtf.csrf import CSRFProtect
 
@@ -85,6 +85,9 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     for blueprint in (kiosk, commissioner, api):
         app.register_blueprint(blueprint)
     install_sign_in_limits(app)
+    # Browsers ask for /favicon.ico whatever the page links: answer it, not a 404 per visit.
+    app.add_url_rule("/favicon.ico", "favicon", lambda: redirect(
+        url_for("static", filename="favicon.svg"), code=301))
 
     app.extensions["feed_status"] = FeedStatusBoard(service.bus)
     socketio = SocketIO(app, async_mode="threading",
