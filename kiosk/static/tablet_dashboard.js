@@ -17,6 +17,15 @@
                            end_draw: "end-of-match draw", buy: "buy a card" };
   const FEED_SHAPES = { green: ["●", "OK"], amber: ["▲", "LATE"], red: ["■", "DOWN"] };
 
+  const BOWLER_COLUMNS = ["Bowler", "Lane", "Next ball", "Marks", "Hand", "Best hand", "Decisions"];
+  const FEED_COLUMNS = ["Feed", "Health", "Last line", "Lines", "Rejected", "Held", "Reconnects"];
+
+  // Each cell carries its column's title: on a phone the table reflows into one card per
+  // row and the titles are shown beside the values (kiosk.css).
+  function labelCells(row, titles) {
+    Array.from(row.children).forEach(function (cell, index) { cell.dataset.label = titles[index]; });
+  }
+
   function countdown(deadline) {
     if (!deadline) return "no deadline";
     const left = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
@@ -239,8 +248,7 @@
                    " · pot " + T.money(state.pot_cents) + " · ante " + T.money(state.ante_cents)));
     const table = el("table", "bowlers");
     const head = el("tr");
-    ["Bowler", "Lane", "Next ball", "Marks", "Hand", "Best hand", "Decisions"].forEach(
-      function (title) { head.append(el("th", "", title)); });
+    BOWLER_COLUMNS.forEach(function (title) { head.append(el("th", "", title)); });
     table.append(head);
     state.seat_order.forEach(function (name) {
       const b = state.bowlers[name];
@@ -255,6 +263,7 @@
                  el("td", "hand", handText(b.hand) + (b.hole < 0 ? "  (hole −" + Math.abs(b.hole) + ")" : "")),
                  el("td", "", b.describe),
                  el("td", "", b.pending.length ? b.pending.length + " open" : "—"));
+      labelCells(row, BOWLER_COLUMNS);
       table.append(row);
     });
     live.append(table);
@@ -386,6 +395,7 @@
       row.append(name, health,
                  feedCell(feed.last_line_at ? new Date(feed.last_line_at).toLocaleTimeString() : "never"),
                  feedCell(feed.lines), rejected, held, feedCell(feed.reconnects));
+      labelCells(row, FEED_COLUMNS);
       return row;
     }));
   }

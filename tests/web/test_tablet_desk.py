@@ -14,6 +14,7 @@ import pytest
 
 from alley_poker.ledger import commands as c
 from alley_poker.service.audit import audit_entries
+from alley_poker.service.health import feed_report
 from alley_poker.web import create_app
 from alley_poker.web.api import known_match_ids
 from tests.web.conftest import PIN, start_match
@@ -193,3 +194,60 @@ def test_a_refused_new_match_says_what_is_wrong_in_the_desks_words(browser, live
     for internal in ("slots", "ante_cents", "Input should", "^", "(", "pattern"):
         assert internal not in said
     assert "tue-1" not in known_match_ids(service)  # nothing was made by the refusals
+
+
+TABLET_PAGES = ["/commissioner", "/commissioner/new-match",
+                "/commissioner/manual-entry?match_id=m1", "/commissioner/settlement",
+                "/commissioner/audit", "/commissioner/tokens"]
+#: Every visible element's box, and whether its text is clipped, at the page's width.
+OFF_SCREEN = """() => {
+  const width = window.innerWidth;
+  return [...document.querySelectorAll('body *')].filter(e => {
+    const box = e.getBoundingClientRect();
+    if (!box.width || !box.height) return false;
+    return box.right > width + 1 || box.left < -1;
+  }).map(e => e.tagName + '.' + e.className + ': ' + (e.textContent || '').slice(0, 40));
+}"""
+
+
+def test_the_tablet_pages_reflow_at_phone_width_and_cut_off_no_name_or_card(
+        browser, live_server, service):
+    start_match(service, "long-night", {(3, 1): "Maximilian-Alexander", (4, 1): "Bartholomew"})
+    for bowler in ("Maximilian-Alexander", "Bartholomew"):
+        for _ in range(4):  # strikes: four cards each
+            service.execute("long-night", c.RecordBall(bowler, 1, 10, actor="feed:test"))
+    service.bus.publish("alley", {"kind": "feed_health", "feeds": [feed_health_report()]})
+    page = open_tablet(browser, live_server, width=390, height=844)
+    row = page.locator("article.match-card[data-match=long-night] "
+                       "tr.bowler-row[data-bowler=Maximilian-Alexander]")
+    row.wait_for()
+    page.wait_for_selector("tr.feed")
+    for path in TABLET_PAGES:
+        page.goto(f"{live_server.url}{path}")
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+        assert page.evaluate(OFF_SCREEN) == [], path
+
+    page.goto(f"{live_server.url}/commissioner")
+    row.wait_for()
+    hand = row.locator("td.hand")
+    state = service.state("long-night")
+    cards = [state.display_card(card) for card in state.hands["Maximilian-Alexander"]]
+    assert len(cards) >= 4 and hand.inner_text().split() == cards
+    for cell in (row.locator("td.name"), hand):
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+        assert cell.evaluate("c => c.scrollWidth <= c.clientWidth + 1")  # nothing clipped
+    # The table became one card per bowler, each value beside its column's title.
+    assert hand.evaluate("c => getComputedStyle(c, '::before').content") == '"Hand: "'
+    assert row.evaluate("r => getComputedStyle(r).display") == "flex"
+
+
+def feed_health_report() -> dict:
+    return feed_report({"source": "north", "url": "/dev/ttyUSB0", "lanes": [1, 2],
+                        "dialect": "apf1", "state": "down", "connected": False,
+                        "last_line_at": 1_795_000_000.0, "seconds_silent": 0.4,
+                        "heartbeat_s": 10.0, "lines_ok": 120, "lines_rejected": 0,
+                        "reconnects": 3, "last_rejected": None,
+                        "last_error": "cannot open /dev/ttyUSB0: [Errno 13] Permission denied: "
+                                      "'/dev/ttyUSB0' (check the dialout group)"})
