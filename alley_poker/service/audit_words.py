@@ -29,8 +29,11 @@ JOKERS = {"GJ": "the good joker", "BJ": "the bad joker",
 
 
 def money(cents: Any) -> str:
-    """>>> money(150), money(-5)
-    ('$1.50', '−$0.05')"""
+    """Cents as dollars.
+
+    >>> money(150), money(-5)
+    ('$1.50', '−$0.05')
+    """
     cents = int(cents or 0)
     sign = "−" if cents < 0 else ""
     return f"{sign}${abs(cents) // 100}.{abs(cents) % 100:02d}"
