@@ -5,6 +5,7 @@ and a favicon so the pages leave no 404 behind."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -68,7 +69,11 @@ def test_serve_logs_changes_not_every_check_and_says_what_to_check_on_a_missing_
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/favicon.ico", timeout=5) as icon:
             assert icon.status == 200 and icon.headers["Content-Type"].startswith("image/")
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/commissioner", timeout=5) as page:
-            assert 'rel="icon"' in page.read().decode()
+            linked = re.search(r'<link rel="icon" href="([^"]+)"', page.read().decode())
+        assert linked, "the pages link no icon"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{linked.group(1)}",
+                                    timeout=5) as icon:
+            assert icon.status == 200 and b"<svg" in icon.read()
         time.sleep(2.0)  # eight feed checks
         output += stop(process)
     finally:
