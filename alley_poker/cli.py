@@ -98,10 +98,24 @@ def serve(config_path: Path | None, host: str, port: int) -> None:
     try:
         pin = commissioner_pin()
         config = load_config(config_path)
+        _warn_if_demo(config_path, config)
         server = AlleyServer(config, pin=pin, host=host, port=port)
     except (MissingPin, ConfigError, StoreError, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
     server.serve_until_signalled(echo=click.echo)
+
+
+def _warn_if_demo(config_path: Path | None, config: object) -> None:
+    """Say so when no centre file was found and the shipped demo configuration is served."""
+    from alley_poker.config import CENTRE_CONFIG_PATH, DEFAULT_CONFIG_PATH, default_config_path
+
+    if config_path is None and default_config_path() == DEFAULT_CONFIG_PATH:
+        centre = config.centre  # type: ignore[attr-defined]
+        feeds = ", ".join(feed.url for feed in config.feeds) or "none"  # type: ignore[attr-defined]
+        click.echo(f"WARNING: no {CENTRE_CONFIG_PATH} here, so this serves the DEMO lanes "
+                   f"from the shipped configuration ({centre.name}: {centre.lanes} lanes, "
+                   f"feeds {feeds}).  Copy {DEFAULT_CONFIG_PATH} to {CENTRE_CONFIG_PATH} and "
+                   "set your centre's lanes and scorer, or pass --config.", err=True)
 
 
 def _log_to_stderr() -> None:
@@ -109,6 +123,10 @@ def _log_to_stderr() -> None:
 
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # APScheduler says "Running job"/"executed successfully" at INFO for every run of every
+    # job (the feed check runs every few seconds); our jobs log what changed instead.  A job
+    # that fails is still logged (at ERROR).
+    logging.getLogger("apscheduler.executors").setLevel(logging.WARNING)
 
 
 @main.command()

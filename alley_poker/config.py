@@ -49,6 +49,19 @@ ENV_OVERRIDES = {
 }
 
 
+def centre_zone(name: str | None) -> tzinfo:
+    """The zone called ``name``, or the machine's own zone for None.
+
+    >>> centre_zone("Europe/London").key
+    'Europe/London'
+    """
+    if name:
+        return ZoneInfo(name)
+    from tzlocal import get_localzone  # only when the file names no zone
+
+    return get_localzone()
+
+
 class ConfigError(ValueError):
     """A configuration file that cannot be used; the message names the file, key and problem."""
 
@@ -61,6 +74,24 @@ class CentreConfig(_Strict):
     id: Annotated[str, Field(min_length=1, pattern=r"^[a-z0-9][a-z0-9-]*$")] = "default"
     name: Annotated[str, Field(min_length=1)]
     lanes: Annotated[int, Field(ge=2, le=200)]
+    #: The centre's clock for people (the audit log's times); None: the machine's own zone.
+    time_zone: str | None = None
+
+    @field_validator("time_zone")
+    @classmethod
+    def _known_zone(cls, name: str | None) -> str | None:
+        if name is not None:
+            try:
+                ZoneInfo(name)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise ValueError(f"unknown time zone {name!r}: use a name such as "
+                                 "\"Europe/London\" or \"America/Chicago\"") from None
+        return name
+
+    @property
+    def zone(self) -> tzinfo:
+        """The centre's time zone (the machine's when the file names none)."""
+        return centre_zone(self.time_zone)
 
     @property
     def lane_pairs(self) -> list[tuple[int, int]]:

@@ -164,6 +164,15 @@ class FeedHealth:
     seconds_silent: float | None = None
 
 
+def _what_to_check(url: str) -> str:
+    """For a local serial device that would not open: what the operator should look at."""
+    if "://" in url:
+        return ""
+    return (f" (check: is the scorer's cable plugged in and is {url} the right path - "
+            "ls /dev/tty*; may this user open it - ls -l " + url + ", and the user must be "
+            "in the dialout group: sudo usermod -aG dialout $USER, then log in again)")
+
+
 def _open_keeping_input(url: str, **settings: object) -> serial.SerialBase:
     """``serial_for_url(url)`` opened *without* the input flush pyserial does on open.
 
@@ -331,7 +340,7 @@ class SerialFeed:
                                        timeout=self.read_timeout)
         except (serial.SerialException, OSError, ValueError) as exc:
             with self._changed:
-                self._last_error = f"cannot open {self.url}: {exc}"
+                self._last_error = f"cannot open {self.url}: {exc}{_what_to_check(self.url)}"
             log.debug("feed %s: %s", self.source, self._last_error)
             return None
         with self._changed:

@@ -2,8 +2,11 @@
 
 Read straight from the event store's global feed (``events_since``), so it holds everything
 the ledger ever accepted, corrections and undone actions included.  Entries are filtered by
-match, actor, event type and bowler; ``since`` is the audit cursor (an entry's ``id``).  The
-summary never carries the draw pile's order: the audit is for who-did-what, not for peeking.
+match, actor, event type and bowler; ``since`` is the audit cursor (an entry's ``id``) read
+forwards, ``before`` the cursor read backwards (newest first, as the desk reads it).  Each
+entry has the raw ``summary`` (key=value words) and a ``description`` in plain words
+(:mod:`alley_poker.service.audit_words`), and its time in UTC and in the centre's zone.  Neither
+carries the draw pile's order: the audit is for who-did-what, not for peeking.
 
 >>> summarize("card_drawn", {"bowler": "Ann", "card": "TD", "reason": "strike",
 ...                          "actor": "feed:t", "command": "RecordBall", "action": 5})
@@ -16,7 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import tzinfo
 from typing import Any
+
+from alley_poker.service.audit_words import describe
 
 #: Keys every event carries that the audit shows in their own columns (or not at all).
 BOOKKEEPING_KEYS = frozenset({"actor", "command", "action"})
@@ -36,11 +42,14 @@ class AuditEntry:
     actor: str
     command: str
     summary: str
+    local_time: str
+    description: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "time": self.time, "match_id": self.match_id, "seq": self.seq,
-                "type": self.type, "actor": self.actor, "command": self.command,
-                "summary": self.summary}
+        return {"id": self.id, "time": self.time, "local_time": self.local_time,
+                "match_id": self.match_id, "seq": self.seq, "type": self.type,
+                "actor": self.actor, "command": self.command, "summary": self.summary,
+                "description": self.description}
 
 
 @dataclass(frozen=True)
@@ -90,23 +99,40 @@ def _stored_events(store: Any, since: int) -> Iterator[Any]:
         cursor = page[-1].id
 
 
+def _stored_events_backwards(store: Any, before: int | None) -> Iterator[Any]:
+    cursor = before
+    while True:
+        page = store.events_before(cursor, limit=PAGE)
+        yield from page
+        if len(page) < PAGE:
+            return
+        cursor = page[-1].id
+
+
 def audit_entries(store: Any, *, where: AuditFilter | None = None, since: int = 0,
-                  limit: int = 200) -> list[AuditEntry]:
-    """Up to ``limit`` entries of the store's centre with an id above ``since``, oldest first."""
+                  before: int | None = None, newest_first: bool = False,
+                  limit: int | None = 200, zone: tzinfo | None = None) -> list[AuditEntry]:
+    """Up to ``limit`` (None: all) entries of the store's centre: with an id above ``since``,
+    oldest first; or, ``newest_first``, with an id below ``before`` (None: the newest)."""
     where = where or AuditFilter()
     centre = getattr(store, "centre", None)
+    stored_events = (_stored_events_backwards(store, before) if newest_first
+                     else _stored_events(store, since))
     found: list[AuditEntry] = []
-    for stored in _stored_events(store, since):
+    for stored in stored_events:
         if centre is not None and stored.centre != centre:
             continue
         record = stored.record
         if not where.admits(record):
             continue
         data = record.get("data") or {}
+        summary = summarize(record["type"], data)
         found.append(AuditEntry(
             id=stored.id, time=stored.recorded_at.isoformat(), match_id=record["match_id"],
             seq=record["seq"], type=record["type"], actor=str(data.get("actor", "")),
-            command=str(data.get("command", "")), summary=summarize(record["type"], data)))
-        if len(found) >= limit:
+            command=str(data.get("command", "")), summary=summary,
+            local_time=stored.recorded_at.astimezone(zone).isoformat(timespec="seconds"),
+            description=describe(record["type"], data, summary)))
+        if limit is not None and len(found) >= limit:
             break
     return found

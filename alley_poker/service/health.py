@@ -190,6 +190,22 @@ class FeedHealthCheck:
                  announce: Callable[[str, dict[str, Any]], None]) -> None:
         self.feeds = feeds
         self.announce = announce
+        # What each feed looked like at the last check: the log says when it changes, not
+        # every few seconds (the job itself runs quietly).
+        self._last_seen: dict[str, tuple[Any, Any]] = {}
+
+    def _log_changes(self, message: dict[str, Any]) -> None:
+        for feed in message["feeds"]:
+            now = (feed.get("state"), feed.get("last_error"))
+            before = self._last_seen.get(feed["source"])
+            if now != before:
+                self._last_seen[feed["source"]] = now
+                if feed.get("last_error") and now[1] != (before or (None, None))[1]:
+                    log.warning("feed %s: %s is %s: %s", feed["source"], feed.get("url"),
+                                feed.get("state"), feed["last_error"])
+                else:
+                    log.info("feed %s: %s is %s", feed["source"], feed.get("url"),
+                             feed.get("state"))
 
     def report(self) -> dict[str, Any]:
         return {"kind": KIND, "feeds": [feed_report(health) for health in self.feeds.health()]}
@@ -198,6 +214,7 @@ class FeedHealthCheck:
         """One check: build the report and publish it; returns it (``None`` if it failed)."""
         try:
             message = self.report()
+            self._log_changes(message)
             self.announce(TOPIC, message)
         except Exception:
             log.exception("feed health check failed")

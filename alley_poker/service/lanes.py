@@ -83,7 +83,10 @@ class LaneMap:
                 raise LaneAssignmentError(f"lane {lane} slot {slot} names no bowler")
             clean[(lane, slot)] = bowler
         if len(set(clean.values())) != len(clean):
-            raise LaneAssignmentError(f"match {match_id}: a bowler is given two lane slots")
+            named = list(clean.values())
+            twice = next(bowler for bowler in named if named.count(bowler) > 1)
+            raise LaneAssignmentError(
+                f"{twice} is given two lane slots: each bowler bowls on one lane slot")
         return clean
 
     @staticmethod

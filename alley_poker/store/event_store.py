@@ -371,6 +371,22 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
         with self._engine.connect() as connection:
             return list(connection.scalars(query))
 
+    def events_before(self, before_id: int | None = None, *,
+                      limit: int = 1000) -> list[StoredEvent]:
+        """Up to ``limit`` events of the centre's matches with a global id below
+        ``before_id`` (any id when None), newest first: the audit log read backwards."""
+        query = select(events.c.id, events.c.match_id, events.c.seq, events.c.type,
+                       events.c.data, events.c.recorded_at, events.c.centre).where(
+            events.c.centre == self.centre)
+        if before_id is not None:
+            query = query.where(events.c.id < before_id)
+        query = query.order_by(events.c.id.desc()).limit(limit)
+        with self._engine.connect() as connection:
+            return [StoredEvent(id=row.id, recorded_at=_as_utc(row.recorded_at),
+                                centre=row.centre,
+                                record=_record(row.match_id, row.seq, row.type, row.data))
+                    for row in connection.execute(query)]
+
     def events_since(self, after_id: int = 0, *, limit: int = 1000) -> list[StoredEvent]:
         """Up to ``limit`` events of the centre's matches with a global id above ``after_id``,
         in id order.

@@ -14,9 +14,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
+from flask import Flask, redirect, url_for
 from flask_socketio import SocketIO
 from flask_wtf.csrf import CSRFProtect
 
@@ -29,6 +27,7 @@ from alley_poker.web.auth import hash_pin
 from alley_poker.web.commissioner import commissioner
 from alley_poker.web.errors import register_error_handlers
 from alley_poker.web.kiosk import kiosk
+from alley_poker.web.sign_in_limits import install_sign_in_limits
 from alley_poker.web.sockets import SocketBridge
 from alley_poker.web.tokens import install_request_guard
 from kiosk import KIOSK_DIR
@@ -39,11 +38,16 @@ DEFAULTS: dict[str, Any] = {
     # A tablet stays signed in for the night; the token lives as long as the session.
     "WTF_CSRF_TIME_LIMIT": None,
     "RATELIMIT_STORAGE_URI": "memory://",
-    "SIGN_IN_RATE_LIMIT": "5 per minute",
+    # Wrong PINs per device: the more of them, the longer the wait (web.sign_in_limits).
+    "SIGN_IN_RATE_LIMIT": "5 per minute; 10 per 15 minutes; 20 per day",
+    # Wrong PINs per network address, whatever the device: the cap against brute force.
+    "SIGN_IN_ADDRESS_LIMIT": "30 per 10 minutes; 100 per day",
     "COMMISSIONER_PIN_HASH": None,
     "DATABASE_URL": "sqlite://",
     # The centre this app serves: its commissioner signs in to this centre only.
     "CENTRE": "default",
+    # The centre's time zone for people (IANA name; None: the machine's), from alley.toml.
+    "TIME_ZONE": None,
     # Redis URL when several web processes share the Socket.IO clients (None: one process).
     "SOCKETIO_MESSAGE_QUEUE": None,
     # CSRF is checked by web.tokens' request guard, which lets API-token requests skip it.
@@ -78,14 +82,13 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     app.extensions["api_tokens"] = (
         ApiTokenStore(store.engine, centre=app.config["CENTRE"]) if store is not None else None)
     install_request_guard(app, CSRFProtect(app))
-    limiter = Limiter(get_remote_address, app=app,
-                      storage_uri=app.config["RATELIMIT_STORAGE_URI"])
     register_error_handlers(app)
     for blueprint in (kiosk, commissioner, api):
         app.register_blueprint(blueprint)
-    sign_in_view = "commissioner.sign_in_with_pin"
-    app.view_functions[sign_in_view] = limiter.limit(
-        lambda: app.config["SIGN_IN_RATE_LIMIT"])(app.view_functions[sign_in_view])
+    install_sign_in_limits(app)
+    # Browsers ask for /favicon.ico whatever the page links: answer it, not a 404 per visit.
+    app.add_url_rule("/favicon.ico", "favicon", lambda: redirect(
+        url_for("static", filename="favicon.svg"), code=301))
 
     app.extensions["feed_status"] = FeedStatusBoard(service.bus)
     app.extensions["night_close"] = NightCloseBoard(service)

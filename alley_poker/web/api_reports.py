@@ -12,8 +12,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from flask import Response, jsonify
+from flask import Response, current_app, jsonify
 
+from alley_poker.config import centre_zone
 from alley_poker.service.audit import AuditFilter, audit_entries
 from alley_poker.service.settlement import night_settlement
 from alley_poker.web.api import alley, api
@@ -21,7 +22,8 @@ from alley_poker.web.auth import commissioner_required
 from alley_poker.web.queries import AuditQuery, SettlementQuery, validated_query
 
 SETTLEMENT_COLUMNS = ("bowler", "paid_cents", "won_cents", "net_cents", "matches")
-AUDIT_COLUMNS = ("id", "time", "match_id", "seq", "type", "actor", "command", "summary")
+AUDIT_COLUMNS = ("id", "time", "match_id", "seq", "type", "actor", "command", "summary",
+                 "local_time", "description")
 # Spreadsheets run a cell starting with one of these as a formula: a bowler named
 # "=HYPERLINK(...)" must stay text.
 FORMULA_START = re.compile(r"^[=+\-@\t\r]")
@@ -33,12 +35,16 @@ def _settlement() -> dict[str, Any]:
     return {"date": night.isoformat() if night else None, **report}
 
 
-def _audit(query: AuditQuery) -> list[dict[str, Any]]:
+def _audit(query: AuditQuery, *, complete: bool = False) -> list[dict[str, Any]]:
+    """The entries ``query`` asks for; ``complete``: every one unless a limit was given."""
     where = AuditFilter(match_id=query.match_id, actor=query.actor, type=query.type,
                         bowler=query.bowler)
     store = alley().repository.store
-    return [entry.as_dict() for entry in audit_entries(store, where=where, since=query.since,
-                                                       limit=query.limit)]
+    limit = None if complete and "limit" not in query.model_fields_set else query.limit
+    entries = audit_entries(store, where=where, since=query.since, before=query.before,
+                            newest_first=query.order == "newest", limit=limit,
+                            zone=centre_zone(current_app.config.get("TIME_ZONE")))
+    return [entry.as_dict() for entry in entries]
 
 
 def _cell(value: Any) -> Any:
@@ -79,11 +85,18 @@ def settlement_csv():
 def audit():
     query = validated_query(AuditQuery)
     entries = _audit(query)
-    return jsonify({"entries": entries,
+    zone = str(centre_zone(current_app.config.get("TIME_ZONE")))
+    if query.order == "newest":
+        # The cursor for the next (older) page; None when this page reached the first entry.
+        more = len(entries) == query.limit
+        return jsonify({"entries": entries, "next_before": entries[-1]["id"] if more else None,
+                        "time_zone": zone})
+    return jsonify({"entries": entries, "time_zone": zone,
                     "next_since": entries[-1]["id"] if entries else query.since})
 
 
 @api.get("/audit.csv")
 @commissioner_required
 def audit_csv():
-    return csv_download("audit.csv", AUDIT_COLUMNS, _audit(validated_query(AuditQuery)))
+    return csv_download("audit.csv", AUDIT_COLUMNS,
+                        _audit(validated_query(AuditQuery), complete=True))

@@ -230,11 +230,17 @@ class AuditEntryView(BaseModel):
     actor: str
     command: str
     summary: str
+    local_time: str
+    description: str
 
 
 class AuditPage(BaseModel):
     entries: list[AuditEntryView]
-    next_since: int
+    #: oldest first (the default): the cursor to read on from
+    next_since: int | None = None
+    #: ``order=newest``: the cursor for the next, older page (None at the first entry)
+    next_before: int | None = None
+    time_zone: str
 
 
 class TokenView(BaseModel):

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from alley_poker.ledger import CommandRefused, StaleVersion
+from alley_poker.web.plain_words import plain_message
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,8 @@ def error_body(code: str, message: str, status: int,
 
 
 def validation_error(error: ValidationError) -> ApiError:
-    """A pydantic failure as a 422 naming the first offending field.
+    """A pydantic failure as a 422 naming the first offending field, the problem in the desk's
+    words (:mod:`alley_poker.web.plain_words`).
 
     >>> from pydantic import BaseModel
     >>> class Ball(BaseModel):
@@ -53,15 +55,12 @@ def validation_error(error: ValidationError) -> ApiError:
     ...     Ball.model_validate({"pins": "lots"})
     ... except ValidationError as exc:
     ...     problem = validation_error(exc)
-    >>> problem.status, problem.field
-    (422, 'pins')
+    >>> problem.status, problem.field, problem.message
+    (422, 'pins', 'The pins knocked down must be a whole number.')
     """
     first = error.errors()[0]
     field = ".".join(str(part) for part in first["loc"]) or None
-    # A validator's own ValueError already says what is wrong, in words for the caller.
-    message = first["msg"].removeprefix("Value error, ")
-    return ApiError(422, "validation_failed", f"{field}: {message}" if field else message,
-                    field)
+    return ApiError(422, "validation_failed", plain_message(first), field)
 
 
 def refusal_code(error: CommandRefused) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import date
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from flask import request
 from pydantic import (
@@ -100,8 +100,12 @@ class AuditQuery(ApiQuery):
     type: str | None = Field(default=None, description="event type, e.g. ball_recorded")
     bowler: str | None = Field(default=None, description="events naming this bowler")
     since: Annotated[int, Field(ge=0, le=2**62, description="entries after this audit id")] = 0
+    order: Literal["oldest", "newest"] = Field(default="oldest", description=(
+        "oldest first (read on with since) or newest first (read on with before)"))
+    before: Annotated[int | None, Field(ge=1, le=2**62, description=(
+        "with order=newest: entries before this audit id"))] = None
     limit: Annotated[int, Field(ge=1, le=MAX_AUDIT,
-                                description="at most this many (default 200)")] = 200
+                                description="at most this many (default 200; the CSV: all)")] = 200
 
 
 class PinsQuery(QueryParameters):

@@ -334,7 +334,8 @@ class LaneSlots(StrictBody):
     def _each_slot_once(self) -> LaneSlots:
         keys = [(slot.lane, slot.slot) for slot in self.slots]
         if len(set(keys)) != len(keys):
-            raise ValueError("slots: a lane slot is given twice")
+            raise ValueError("the same lane and slot is given to two bowlers: each slot "
+                             "takes one bowler")
         return self
 
     def as_mapping(self) -> dict[tuple[int, int], str]:

@@ -174,7 +174,7 @@ class WebServer:
             self.service = open_service(database_url, centre=centre, bus=self.bus)
             self.app = create_app({
                 "COMMISSIONER_PIN": pin, "SECRET_KEY": secret_key, "CENTRE": centre,
-                "LANES": config.centre.lanes,
+                "LANES": config.centre.lanes, "TIME_ZONE": config.centre.time_zone,
                 "DATABASE_URL": database_url, "SOCKETIO_MESSAGE_QUEUE": redis_url,
                 # Sign-in attempts are counted across every web process of the centre (and
                 # per centre: a chain's centres behind one address do not share a count).
@@ -227,7 +227,8 @@ class AlleyServer:
         self.feeds = FeedSupervisor(config.feeds, self.service.handle_lane_event)
         self.scheduler = centre_scheduler(self.service, config, self.feeds)
         self.app = create_app({"COMMISSIONER_PIN": pin, "CENTRE": self.service.centre,
-                               "LANES": config.centre.lanes}, service=self.service)
+                               "LANES": config.centre.lanes,
+                               "TIME_ZONE": config.centre.time_zone}, service=self.service)
         add_health_check(self.app, self.service)
         self.web = HttpThread(self.app, host, port)
         self.host, self.port = host, self.web.port

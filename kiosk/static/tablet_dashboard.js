@@ -17,6 +17,15 @@
                            end_draw: "end-of-match draw", buy: "buy a card" };
   const FEED_SHAPES = { green: ["●", "OK"], amber: ["▲", "LATE"], red: ["■", "DOWN"] };
 
+  const BOWLER_COLUMNS = ["Bowler", "Lane", "Next ball", "Marks", "Hand", "Best hand", "Decisions"];
+  const FEED_COLUMNS = ["Feed", "Health", "Last line", "Lines", "Rejected", "Held", "Reconnects"];
+
+  // Each cell carries its column's title: on a phone the table reflows into one card per
+  // row and the titles are shown beside the values (kiosk.css).
+  function labelCells(row, titles) {
+    Array.from(row.children).forEach(function (cell, index) { cell.dataset.label = titles[index]; });
+  }
+
   function countdown(deadline) {
     if (!deadline) return "no deadline";
     const left = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
@@ -41,16 +50,43 @@
     return card.controls.querySelector("select[name=bowler]").value;
   }
 
-  // The powers, each one tap plus a confirm; the reason field is shared by them.
+  // The powers, each one tap plus a confirm; the reason field is shared by them.  The
+  // destructive ones (they take something back or away) sit apart, styled as danger, and
+  // their confirm says what will be lost, so a slip of the finger is caught by the words.
   const POWERS = [
     ["holland-daze", "Holland-daze", true, "Rule a Holland-daze for "],
-    ["void-guess", "Void guess", true, "Void the ball-return guess of "],
-    ["undo-last", "Undo last action", false, "Undo the last action of match "],
     ["confirm-result", "Confirm result", false, "Confirm the result of match "],
-    ["undo-result", "Undo result", false, "Undo the result of match "],
-    ["remove-bowler", "Remove bowler", true, "Remove (and refund) "],
-    ["void", "Void match", false, "VOID match "],
   ];
+  const DANGER_POWERS = [
+    ["void-guess", "Void guess", true, "Void the ball-return guess of ",
+     "The guess is cancelled and cannot be made again: the bowler must choose a card to lose."],
+    ["undo-last", "Undo last action", false, "", ""],
+    ["undo-result", "Undo result", false, "Undo the result of match ",
+     "The winners' payouts are taken back into the pot and the match goes back to its end."],
+    ["remove-bowler", "Remove bowler", true, "Remove ",
+     "Their cards go back to the pile and everything they paid is refunded."],
+    ["void", "Void match", false, "VOID match ",
+     "The match is cancelled for good: every cent paid is refunded and nobody wins."],
+  ];
+
+  function powerButton(matchId, card, power, className) {
+    const [kind, title, forBowler, question, consequence] = power;
+    const tap = button(title, async function () {
+      const why = needsReason(card);
+      if (!why) return;
+      const bowler = bowlerOf(card);
+      const body = forBowler ? { bowler: bowler, reason: why } : { reason: why };
+      const whom = forBowler ? bowler : matchId;
+      const done = kind === "undo-last" ? await T.undoLast(matchId, why)
+        : await T.rule(question + whom + "?\n" + (consequence ? consequence + "\n" : "") +
+                       "Reason: " + why, matchId, kind, body,
+                       title + (forBowler ? " for " + bowler : "") + " — done");
+      // A reason belongs to one ruling: the next one needs its own.
+      if (done) card.controls.querySelector("input[name=reason]").value = "";
+    }, className);
+    tap.dataset.power = kind;
+    return tap;
+  }
 
   function buildControls(matchId, card) {
     const controls = el("div", "powers");
@@ -63,23 +99,13 @@
     reasonLabel.append(reason);
     controls.append(bowlerLabel, reasonLabel);
     const buttons = el("div", "power-buttons");
-    POWERS.forEach(function ([kind, title, forBowler, question]) {
-      const tap = button(title, async function () {
-        const why = needsReason(card);
-        if (!why) return;
-        const bowler = bowlerOf(card);
-        const body = forBowler ? { bowler: bowler, reason: why } : { reason: why };
-        const whom = forBowler ? bowler : matchId;
-        const done = kind === "undo-last" ? await T.undoLast(matchId, why)
-          : await T.rule(question + whom + "?\nReason: " + why, matchId, kind, body,
-                         title + (forBowler ? " for " + bowler : "") + " — done");
-        // A reason belongs to one ruling: the next one needs its own.
-        if (done) card.controls.querySelector("input[name=reason]").value = "";
-      }, "power");
-      tap.dataset.power = kind;
-      buttons.append(tap);
+    POWERS.forEach(function (power) { buttons.append(powerButton(matchId, card, power, "power")); });
+    const danger = el("div", "power-buttons danger-zone");
+    danger.append(el("span", "danger-label", "⚠ Takes back or removes:"));
+    DANGER_POWERS.forEach(function (power) {
+      danger.append(powerButton(matchId, card, power, "power danger"));
     });
-    controls.append(buttons);
+    controls.append(buttons, danger);
     controls.append(buildReassign(matchId, card));
     return controls;
   }
@@ -222,8 +248,7 @@
                    " · pot " + T.money(state.pot_cents) + " · ante " + T.money(state.ante_cents)));
     const table = el("table", "bowlers");
     const head = el("tr");
-    ["Bowler", "Lane", "Next ball", "Marks", "Hand", "Best hand", "Decisions"].forEach(
-      function (title) { head.append(el("th", "", title)); });
+    BOWLER_COLUMNS.forEach(function (title) { head.append(el("th", "", title)); });
     table.append(head);
     state.seat_order.forEach(function (name) {
       const b = state.bowlers[name];
@@ -238,6 +263,7 @@
                  el("td", "hand", handText(b.hand) + (b.hole < 0 ? "  (hole −" + Math.abs(b.hole) + ")" : "")),
                  el("td", "", b.describe),
                  el("td", "", b.pending.length ? b.pending.length + " open" : "—"));
+      labelCells(row, BOWLER_COLUMNS);
       table.append(row);
     });
     live.append(table);
@@ -369,6 +395,7 @@
       row.append(name, health,
                  feedCell(feed.last_line_at ? new Date(feed.last_line_at).toLocaleTimeString() : "never"),
                  feedCell(feed.lines), rejected, held, feedCell(feed.reconnects));
+      labelCells(row, FEED_COLUMNS);
       return row;
     }));
   }

@@ -70,8 +70,20 @@
       T.say("Match " + body.match_id + " created; record each bowler's ante agreement, then start it.");
       window.location.href = "/commissioner#match-" + encodeURIComponent(body.match_id);
     } catch (problem) {
-      T.say("Refused: " + problem.message + (problem.field ? " (" + problem.field + ")" : ""),
-            "refused");
+      // The message names the problem in the desk's words; the field it is about is marked
+      // and focused rather than named by its API name.
+      T.say("Refused: " + problem.message, "refused");
+      form.querySelectorAll("[aria-invalid]").forEach(function (input) {
+        input.removeAttribute("aria-invalid");
+      });
+      const where = String(problem.field || "").split(".");
+      const names = { match_id: "match_id", games: "games", ante_cents: "ante" };
+      let input = names[where[0]] ? form.elements[names[where[0]]] : null;
+      if (where[0] === "slots" && where.length === 3) {
+        const row = form.querySelectorAll("tr.seat")[Number(where[1])];
+        input = row ? row.querySelector("[name=" + where[2] + "]") : null;
+      }
+      if (input && input.focus) { input.setAttribute("aria-invalid", "true"); input.focus(); }
     }
   });
 })();

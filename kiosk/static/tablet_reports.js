@@ -50,26 +50,83 @@
     }).catch(function (problem) { failed(tbody, 5, problem); });
   }
 
+  // The audit log, newest first, a page at a time (the cursor is the last entry's id).
   const audit = document.getElementById("audit");
   if (audit) {
+    const PAGE = 50;
     const tbody = audit.querySelector("tbody");
     const filter = document.getElementById("audit-filter");
     const csv = document.getElementById("audit-csv");
-    function load() {
+    const older = document.getElementById("audit-older");
+    const zone = document.getElementById("audit-zone");
+    let cursor = null;
+
+    // The entry's time as the centre's clock showed it: read from the text the server wrote
+    // in the centre's zone, never converted to the tablet's own zone.
+    function when(localIso) {
+      const [day, time] = localIso.split("T");
+      const date = new Date(day + "T00:00:00Z").toLocaleDateString(
+        "en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
+      return date + " " + time.slice(0, 8);
+    }
+
+    function who(actor) {
+      const [kind, name] = actor.split(/:(.*)/s);
+      if (kind === "bowler") return name;
+      if (kind === "commissioner") return "desk (" + name + ")";
+      if (kind === "feed") return "scorer (" + name + ")";
+      return actor || "—";
+    }
+
+    function filters() {
       const params = new URLSearchParams();
       ["match_id", "actor", "type", "bowler"].forEach(function (key) {
         const value = filter.elements[key].value.trim();
         if (value) params.set(key, value);
       });
-      const query = params.toString() ? "?" + params : "";
-      csv.href = "/api/v1/audit.csv" + query;
-      T.call("GET", "/api/v1/audit" + query).then(function (reply) {
-        rows(tbody, reply.entries || [], function (e) {
-          return [e.time, e.match_id, String(e.seq), e.type, e.actor, e.summary];
-        }, 6);
-      }).catch(function (problem) { failed(tbody, 6, problem); });
+      return params;
     }
-    filter.addEventListener("submit", function (event) { event.preventDefault(); load(); });
-    load();
+
+    function entryRow(e) {
+      const row = T.el("tr", "audit-entry");
+      row.dataset.id = e.id;
+      row.title = e.type + ": " + e.summary;
+      row.append(T.el("td", "when", when(e.local_time)), T.el("td", "", e.match_id),
+                 T.el("td", "", who(e.actor)), T.el("td", "what", e.description));
+      return row;
+    }
+
+    async function load(more) {
+      const params = filters();
+      csv.href = "/api/v1/audit.csv" + (params.toString() ? "?" + params : "");
+      params.set("order", "newest");
+      params.set("limit", String(PAGE));
+      if (more && cursor) params.set("before", String(cursor));
+      try {
+        const reply = await T.call("GET", "/api/v1/audit?" + params);
+        zone.textContent = reply.time_zone;
+        if (!more) tbody.replaceChildren();
+        if (!more && !reply.entries.length) rows(tbody, [], null, 4);
+        reply.entries.forEach(function (e) { tbody.append(entryRow(e)); });
+        cursor = reply.next_before;
+        older.hidden = !cursor;
+      } catch (problem) { failed(tbody, 4, problem); }
+    }
+
+    async function loadMatches() {
+      try {
+        const reply = await T.call("GET", "/api/v1/matches");
+        const select = filter.elements.match_id;
+        reply.matches.forEach(function (match) {
+          select.append(T.el("option", "", match.match_id));
+        });
+      } catch (problem) { /* the match box stays at "every match" */ }
+    }
+
+    filter.addEventListener("submit", function (event) { event.preventDefault(); load(false); });
+    filter.elements.match_id.addEventListener("change", function () { load(false); });
+    older.addEventListener("click", function () { load(true); });
+    loadMatches();
+    load(false);
   }
 })();

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import datetime
 
-from tests.web.conftest import signed_in_client
+from alley_poker.ledger import commands as c
+from alley_poker.web import create_app
+from tests.web.conftest import PIN, signed_in_client
 
 
 def tablet(app):
@@ -87,7 +90,7 @@ def test_settlement_for_a_day(app, service):
             status, body = send("GET", f"{route}?date={bad}")
             assert (status, body) == (422, {"error": {
                 "code": "validation_failed", "field": "date",
-                "message": "date: must be a day as YYYY-MM-DD"}}), (route, bad)
+                "message": "The date must be a day as YYYY-MM-DD."}}), (route, bad)
     assert send("GET", "/api/v1/settlement?date=")[1]["date"] is None  # empty: every day
 
 
@@ -115,8 +118,47 @@ def test_the_audit_shows_who_did_what_filtered_and_as_csv(app, service):
     assert send("GET", "/api/v1/audit?limit=0")[0] == 422
 
     rows = list(csv.reader(io.StringIO(client.get("/api/v1/audit.csv").get_data(as_text=True))))
-    assert rows[0] == ["id", "time", "match_id", "seq", "type", "actor", "command", "summary"]
+    assert rows[0] == ["id", "time", "match_id", "seq", "type", "actor", "command", "summary",
+                       "local_time", "description"]
     assert len(rows) == len(entries) + 1
+
+
+def test_the_audit_reads_newest_first_by_cursor_in_the_centres_zone_in_plain_words(service):
+    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
+                      "TIME_ZONE": "America/Chicago"}, service=service)
+    client, send = tablet(app)
+    for ruling in range(200):  # a long night: more than the old 200 the CSV stopped at
+        service.execute("m1", c.HollandDaze("Bob", reason=f"ruling {ruling}",
+                                            actor="commissioner:tablet"))
+    everything = send("GET", "/api/v1/audit?limit=5000")[1]["entries"]
+    newest = everything[-1]["id"]
+    first = send("GET", "/api/v1/audit?order=newest&limit=10")[1]
+    assert [e["id"] for e in first["entries"]] == [e["id"] for e in everything[::-1][:10]]
+    assert first["time_zone"] == "America/Chicago"
+    assert first["entries"][0]["id"] == newest
+    assert first["entries"][0]["description"] == "Holland-daze ruled for Bob (ruling 199)"
+    # Chicago is 5 or 6 hours behind UTC: the same moment, on the centre's clock.
+    utc, local = first["entries"][0]["time"], first["entries"][0]["local_time"]
+    assert local[-6:] in ("-05:00", "-06:00") and utc[-6:] == "+00:00"
+    assert datetime.fromisoformat(local) == datetime.fromisoformat(utc).replace(microsecond=0)
+    # Paging back: every entry once, none skipped, down to the first.
+    seen, before = [], None
+    while True:
+        page = send("GET", "/api/v1/audit?order=newest&limit=50"
+                    + (f"&before={before}" if before else ""))[1]
+        seen += [e["id"] for e in page["entries"]]
+        before = page["next_before"]
+        if before is None:
+            break
+    assert seen == [e["id"] for e in everything[::-1]]
+    started = next(e for e in everything if e["type"] == "match_started")
+    assert started["description"] == "Match started: ante $1.00 each, agreed by all 2"
+    assert "=" not in started["description"]
+    # The CSV is complete without asking: more than the JSON's default page of 200? Every row.
+    rows = list(csv.DictReader(io.StringIO(client.get("/api/v1/audit.csv").get_data(
+        as_text=True))))
+    assert len(everything) > 200, len(everything)
+    assert [int(row["id"]) for row in rows] == [e["id"] for e in everything]
 
 
 def test_csv_cells_that_look_like_formulas_stay_text(app, service):

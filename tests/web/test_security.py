@@ -5,8 +5,11 @@ The tests walk the app's URL map, so a route added later cannot slip through unc
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from alley_poker.web import create_app
 from alley_poker.web.schemas import COMMAND_BODIES
 from tests.web.conftest import PIN, csrf_token_from, signed_in_client
 
@@ -134,3 +137,36 @@ def test_money_and_the_audit_are_not_for_the_settee(app):
         answer = client.get(url)
         assert answer.status_code == 401, url
         assert answer.get_json()["error"]["code"] == "sign_in_required"
+
+
+def test_wrong_pins_wait_longer_and_longer_per_device_under_a_cap_per_address(service):
+    """The staircase of per-device limits grows the wait; fresh devices hit the address cap."""
+    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
+                      "SIGN_IN_RATE_LIMIT": "2 per 2 seconds; 3 per minute",
+                      "SIGN_IN_ADDRESS_LIMIT": "5 per minute"}, service=service)
+
+    def device():
+        client = app.test_client()
+        return client, csrf_token_from(client.get("/commissioner").get_data(as_text=True))
+
+    def attempt(client, token, pin="1111"):
+        return client.post("/commissioner/sign-in", data={"pin": pin, "csrf_token": token})
+
+    guesser, token = device()
+    assert [attempt(guesser, token).status_code for _ in range(2)] == [401, 401]
+    slowed = attempt(guesser, token)
+    assert slowed.status_code == 429 and int(slowed.headers["Retry-After"]) <= 3
+    assert "Try again in" in slowed.get_data(as_text=True)
+    time.sleep(2.1)
+    assert attempt(guesser, token).status_code == 401
+    longer = attempt(guesser, token)  # the third wrong PIN: now the minute-long wait
+    assert longer.status_code == 429 and int(longer.headers["Retry-After"]) > 30
+
+    # Another device at the same address is not locked out by the guesser...
+    desk, desk_token = device()
+    assert attempt(desk, desk_token, PIN).status_code == 302
+    # ...but a script that takes a fresh device cookie per guess meets the address cap.
+    statuses = [attempt(*device()).status_code for _ in range(3)]
+    assert statuses == [401, 401, 429]
+    capped = attempt(*device())
+    assert "from this network" in capped.get_data(as_text=True)

@@ -264,12 +264,13 @@ def test_the_audit_log_filters_and_a_token_is_shown_once(tablet, live_server, se
     service.execute("m1", c.HollandDaze("Bob", reason="lane 1 by mistake",
                                         actor="commissioner:desk"))
     tablet.goto(f"{live_server.url}/commissioner/audit")
-    tablet.wait_for_selector("#audit tbody td:has-text('holland_daze')")
+    tablet.wait_for_selector("#audit tbody td:has-text('Holland-daze ruled for Bob')")
+    tablet.click("#audit-filter details.more-filters summary")
     tablet.fill("#audit-filter input[name=type]", "holland_daze")
     tablet.click("#audit-filter button[type=submit]")
     tablet.wait_for_function(
         "[...document.querySelectorAll('#audit tbody tr')].length === 1")
-    assert "commissioner:desk" in tablet.inner_text("#audit tbody")
+    assert "desk (desk)" in tablet.inner_text("#audit tbody")
     assert tablet.get_attribute("#audit-csv", "href").endswith("?type=holland_daze")
     with tablet.expect_download() as downloading:
         tablet.click("#audit-csv")
@@ -310,7 +311,7 @@ def test_a_bad_pin_parameter_is_400_naming_it(app):
     for query, field, words in (("standing=7-11", "standing", "no pin 11"),
                                 ("before=0&standing=7", "before", "no pin 0"),
                                 ("before=7-x&standing=7", "before", "not a pin number"),
-                                ("before=7-10", "standing", "required")):
+                                ("before=7-10", "standing", "must be given")):
         answer = client.get(f"/commissioner/pins.json?{query}")
         assert answer.status_code == 400, query
         error = answer.get_json()["error"]

@@ -1,0 +1,116 @@
+"""How often a PIN may be tried: per device, with a growing wait, under a per-address cap.
+
+A centre's tablets, phones and kiosks usually share one Wi-Fi address, so counting wrong PINs
+per address would let one device lock every other one out.  Each browser is therefore given
+a long-lived *device* cookie (a random id signed with the app's secret, so it cannot be
+forged) and wrong PINs are counted per device, against a staircase of limits
+(``SIGN_IN_RATE_LIMIT``, by default 5 a minute, 10 a quarter-hour, 20 a day): the more wrong
+PINs, the longer the wait.  Only wrong PINs count (a sign-in that works costs nothing).  A
+script that throws its cookies away (or fetches fresh ones) is still held by a generous cap
+per address (``SIGN_IN_ADDRESS_LIMIT``).  When a limit is hit the sign-in page itself says
+when to try again (429 with ``Retry-After``).
+
+>>> round_up_wait(0.2), round_up_wait(59.01)
+(1, 60)
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import time
+from datetime import datetime
+
+from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask_limiter import Limiter
+from flask_limiter.errors import RateLimitExceeded
+from flask_limiter.util import get_remote_address
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from alley_poker.web.errors import error_body
+
+DEVICE_COOKIE = "alley_device"
+#: About 400 days, the longest a browser keeps a cookie.
+DEVICE_COOKIE_SECONDS = 400 * 24 * 3600
+SIGN_IN_VIEW = "commissioner.sign_in_with_pin"
+
+
+def _signer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="alley-device")
+
+
+def device_id() -> str | None:
+    """The id in this request's device cookie, if it carries one signed by this app."""
+    cookie = request.cookies.get(DEVICE_COOKIE)
+    if not cookie:
+        return None
+    try:
+        value = _signer().loads(cookie)
+    except BadSignature:
+        return None
+    return value if isinstance(value, str) else None
+
+
+def device_key() -> str:
+    """The per-device counter; a request without a device cookie counts by its address."""
+    device = device_id()
+    return f"device:{device}" if device else f"address:{get_remote_address()}"
+
+
+def address_key() -> str:
+    return f"address-cap:{get_remote_address()}"
+
+
+def _wrong_pin(response: Response) -> bool:
+    return response.status_code == 401
+
+
+def round_up_wait(seconds: float) -> int:
+    return max(1, math.ceil(seconds))
+
+
+def give_device_cookie(response: Response) -> Response:
+    """Hand a device cookie to a browser on the commissioner pages that has none yet."""
+    if request.blueprint == "commissioner" and device_id() is None:
+        response.set_cookie(DEVICE_COOKIE, _signer().dumps(secrets.token_urlsafe(18)),
+                            max_age=DEVICE_COOKIE_SECONDS, httponly=True, samesite="Lax",
+                            secure=request.is_secure)
+    return response
+
+
+def _locked_out(limiter: Limiter) -> tuple:
+    """The sign-in page, in the app's style, saying when the next PIN will be heard."""
+    breached = [limit for limit in limiter.current_limits if limit.breached]
+    reset_at = max((limit.reset_at for limit in breached), default=time.time() + 60)
+    wait = round_up_wait(reset_at - time.time())
+    at = datetime.fromtimestamp(reset_at).astimezone().strftime("%H:%M:%S")
+    per_address = any("address-cap:" in limit.key for limit in breached)
+    problem = (f"Too many wrong PINs {'from this network' if per_address else 'on this device'}."
+               f" Try again in {wait} second{'' if wait == 1 else 's'} (at {at}).")
+    if not per_address:
+        problem += " Other devices can still sign in."
+    headers = {"Retry-After": str(wait)}
+    if request.accept_mimetypes.best == "application/json":
+        body, status = error_body("too_many_requests", problem, 429, "pin")
+        return jsonify(body), status, headers
+    return render_template("commissioner_sign_in.html", problem=problem), 429, headers
+
+
+def install_sign_in_limits(app: Flask) -> Limiter:
+    """Limit ``commissioner.sign_in_with_pin`` per device and per address (see the module)."""
+    limiter = Limiter(device_key, app=app, storage_uri=app.config["RATELIMIT_STORAGE_URI"],
+                      # Check every limit, so the page names the longest wait, not the first.
+                      fail_on_first_breach=False)
+    view = app.view_functions[SIGN_IN_VIEW]
+    view = limiter.limit(lambda: app.config["SIGN_IN_RATE_LIMIT"], key_func=device_key,
+                         deduct_when=_wrong_pin)(view)
+    view = limiter.limit(lambda: app.config["SIGN_IN_ADDRESS_LIMIT"], key_func=address_key,
+                         deduct_when=_wrong_pin)(view)
+    app.view_functions[SIGN_IN_VIEW] = view
+    app.after_request(give_device_cookie)
+
+    @app.errorhandler(RateLimitExceeded)
+    def _too_many(error: RateLimitExceeded):
+        return _locked_out(limiter)
+
+    return limiter
