@@ -47,6 +47,9 @@ DEFAULTS: dict[str, Any] = {
     "SOCKETIO_MESSAGE_QUEUE": None,
     # CSRF is checked by web.tokens' request guard, which lets API-token requests skip it.
     "WTF_CSRF_CHECK_DEFAULT": False,
+    # The largest body a request may carry: every API body is a few hundred bytes, so 64 KB
+    # is room to spare; a larger one is answered 413 from its Content-Length, unread.
+    "MAX_CONTENT_LENGTH": 64 * 1024,
 }
 
 

@@ -24,12 +24,13 @@ REF = "#/components/schemas/{model}"
 
 #: What each error status means on this API (the body is always ErrorResponse).
 ERRORS = {
-    "400": "the body is not a JSON object",
+    "400": "the body is not a JSON object (not JSON, or nested too deeply to read)",
     "401": "not signed in as the commissioner, or a bad API token",
     "403": "missing or wrong CSRF token, or a token where the tablet is needed",
     "404": "no such match, command or token",
     "409": "refused by the ledger's rules, the match is past the body's expected_seq "
            "(stale_version), or the lanes are taken",
+    "413": "the body is larger than the server accepts (64 KB)",
     "422": "the body or a query parameter failed validation",
 }
 COMMISSIONER = [{"commissionerSession": [], "csrfToken": []}, {"apiToken": []}]
@@ -65,7 +66,7 @@ class _Builder:
         if security is not None:
             errors = (*errors, "401", "403")
         if body is not None:
-            errors = (*errors, "400", "422")
+            errors = (*errors, "400", "413", "422")
         for code in sorted(set(errors)):
             responses[code] = {"description": ERRORS[code],
                                "content": {"application/json": {"schema": error}}}

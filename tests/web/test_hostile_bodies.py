@@ -1,0 +1,78 @@
+"""Hostile bodies sent to the API: malformed, deeply nested, oversized, wrongly typed.
+
+Each is refused with the standard error JSON (never a 500) and leaves the ledger as it was.
+"""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from tests.web.conftest import signed_in_client
+
+RECORD_BALL = "/api/v1/matches/m1/commands/record-ball"
+
+
+def _post_raw(client, csrf, url, data: bytes | str):
+    return client.post(url, data=data, content_type="application/json",
+                       headers={"X-CSRFToken": csrf})
+
+
+@pytest.mark.parametrize("body", [
+    "[" * 50_000,
+    '{"a":' * 10_000,
+    "[" * 30_000 + "]" * 30_000,
+    '{"bowler": "Ann", "pins": ',
+    "not json at all",
+    "\x00\xff\xfe",
+], ids=["50k-brackets", "10k-objects", "balanced-30k", "cut-short", "not-json", "binary"])
+def test_a_malformed_or_deeply_nested_body_is_a_400_with_the_error_json(app, service, body):
+    client, csrf = signed_in_client(app)
+    seq = service.state("m1").seq
+    answer = _post_raw(client, csrf, RECORD_BALL, body)
+    assert answer.status_code == 400, answer.get_data(as_text=True)[:300]
+    error = answer.get_json()["error"]
+    assert error["code"] == "bad_request" and error["message"]
+    assert service.state("m1").seq == seq
+
+
+def test_deep_nesting_is_refused_on_every_body_route(app, service):
+    client, csrf = signed_in_client(app)
+    for url in ("/api/v1/matches", "/api/v1/matches/m1/lanes", "/api/v1/tokens",
+                "/api/v1/matches/m1/commands/undo-last"):
+        method = client.put if url.endswith("/lanes") else client.post
+        answer = method(url, data="[" * 50_000, content_type="application/json",
+                        headers={"X-CSRFToken": csrf})
+        assert answer.status_code == 400, (url, answer.status_code)
+        assert answer.get_json()["error"]["code"] == "bad_request"
+
+
+def test_a_body_over_64_kb_is_a_413_with_the_error_json(app, service):
+    client, csrf = signed_in_client(app)
+    seq = service.state("m1").seq
+    padded = '{"bowler": "Ann", "pins": 7, "reason": "' + "x" * (70 * 1024) + '"}'
+    answer = _post_raw(client, csrf, RECORD_BALL, padded)
+    assert answer.status_code == 413
+    error = answer.get_json()["error"]
+    assert error["code"] == "body_too_large" and "64 KB" in error["message"]
+    assert service.state("m1").seq == seq
+
+
+def test_a_300_mb_body_is_answered_413_before_it_is_sent(app, live_server):
+    """Over a real socket: the headers announce 300 MB, and the answer comes back at once,
+    with no byte of the body sent."""
+    client, csrf = signed_in_client(app)
+    cookie = client.get_cookie("session").value
+    request = (f"POST {RECORD_BALL} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+               f"Content-Type: application/json\r\nContent-Length: {300 * 1024 * 1024}\r\n"
+               f"X-CSRFToken: {csrf}\r\nCookie: session={cookie}\r\n\r\n")
+    with socket.create_connection(("127.0.0.1", live_server.server.server_port),
+                                  timeout=5) as conn:
+        conn.sendall(request.encode())
+        reply = b""
+        while b"\r\n\r\n" not in reply:
+            reply += conn.recv(4096)
+    status_line = reply.split(b"\r\n", 1)[0]
+    assert b" 413 " in status_line, reply[:300]
+    assert b"application/json" in reply.lower()
