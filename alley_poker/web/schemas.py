@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from alley_poker.ledger import commands as c
 
@@ -30,8 +30,11 @@ Reason = Annotated[str, Field(max_length=500)]
 CardFace = Annotated[str, Field(min_length=2, max_length=3)]
 DecisionId = Annotated[str, Field(min_length=1, max_length=64)]
 Side = Literal["left", "right"]
-Pins = Annotated[int, Field(ge=0, le=10)]
-StandingPins = list[Annotated[int, Field(ge=1, le=10)]]
+# Every number of a body is strict: pydantic's lax mode would read ``true`` as 1, ``"7"`` as 7
+# and ``7.0`` as 7, so that a broken client records a ball nobody bowled.
+Pins = Annotated[int, Field(ge=0, le=10, strict=True)]
+StandingPins = list[Annotated[int, Field(ge=1, le=10, strict=True)]]
+GameNumber = Annotated[int, Field(ge=1, strict=True)]
 #: Match ids as URLs and the store take them: letters, digits, ``-``, ``_``, ``.``.
 MatchId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]
 
@@ -59,12 +62,12 @@ class RecordBallBody(CommandBody):
     """One ball entered by hand (a lane without a feed, or a correction of the feed)."""
 
     bowler: BowlerName
-    game: Annotated[int, Field(ge=1)] | None = None
+    game: GameNumber | None = None
     pins: Pins
     standing: StandingPins | None = None
-    foul: bool = False
-    gutter: bool | None = None
-    split: bool | None = None
+    foul: StrictBool = False
+    gutter: StrictBool | None = None
+    split: StrictBool | None = None
 
     def to_command(self, *, actor: str) -> c.Command:
         return c.RecordBall(self.bowler, self.game, self.pins, standing=self.standing,
@@ -75,14 +78,14 @@ class CorrectBallBody(CommandBody):
     """Correct a recorded ball (frame 1-10, ball 1-3 of the frame)."""
 
     bowler: BowlerName
-    game: Annotated[int, Field(ge=1)]
-    frame: Annotated[int, Field(ge=1, le=10)]
-    ball: Annotated[int, Field(ge=1, le=3)]
+    game: GameNumber
+    frame: Annotated[int, Field(ge=1, le=10, strict=True)]
+    ball: Annotated[int, Field(ge=1, le=3, strict=True)]
     pins: Pins
     standing: StandingPins | None = None
-    foul: bool = False
-    gutter: bool | None = None
-    split: bool | None = None
+    foul: StrictBool = False
+    gutter: StrictBool | None = None
+    split: StrictBool | None = None
     reason: Reason = ""
 
     def to_command(self, *, actor: str) -> c.Command:
@@ -154,7 +157,7 @@ class EndDrawBody(CommandBody):
     """Take (or decline) the lowest score's end-of-match draw."""
 
     bowler: BowlerName
-    accept: bool
+    accept: StrictBool
     decision_id: DecisionId | None = None
 
     def to_command(self, *, actor: str) -> c.Command:
@@ -166,7 +169,7 @@ class BuyBody(CommandBody):
     """Buy (or decline) one card at the end of the match, at the ante's price."""
 
     bowler: BowlerName
-    accept: bool
+    accept: StrictBool
     decision_id: DecisionId | None = None
 
     def to_command(self, *, actor: str) -> c.Command:
@@ -313,8 +316,8 @@ class StrictBody(BaseModel):
 
 
 class LaneSlot(StrictBody):
-    lane: Annotated[int, Field(ge=1, le=200)]
-    slot: Annotated[int, Field(ge=1, le=12)]
+    lane: Annotated[int, Field(ge=1, le=200, strict=True)]
+    slot: Annotated[int, Field(ge=1, le=12, strict=True)]
     bowler: BowlerName
 
 
@@ -337,8 +340,8 @@ class CreateMatchBody(LaneSlots):
 
     match_id: MatchId
     seat_order: list[BowlerName] | None = None
-    games: Annotated[int, Field(ge=1, le=10)] = 3
-    ante_cents: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
+    games: Annotated[int, Field(ge=1, le=10, strict=True)] = 3
+    ante_cents: Annotated[int, Field(ge=0, le=1_000_000, strict=True)] | None = None
     rules: dict[str, Any] | None = None
 
 

@@ -76,3 +76,48 @@ def test_a_300_mb_body_is_answered_413_before_it_is_sent(app, live_server):
     status_line = reply.split(b"\r\n", 1)[0]
     assert b" 413 " in status_line, reply[:300]
     assert b"application/json" in reply.lower()
+
+
+@pytest.mark.parametrize("kind, body, field", [
+    ("record-ball", {"bowler": "Ann", "pins": True}, "pins"),
+    ("record-ball", {"bowler": "Ann", "pins": "7"}, "pins"),
+    ("record-ball", {"bowler": "Ann", "pins": 7.0}, "pins"),
+    ("record-ball", {"bowler": "Ann", "pins": 7, "game": "1"}, "game"),
+    ("record-ball", {"bowler": "Ann", "pins": 7, "standing": [True, 2, 3]}, "standing.0"),
+    ("record-ball", {"bowler": "Ann", "pins": 7, "foul": "false"}, "foul"),
+    ("record-ball", {"bowler": "Ann", "pins": 7, "foul": 0}, "foul"),
+    ("correct-ball", {"bowler": "Ann", "game": 1, "frame": 1.0, "ball": 1, "pins": 3},
+     "frame"),
+    ("correct-ball", {"bowler": "Ann", "game": 1, "frame": 1, "ball": True, "pins": 3},
+     "ball"),
+    ("buy", {"bowler": "Ann", "accept": "yes"}, "accept"),
+    ("end-draw", {"bowler": "Ann", "accept": 1}, "accept"),
+], ids=lambda value: value if isinstance(value, str) and len(value) < 16 else None)
+def test_a_loosely_typed_command_field_is_refused_naming_the_field(app, service, kind, body,
+                                                                  field):
+    client, csrf = signed_in_client(app)
+    seq = service.state("m1").seq
+    answer = client.post(f"/api/v1/matches/m1/commands/{kind}", json=body,
+                         headers={"X-CSRFToken": csrf})
+    assert answer.status_code == 422, answer.get_json()
+    error = answer.get_json()["error"]
+    assert error["field"] == field and field in error["message"]
+    assert service.state("m1").seq == seq
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"games": "1"}, "games"),
+    ({"games": True}, "games"),
+    ({"ante_cents": 150.0}, "ante_cents"),
+    ({"ante_cents": "150"}, "ante_cents"),
+    ({"slots": [{"lane": "3", "slot": 1, "bowler": "Cy"}]}, "slots.0.lane"),
+    ({"slots": [{"lane": 3, "slot": True, "bowler": "Cy"}]}, "slots.0.slot"),
+])
+def test_a_loosely_typed_new_match_is_refused_and_claims_no_lanes(app, service, change, field):
+    client, csrf = signed_in_client(app)
+    body = {"match_id": "m2", "games": 1, "ante_cents": 150,
+            "slots": [{"lane": 3, "slot": 1, "bowler": "Cy"}]} | change
+    answer = client.post("/api/v1/matches", json=body, headers={"X-CSRFToken": csrf})
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.get_json()["error"]["field"] == field
+    assert service.state("m2").status == "new" and service.lanes.bowler_at(3, 1) is None
