@@ -31,7 +31,8 @@ ERRORS = {
     "409": "refused by the ledger's rules, the match is past the body's expected_seq "
            "(stale_version), or the lanes are taken",
     "413": "the body is larger than the server accepts (64 KB)",
-    "422": "the body or a query parameter failed validation",
+    "422": "the body or a query parameter failed validation, or names a lane the centre "
+           "does not have (unknown_lane)",
 }
 COMMISSIONER = [{"commissionerSession": [], "csrfToken": []}, {"apiToken": []}]
 TABLET = [{"commissionerSession": [], "csrfToken": []}]
