@@ -21,11 +21,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from alley_poker.ledger import commands as c
+from alley_poker.web.names import clean_name
 
-BowlerName = Annotated[str, Field(min_length=1, max_length=60)]
+#: A bowler's name: NFC, trimmed, no control/bidi/zero-width characters or markup
+#: (alley_poker.web.names), 1-60 characters once cleaned.
+BowlerName = Annotated[str, Field(min_length=1, max_length=60), AfterValidator(clean_name)]
 Reason = Annotated[str, Field(max_length=500)]
 CardFace = Annotated[str, Field(min_length=2, max_length=3)]
 DecisionId = Annotated[str, Field(min_length=1, max_length=64)]
@@ -352,7 +355,7 @@ class ReassignLanesBody(LaneSlots):
 
 
 class CreateTokenBody(StrictBody):
-    name: Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S")]
+    name: Annotated[str, Field(min_length=1, max_length=100), AfterValidator(clean_name)]
 
 
 # --- held balls (alley_poker.web.api_held) ---------------------------------------------
