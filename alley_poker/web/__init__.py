@@ -23,11 +23,13 @@ from flask_wtf.csrf import CSRFProtect
 from alley_poker.service import AlleyService, open_service
 from alley_poker.service.health import FeedStatusBoard
 from alley_poker.store.api_tokens import ApiTokenStore
+from alley_poker.store.kiosk_devices import KioskDeviceStore
 from alley_poker.web.api import api
 from alley_poker.web.auth import hash_pin
 from alley_poker.web.commissioner import commissioner
 from alley_poker.web.errors import register_error_handlers
 from alley_poker.web.kiosk import kiosk
+from alley_poker.web.kiosk_pairing import KioskGate
 from alley_poker.web.sockets import SocketBridge
 from alley_poker.web.tokens import install_request_guard
 from kiosk import KIOSK_DIR
@@ -50,6 +52,8 @@ DEFAULTS: dict[str, Any] = {
     # The largest body a request may carry: every API body is a few hundred bytes, so 64 KB
     # is room to spare; a larger one is answered 413 from its Content-Length, unread.
     "MAX_CONTENT_LENGTH": 64 * 1024,
+    # Decisions one paired kiosk may send per minute (a bowler taps a few times a frame).
+    "KIOSK_DECISIONS_PER_MINUTE": 20,
 }
 
 
@@ -79,6 +83,9 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     store = getattr(service.repository, "store", None)
     app.extensions["api_tokens"] = (
         ApiTokenStore(store.engine, centre=app.config["CENTRE"]) if store is not None else None)
+    app.extensions["kiosk_devices"] = (
+        KioskDeviceStore(store.engine, centre=app.config["CENTRE"]) if store is not None
+        else None)
     install_request_guard(app, CSRFProtect(app))
     limiter = Limiter(get_remote_address, app=app,
                       storage_uri=app.config["RATELIMIT_STORAGE_URI"])
@@ -92,7 +99,9 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     app.extensions["feed_status"] = FeedStatusBoard(service.bus)
     socketio = SocketIO(app, async_mode="threading",
                         message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"])
-    app.extensions["socketio_bridge"] = SocketBridge(socketio, service)
+    gate = KioskGate(app.extensions["kiosk_devices"],
+                     per_window=int(app.config["KIOSK_DECISIONS_PER_MINUTE"]), window_s=60.0)
+    app.extensions["socketio_bridge"] = SocketBridge(socketio, service, gate)
     return app
 
 

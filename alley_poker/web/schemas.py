@@ -358,6 +358,12 @@ class CreateTokenBody(StrictBody):
     name: Annotated[str, Field(min_length=1, max_length=100), AfterValidator(clean_name)]
 
 
+class PairKioskBody(StrictBody):
+    """Pair the kiosk showing this code (alley_poker.web.kiosk_pairing)."""
+
+    code: Annotated[str, Field(min_length=4, max_length=16, pattern=r"^[A-Za-z0-9 -]+$")]
+
+
 # --- held balls (alley_poker.web.api_held) ---------------------------------------------
 class ApplyHeldBody(StrictBody):
     """Offer a held ball to the ledger again."""
