@@ -8,7 +8,10 @@ from __future__ import annotations
 import socket
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from alley_poker.web.schemas import COMMAND_BODIES
 from tests.web.conftest import signed_in_client
 
 RECORD_BALL = "/api/v1/matches/m1/commands/record-ball"
@@ -121,3 +124,54 @@ def test_a_loosely_typed_new_match_is_refused_and_claims_no_lanes(app, service, 
     assert answer.status_code == 422, answer.get_json()
     assert answer.get_json()["error"]["field"] == field
     assert service.state("m2").status == "new" and service.lanes.bowler_at(3, 1) is None
+
+
+# --- a fuzz run of hand-made hostile bodies over every body route ---------------------------
+HOSTILE_TEXT = st.sampled_from([
+    "Ann\x00", "\x1b[2J", "Ann\u202eeoJ", "A\u200bnn", "\ufeff", "<img src=x onerror=alert(1)>",
+    "x" * 5000, "\ud7ff", "𝔸𝕟𝕟", "Ann", "", " ", "7", "1e308", "NaN"])
+HOSTILE_VALUE = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70),
+              st.floats(allow_nan=False), HOSTILE_TEXT),
+    lambda children: st.one_of(st.lists(children, max_size=4),
+                               st.dictionaries(HOSTILE_TEXT, children, max_size=4)),
+    max_leaves=12)
+FIELDS = ["bowler", "pins", "game", "frame", "ball", "standing", "foul", "accept", "card",
+          "side", "from_bowler", "reason", "expected_seq", "match_id", "slots", "games",
+          "ante_cents", "name", "code", "action", "review_id", "seat_order", "rules"]
+
+
+def body_routes() -> list[tuple[str, str]]:
+    return [*(("POST", f"/api/v1/matches/m1/commands/{kind}") for kind in COMMAND_BODIES),
+            ("POST", "/api/v1/matches"), ("PUT", "/api/v1/matches/m1/lanes"),
+            ("POST", "/api/v1/tokens"), ("POST", "/api/v1/kiosks/pair"),
+            ("POST", "/api/v1/held/1/apply"), ("POST", "/api/v1/held/1/discard"),
+            ("POST", "/api/v1/matches/m1/resync")]
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(route=st.sampled_from(body_routes()),
+       body=st.one_of(st.dictionaries(st.sampled_from(FIELDS), HOSTILE_VALUE, max_size=6),
+                      HOSTILE_VALUE))
+def test_hostile_bodies_never_answer_5xx_and_a_refusal_changes_nothing(app, service, route,
+                                                                       body):
+    client, csrf = _fuzz_client(app)
+    method, url = route
+    before = (service.state("m1"), service.lanes.assignment("m1"))
+    answer = client.open(url, method=method, json=body, headers={"X-CSRFToken": csrf})
+    assert answer.status_code < 500, (url, body, answer.get_data(as_text=True)[:300])
+    if answer.status_code >= 400:
+        assert set(answer.get_json()["error"]) == {"code", "message", "field"}
+        assert (service.state("m1"), service.lanes.assignment("m1")) == before, (url, body)
+
+
+_CLIENTS: dict[int, tuple] = {}
+
+
+def _fuzz_client(app):
+    """One signed-in client per app (hypothesis reruns the test body with the same app)."""
+    if id(app) not in _CLIENTS:
+        _CLIENTS.clear()
+        _CLIENTS[id(app)] = signed_in_client(app)
+    return _CLIENTS[id(app)]
