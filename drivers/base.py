@@ -281,3 +281,12 @@ class Dialect(Protocol):
     source: str
 
     def parse(self, line: bytes) -> list[LaneEvent]: ...
+
+
+@runtime_checkable
+class TakesLinesBack(Protocol):
+    """A dialect whose state a line changes (sequence numbers, the bowlers' games) and that
+    can undo it when the service refuses the line for its content: the line then counts as
+    never received (``docs/feed-protocol.md``)."""
+
+    def refused(self, events: list[LaneEvent]) -> None: ...

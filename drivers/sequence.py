@@ -20,13 +20,31 @@ Traceback (most recent call last):
 drivers.base.FeedLineRejected: out of order: sequence 4 after 5: b''
 >>> tracker.new_session("boot-2"), tracker.check(1)
 (True, None)
+
+A number arriving again with *different* content is not a re-send: it is a conflict (refused,
+and reported), never silently dropped.  A line the reader refused after accepting its number
+(the service could not use its ball) gives its number back: it was not received.
+
+>>> tracker.check(2, content="BALL,7")
+>>> tracker.check(2, content="BALL,8")
+Traceback (most recent call last):
+...
+drivers.sequence.SequenceConflict: sequence 2 was already used by another line (BALL,7): b''
+>>> tracker.release(2)
+>>> tracker.check(2, content="BALL,8")
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 
 from drivers.base import DuplicateLine, FeedLineRejected
+
+
+class SequenceConflict(FeedLineRejected):
+    """A number already accepted, on a line with other content: refused, counted as a
+    conflict on the feed board (the scorer reuses numbers, or two sources share a port)."""
 
 
 class SequenceTracker:
@@ -40,6 +58,10 @@ class SequenceTracker:
         self.last: int | None = None
         self._recent: deque[int] = deque(maxlen=self.WINDOW)
         self._recent_set: set[int] = set()
+        # The content each remembered number came with (None: not given), to tell a re-send
+        # from a conflict; and ``last`` before each number, to give a number back.
+        self._content: dict[int, str | None] = {}
+        self._last_before: dict[int, int | None] = {}
 
     def new_session(self, session: str) -> bool:
         """The scorer announced ``session``; returns True if it differs from the current one.
@@ -52,32 +74,62 @@ class SequenceTracker:
         self.last = None
         self._recent.clear()
         self._recent_set.clear()
+        self._content.clear()
+        self._last_before.clear()
         return True
 
-    def check(self, seq: int, raw: bytes = b"") -> tuple[int, int] | None:
+    def check(self, seq: int, raw: bytes = b"", *,
+              content: str | None = None) -> tuple[int, int] | None:
         """Accept ``seq``: returns the (first, last) missing numbers if it skipped some.
 
-        Raises :class:`DuplicateLine` for a number already seen and
+        Raises :class:`DuplicateLine` for a number already seen with the same ``content``
+        (or none given), :class:`SequenceConflict` for one seen with other content, and
         :class:`FeedLineRejected` for an out-of-order one; state is unchanged then.
         """
-        gap = self.peek(seq, raw)
-        self.accept(seq)
+        gap = self.peek(seq, raw, content=content)
+        self.accept(seq, content=content)
         return gap
 
-    def peek(self, seq: int, raw: bytes = b"") -> tuple[int, int] | None:
+    def peek(self, seq: int, raw: bytes = b"", *,
+             content: str | None = None) -> tuple[int, int] | None:
         """What :meth:`check` would say about ``seq``, without accepting it."""
         if self.last is not None and seq <= self.last:
             if seq in self._recent_set:
+                before = self._content.get(seq)
+                if content is not None and before is not None and before != content:
+                    raise SequenceConflict(f"sequence {seq} was already used by another line "
+                                           f"({before[:60]})", raw)
                 raise DuplicateLine(f"sequence {seq} already seen (a re-send)", raw)
             raise FeedLineRejected(f"out of order: sequence {seq} after {self.last}", raw)
         if self.last is not None and seq > self.last + 1:
             return (self.last + 1, seq - 1)
         return None
 
-    def accept(self, seq: int) -> None:
+    def accept(self, seq: int, *, content: str | None = None) -> None:
         """Record ``seq`` as received (after :meth:`peek` allowed it)."""
+        if seq in self._recent_set:  # a re-send: already remembered
+            return
+        self._last_before[seq] = self.last
         self.last = seq
         if len(self._recent) == self._recent.maxlen:
-            self._recent_set.discard(self._recent[0])
+            oldest = self._recent.popleft()
+            self._recent_set.discard(oldest)
+            self._content.pop(oldest, None)
+            self._last_before.pop(oldest, None)
         self._recent.append(seq)
         self._recent_set.add(seq)
+        self._content[seq] = content
+
+    def release(self, seq: int) -> None:
+        """Give ``seq`` back: the line that carried it was refused for its content after
+        its number was accepted, so it counts as never received (the next line with that
+        number is taken as new, and a later number reports it as a gap)."""
+        if seq not in self._recent_set:
+            return
+        self._recent_set.discard(seq)
+        self._content.pop(seq, None)
+        with contextlib.suppress(ValueError):
+            self._recent.remove(seq)
+        before = self._last_before.pop(seq, None)
+        if self.last == seq:
+            self.last = before

@@ -30,13 +30,21 @@ import random
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, replace
 
 import serial
 
-from drivers.base import Dialect, DuplicateLine, FeedLineRejected, LaneEvent, SequenceGap
+from drivers.base import (
+    Dialect,
+    DuplicateLine,
+    FeedLineRejected,
+    LaneEvent,
+    SequenceGap,
+    TakesLinesBack,
+)
 from drivers.dialects import make_dialect
+from drivers.sequence import SequenceConflict
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +170,10 @@ class FeedHealth:
     heartbeat_s: float = 10.0
     #: Seconds since the last line (or since connecting, if none came yet); None when down.
     seconds_silent: float | None = None
+    #: Lines that reused a number already taken by a line with other content (refused, and
+    #: counted in ``lines_rejected`` too), and the last of them.
+    conflicts: int = 0
+    last_conflict: RejectedLine | None = None
 
 
 def _what_to_check(url: str) -> str:
@@ -202,16 +214,21 @@ class SerialFeed:
 
     ``on_event`` is called in the feed's thread for every lane event, in order; it should
     hand the event on quickly (a queue).  If it raises, the error is logged and counted and
-    reading goes on.  ``dialect`` is a dialect instance or a registered name.
+    reading goes on.  If it returns True the service refused the event for its content (a
+    ball it cannot place): the line counts as rejected and, as for a line the dialect
+    refuses, as never received (its sequence number is free again).  ``lanes``, when given,
+    are the lanes this feed carries: a line about another lane is rejected the same way.
+    ``dialect`` is a dialect instance or a registered name.
     """
 
     def __init__(
         self,
         url: str,
         dialect: Dialect | str,
-        on_event: Callable[[LaneEvent], None],
+        on_event: Callable[[LaneEvent], object],
         *,
         source: str = "feed",
+        lanes: Collection[int] | None = None,
         baudrate: int = 9600,
         heartbeat_s: float = 10.0,
         read_timeout: float = 0.2,
@@ -222,6 +239,7 @@ class SerialFeed:
         self.dialect = make_dialect(dialect, source=source) if isinstance(dialect, str) \
             else dialect
         self.on_event = on_event
+        self.lanes = frozenset(lanes) if lanes is not None else None
         self.baudrate = baudrate
         self.heartbeat_s = heartbeat_s
         self.read_timeout = read_timeout
@@ -235,7 +253,8 @@ class SerialFeed:
         self._last_line_at: float | None = None
         self._last_line_monotonic: float | None = None
         self._connected_monotonic = 0.0
-        self._lines_ok = self._lines_rejected = self._duplicates = 0
+        self._lines_ok = self._lines_rejected = self._duplicates = self._conflicts = 0
+        self._last_conflict: RejectedLine | None = None
         self._reconnects = self._handler_errors = 0
         self._gaps: deque[tuple[int, int]] = deque(maxlen=KEEP_RECENT)
         self._rejected: deque[RejectedLine] = deque(maxlen=KEEP_RECENT)
@@ -277,6 +296,7 @@ class SerialFeed:
                 gaps=tuple(self._gaps),
                 last_rejected=self._rejected[-1] if self._rejected else None,
                 recent_rejected=tuple(self._rejected), last_error=self._last_error,
+                conflicts=self._conflicts, last_conflict=self._last_conflict,
                 heartbeat_s=self.heartbeat_s, seconds_silent=self._seconds_silent(),
             )
 
@@ -389,6 +409,9 @@ class SerialFeed:
                 self._duplicates += 1
                 self._seen_line()
             return
+        except SequenceConflict as exc:
+            self._reject(line, exc.reason, conflict=True)
+            return
         except FeedLineRejected as exc:
             self._reject(line, exc.reason)
             return
@@ -397,29 +420,60 @@ class SerialFeed:
                           line)
             self._reject(line, f"dialect error: {exc!r}")
             return
+        stray = self._stray_lane(events)
+        if stray is not None:
+            self._take_back(events)
+            self._reject(line, f"lane {stray} is not a lane of this feed (it carries lanes "
+                               f"{', '.join(map(str, sorted(self.lanes or ())))})")
+            return
+        text = line.decode("utf-8", "replace")
+        refused = False
+        for event in events:
+            try:
+                refused = self.on_event(replace(event, raw=text)) is True or refused
+            except Exception:
+                log.exception("feed %s: the event handler failed on %r", self.source, event)
+                with self._changed:
+                    self._handler_errors += 1
+        if refused:
+            self._take_back(events)
+            self._reject(line, "refused by the service: a ball it cannot place (see the "
+                               "held balls on the tablet)")
+            return
         with self._changed:
             self._lines_ok += 1
             self._seen_line()
             self._gaps.extend((event.first_missing, event.last_missing)
                               for event in events if isinstance(event, SequenceGap))
-        text = line.decode("utf-8", "replace")
-        for event in events:
-            try:
-                self.on_event(replace(event, raw=text))
-            except Exception:
-                log.exception("feed %s: the event handler failed on %r", self.source, event)
-                with self._changed:
-                    self._handler_errors += 1
         self._notify()
+
+    def _stray_lane(self, events: list[LaneEvent]) -> int | None:
+        """The first lane named by ``events`` that this feed does not carry (None: all are)."""
+        if self.lanes is None:
+            return None
+        for event in events:
+            lane = getattr(event, "lane", None)  # heartbeats and gaps name no lane
+            if lane is not None and lane not in self.lanes:
+                return lane
+        return None
+
+    def _take_back(self, events: list[LaneEvent]) -> None:
+        """The line is refused after the dialect took it: it counts as never received."""
+        if isinstance(self.dialect, TakesLinesBack):
+            self.dialect.refused(events)
 
     def _seen_line(self) -> None:
         self._last_line_at = time.time()
         self._last_line_monotonic = time.monotonic()
         self._changed.notify_all()
 
-    def _reject(self, raw: bytes, reason: str) -> None:
+    def _reject(self, raw: bytes, reason: str, *, conflict: bool = False) -> None:
         log.warning("feed %s: rejected line (%s): %r", self.source, reason, raw[:200])
+        rejected = RejectedLine(raw, reason, time.time())
         with self._changed:
             self._lines_rejected += 1
+            if conflict:
+                self._conflicts += 1
+                self._last_conflict = rejected
             self._seen_line()
-            self._rejected.append(RejectedLine(raw, reason, time.time()))
+            self._rejected.append(rejected)

@@ -301,9 +301,10 @@ class AlleyService:
             counts[item["lane"]] = counts.get(item["lane"], 0) + 1
         return counts
 
-    def handle_lane_event(self, event: LaneEvent) -> None:
-        """Feed callback: route a lane event to the match on that lane."""
-        self.router.handle(event)
+    def handle_lane_event(self, event: LaneEvent) -> bool:
+        """Feed callback: route a lane event to the match on that lane; True when its ball
+        was refused (the feed treats the line as not received)."""
+        return self.router.handle(event)
 
 
 def open_service(database_url: str, *, centre: str = "default",

@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 class FeedSupervisor:
     """Starts, reports on and stops every configured feed."""
 
-    def __init__(self, feeds: Sequence[FeedConfig], on_event: Callable[[LaneEvent], None]):
+    def __init__(self, feeds: Sequence[FeedConfig], on_event: Callable[[LaneEvent], object]):
         self.feeds: dict[str, SerialFeed] = {}
         #: The lanes each feed carries, by feed name (for the tablet's feed health).
         self.lanes: dict[str, list[int]] = {feed.name: list(feed.lanes) for feed in feeds}
@@ -38,7 +38,7 @@ class FeedSupervisor:
                 ) from None
             self.feeds[feed.name] = SerialFeed(
                 feed.url, dialect, on_event, source=feed.name, baudrate=feed.baudrate,
-                heartbeat_s=feed.heartbeat_s,
+                heartbeat_s=feed.heartbeat_s, lanes=feed.lanes,
             )
 
     def start(self) -> None:

@@ -158,6 +158,13 @@ def feed_report(health: Mapping[str, Any]) -> dict[str, Any]:
         "lines": health["lines_ok"],
         "rejected": health["lines_rejected"],
         "reconnects": health["reconnects"],
+        # A number reused by a line with other content: refused, never silently dropped.
+        "conflicts": health.get("conflicts", 0),
+        "last_conflict": None if not health.get("last_conflict") else {
+            "line": bytes(health["last_conflict"]["raw"]).decode("utf-8", "replace"),
+            "reason": health["last_conflict"]["reason"],
+            "at": _iso_utc(health["last_conflict"]["at"]),
+        },
         "last_rejected": None if not rejected else {
             "line": bytes(rejected["raw"]).decode("utf-8", "replace"),
             "reason": rejected["reason"],

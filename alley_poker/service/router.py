@@ -125,29 +125,34 @@ class LaneEventRouter(HeldBallDesk):
         self._locks_lock = threading.Lock()
 
     # --- entry point ---------------------------------------------------------------------
-    def handle(self, event: LaneEvent) -> None:
-        """Route one lane event.  Never raises for a refused ball: it is logged and announced."""
-        handler: Callable[[Any], None] | None = {
+    def handle(self, event: LaneEvent) -> bool:
+        """Route one lane event.  Never raises for a refused ball: it is logged and announced.
+
+        Returns True when a ball was refused (the feed then treats its line as not received,
+        so a good line re-sent with the same number is taken; ``docs/feed-protocol.md``).
+        """
+        handler: Callable[[Any], bool | None] | None = {
             BallCorrected: self._on_correction,  # before BallRecorded: it is a subclass
             BallRecorded: self._on_ball,
             ScoresheetSnapshot: self._on_snapshot,
             WrongLane: self._on_wrong_lane,
             BallRetracted: self._on_retraction,
         }.get(type(event))
-        if handler is not None:
-            handler(event)
+        return handler is not None and handler(event) is True
 
     # --- balls ---------------------------------------------------------------------------
-    def _on_ball(self, ball: BallRecorded) -> None:
+    def _on_ball(self, ball: BallRecorded) -> bool:
+        """Offer a live ball; True when it was refused (not recorded, not waiting)."""
         self._scorer_said(ball)
         found = self.lanes.bowler_at(ball.lane, ball.bowler)
         if found is None:
             self._keep_unassigned(ball)
-            return
+            return False
         match_id, bowler = found
         with self._lock_for(match_id):
-            self._offer(match_id, bowler, ball)
+            outcome = self._offer(match_id, bowler, ball)
             self._drain_held(match_id, bowler, ball.game)
+        return outcome == REFUSED
 
     def _on_snapshot(self, sheet: ScoresheetSnapshot) -> None:
         self._sheets[(sheet.lane, sheet.bowler, sheet.game)] = sheet  # for the desk's re-sync

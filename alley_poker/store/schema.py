@@ -11,7 +11,7 @@ Everything per-centre carries a ``centre`` key.  A match is ``(centre, match_id)
 centres on one database may both have a match "m1" and never see each other's.
 
 >>> sorted(metadata.tables)
-['api_tokens', 'events', 'held_balls', 'lane_assignments', 'matches']
+['api_tokens', 'events', 'held_balls', 'kiosk_devices', 'lane_assignments', 'matches']
 >>> [column.name for column in events.columns]
 ['id', 'match_id', 'seq', 'type', 'data', 'recorded_at', 'centre']
 """
@@ -153,4 +153,28 @@ held_balls = Table(
     Column("resolved_reason", String(500), nullable=True),
     Column("resolved_at", DateTime(timezone=True), nullable=True),
     Index(None, "centre", "outcome"),
+)
+
+#: Kiosks paired by the commissioner: only a paired kiosk may send a bowler's decision.  A
+#: kiosk asks with its lane pair and shows ``code``; the tablet approves the code
+#: (``paired_at``, ``paired_by``).  Only the SHA-256 of the device's secret is kept.
+kiosk_devices = Table(
+    "kiosk_devices",
+    metadata,
+    Column(
+        "id",
+        BigInteger().with_variant(Integer(), "sqlite"),
+        primary_key=True,
+        autoincrement=True,
+    ),
+    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    Column("lanes", String(16), nullable=False),
+    Column("code", String(16), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("requested_at", DateTime(timezone=True), nullable=False),
+    Column("paired_at", DateTime(timezone=True), nullable=True),
+    Column("paired_by", String(128), nullable=True),
+    Column("revoked_at", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("token_hash"),
+    Index("ix_kiosk_devices_centre_code", "centre", "code"),
 )

@@ -22,11 +22,13 @@ from alley_poker.service import AlleyService, open_service
 from alley_poker.service.health import FeedStatusBoard
 from alley_poker.service.night_close import NightCloseBoard
 from alley_poker.store.api_tokens import ApiTokenStore
+from alley_poker.store.kiosk_devices import KioskDeviceStore
 from alley_poker.web.api import api
 from alley_poker.web.auth import hash_pin
 from alley_poker.web.commissioner import commissioner
 from alley_poker.web.errors import register_error_handlers
 from alley_poker.web.kiosk import kiosk
+from alley_poker.web.kiosk_pairing import KioskGate
 from alley_poker.web.sign_in_limits import install_sign_in_limits
 from alley_poker.web.sockets import SocketBridge
 from alley_poker.web.tokens import install_request_guard
@@ -52,6 +54,11 @@ DEFAULTS: dict[str, Any] = {
     "SOCKETIO_MESSAGE_QUEUE": None,
     # CSRF is checked by web.tokens' request guard, which lets API-token requests skip it.
     "WTF_CSRF_CHECK_DEFAULT": False,
+    # The largest body a request may carry: every API body is a few hundred bytes, so 64 KB
+    # is room to spare; a larger one is answered 413 from its Content-Length, unread.
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+    # Decisions one paired kiosk may send per minute (a bowler taps a few times a frame).
+    "KIOSK_DECISIONS_PER_MINUTE": 20,
 }
 
 
@@ -81,6 +88,9 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     store = getattr(service.repository, "store", None)
     app.extensions["api_tokens"] = (
         ApiTokenStore(store.engine, centre=app.config["CENTRE"]) if store is not None else None)
+    app.extensions["kiosk_devices"] = (
+        KioskDeviceStore(store.engine, centre=app.config["CENTRE"]) if store is not None
+        else None)
     install_request_guard(app, CSRFProtect(app))
     register_error_handlers(app)
     for blueprint in (kiosk, commissioner, api):
@@ -94,7 +104,9 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     app.extensions["night_close"] = NightCloseBoard(service)
     socketio = SocketIO(app, async_mode="threading",
                         message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"])
-    app.extensions["socketio_bridge"] = SocketBridge(socketio, service)
+    gate = KioskGate(app.extensions["kiosk_devices"],
+                     per_window=int(app.config["KIOSK_DECISIONS_PER_MINUTE"]), window_s=60.0)
+    app.extensions["socketio_bridge"] = SocketBridge(socketio, service, gate)
     return app
 
 

@@ -54,12 +54,28 @@ def match_summary(service: AlleyService, match_id: str) -> dict[str, Any]:
             "bowlers": list(state.bowlers), "pot_cents": state.pot_cents}
 
 
+def json_payload() -> Any:
+    """The request's body read as JSON, or None when it is not JSON.
+
+    The json module parses nesting by recursion: a body of thousands of ``[`` raises
+    RecursionError (not the ValueError that ``silent`` swallows), which would answer 500.
+    """
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        raise ApiError(400, "bad_request", "the body is nested too deeply to read",
+                       None) from None
+
+
 def validated_body(model: type[Body], *, empty_allowed: bool = False) -> Body:
-    """The request's JSON body validated by ``model`` (400 not an object, 422 invalid)."""
+    """The request's JSON body validated by ``model`` (400 not an object, 422 invalid).
+
+    A body over ``MAX_CONTENT_LENGTH`` is answered 413 by Flask before it is read.
+    """
     if empty_allowed and not request.get_data():
         payload: Any = {}
     else:
-        payload = request.get_json(silent=True)
+        payload = json_payload()
     if not isinstance(payload, dict):
         raise ApiError(400, "bad_request", "the body must be a JSON object", None)
     try:
@@ -74,5 +90,6 @@ from alley_poker.web import (  # noqa: E402, F401
     api_held,
     api_reads,
     api_reports,
+    kiosk_pairing,
     tokens,
 )

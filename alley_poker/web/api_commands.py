@@ -4,7 +4,7 @@ bowler's decision run here is the commissioner deciding on the bowler's behalf."
 
 from __future__ import annotations
 
-from flask import jsonify
+from flask import current_app, jsonify
 
 from alley_poker.ledger import CommandRefused, event_to_record
 from alley_poker.ledger.undo import undoable_action
@@ -16,6 +16,7 @@ from alley_poker.web.public import public_event, public_match_view
 from alley_poker.web.schemas import (
     COMMAND_BODIES,
     CreateMatchBody,
+    LaneSlots,
     ReassignLanesBody,
     UndoLastBody,
 )
@@ -35,10 +36,24 @@ def _slots_view(match_id: str) -> dict:
                       for (lane, slot), bowler in sorted(slots.items())]}
 
 
+def lanes_of_this_centre(body: LaneSlots) -> None:
+    """422 ``unknown_lane`` for a slot on a lane the centre does not have (``LANES``, from
+    its configuration), naming the lanes it has; without ``LANES`` any lane is taken."""
+    configured = current_app.config.get("LANES")
+    if not configured:
+        return
+    for index, slot in enumerate(body.slots):
+        if slot.lane > int(configured):
+            raise ApiError(422, "unknown_lane",
+                           f"lane {slot.lane} is not a lane of this centre; its lanes are "
+                           f"1-{int(configured)}", f"slots.{index}.lane")
+
+
 @api.post("/matches")
 @commissioner_required
 def create_match():
     body = validated_body(CreateMatchBody)
+    lanes_of_this_centre(body)
     service = alley()
     if service.state(body.match_id).status != "new":
         raise ApiError(409, "match_exists", f"match {body.match_id!r} already exists",
@@ -58,6 +73,7 @@ def reassign_lanes(match_id: str):
     body = validated_body(ReassignLanesBody)
     service = alley()
     existing_state(service, match_id)
+    lanes_of_this_centre(body)
     try:
         service.reassign_lanes(match_id, body.as_mapping(), actor=_actor(), reason=body.reason)
     except LaneAssignmentError as taken:

@@ -260,6 +260,19 @@ class TokenCreated(BaseModel):
     token: str
 
 
+class KioskView(BaseModel):
+    id: int
+    lanes: str
+    paired: bool
+    paired_at: str | None
+    paired_by: str | None
+    revoked_at: str | None
+
+
+class KioskList(BaseModel):
+    kiosks: list[KioskView]
+
+
 class CommandAccepted(BaseModel):
     match_id: str
     seq: int

@@ -2,9 +2,9 @@
 
 The status says what kind of failure it was (400 bad input, 401 not signed in, 403 forbidden
 or a missing CSRF token, 404 unknown, 409 refused by the ledger's rules or decided on a stale
-version of the match, 422 failed validation, 429 too many attempts); the body says what and
-where.  A bug answers 500 with a plain message: the traceback goes to the log, never to the
-client.
+version of the match, 413 a body too large to read, 422 failed validation, 429 too many
+attempts); the body says what and where.  A bug answers 500 with a plain message: the
+traceback goes to the log, never to the client.
 
 >>> body, status = error_body("not_found", "no match 'm9'", 404)
 >>> status, body["error"]["code"], body["error"]["field"]
@@ -19,7 +19,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from flask_wtf.csrf import CSRFError
 from pydantic import ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from alley_poker.ledger import CommandRefused, StaleVersion
 from alley_poker.web.plain_words import plain_message
@@ -102,6 +102,14 @@ def register_error_handlers(app: Flask) -> None:
     def _csrf(error: CSRFError):
         return _respond("csrf_failed", f"CSRF check failed: {error.description}", 403,
                         "csrf_token")
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def _too_large(error: RequestEntityTooLarge):
+        limit = app.config.get("MAX_CONTENT_LENGTH")
+        most = f" ({limit // 1024} KB)" if limit else ""
+        return _respond("body_too_large",
+                        f"the body is larger than this server accepts{most}", 413,
+                        html=error)
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException):

@@ -7,9 +7,12 @@ is validated by the JSON API's pydantic model of the same command kind
 (:data:`alley_poker.web.schemas.COMMAND_BODIES`), so the kiosk and the tablet accept exactly
 the same answers, ``expected_seq`` (the stale-version check) included.
 
-A kiosk may answer a decision only for a match on its own lanes (the lanes it joined); the
-ledger then accepts the answer only for the bowler whose decision is open, and only while
-it is.  The tap acts as that bowler (``actor="bowler:<name>"``).  Every answer is
+Only a kiosk the commissioner paired may answer, for a match on its own lanes (the lanes it
+joined with its device token; :mod:`alley_poker.web.kiosk_pairing`), at most
+``KIOSK_DECISIONS_PER_MINUTE`` times a minute; the ledger then accepts the answer only for
+the bowler whose decision is open, and only while it is.  A kiosk's "buy" (it spends the
+bowler's money) is not run: it asks the desk, and the tablet confirms it.  The tap acts as
+that bowler (``actor="bowler:<name>"``).  Every answer is
 acknowledged with ``{"ok": true}`` or the API's error body ``{"error": {code, message,
 field}}``.  ``decide_lose_card`` (the first kiosk event) is kept as a name for
 ``decide`` with ``kind: "lose-card"``.
@@ -27,7 +30,8 @@ from pydantic import ValidationError
 from alley_poker.ledger import CommandRefused
 from alley_poker.service import AlleyService
 from alley_poker.web.errors import error_body, refusal_code, validation_error
-from alley_poker.web.schemas import COMMAND_BODIES, CommandBody
+from alley_poker.web.kiosk_pairing import KioskGate
+from alley_poker.web.schemas import COMMAND_BODIES, BuyBody, CommandBody
 
 #: The decision kinds a kiosk may answer (command kinds of the JSON API).
 DECISION_KINDS = ("lose-card", "guess", "steal", "end-draw", "buy")
@@ -49,8 +53,12 @@ def body_model_for(kind: str) -> type[CommandBody]:
 
 
 def answer_decision(service: AlleyService, allowed_matches: list[str],
-                    data: Any) -> dict[str, Any]:
-    """Validate and run one bowler's answer; the acknowledgement the kiosk receives."""
+                    data: Any, *, desk_confirms_buys: bool = False) -> dict[str, Any]:
+    """Validate and run one bowler's answer; the acknowledgement the kiosk receives.
+
+    With ``desk_confirms_buys`` a buy is not run but announced to the tablet, which
+    confirms it (the answer says ``"awaiting": "desk"``).
+    """
     data = dict(data) if isinstance(data, dict) else {}
     match_id = data.pop("match_id", None)
     kind = data.pop("kind", None)
@@ -63,6 +71,8 @@ def answer_decision(service: AlleyService, allowed_matches: list[str],
         return error_body("bad_request", unknown.args[0], 400, "kind")[0]
     try:
         body = body_model.model_validate(data)
+        if desk_confirms_buys and isinstance(body, BuyBody) and body.accept:
+            return ask_the_desk(service, match_id, body)
         service.execute(match_id, body.to_command(actor=f"bowler:{body.bowler}"),
                         expected_seq=body.expected_seq)
     except ValidationError as invalid:
@@ -73,16 +83,37 @@ def answer_decision(service: AlleyService, allowed_matches: list[str],
     return {"ok": True}
 
 
+def ask_the_desk(service: AlleyService, match_id: str, body: BuyBody) -> dict[str, Any]:
+    """A buy tapped at a kiosk: the tablet is told, and confirms it (or not)."""
+    state = service.state(match_id)
+    if not any(decision.get("kind") == "buy" for decision in state.pending_for(body.bowler)):
+        return error_body("command_refused", f"{body.bowler} has no buy to decide now", 409,
+                          "bowler")[0]
+    message = f"{body.bowler} asks to buy a card at the kiosk: confirm it on the tablet"
+    service.announce("alley", {"kind": "buy_requested", "match_id": match_id,
+                               "bowler": body.bowler, "message": message})
+    return {"ok": True, "awaiting": "desk", "message": message}
+
+
 def register_decision_handlers(socketio: SocketIO, service: AlleyService,
-                               kiosk_matches: Callable[[str], list[str]]) -> None:
-    """Handle decision answers; ``kiosk_matches(sid)`` lists the matches on a kiosk's lanes."""
+                               kiosk_matches: Callable[[str], list[str]],
+                               gate: KioskGate) -> None:
+    """Handle decision answers; ``kiosk_matches(sid)`` lists the matches on a kiosk's lanes,
+    ``gate`` says whether the socket is a paired kiosk within its rate."""
+
+    def _answer(data: Any) -> dict[str, Any]:
+        refused = gate.may_decide(request.sid)
+        if refused is not None:
+            return refused
+        return answer_decision(service, kiosk_matches(request.sid), data,
+                               desk_confirms_buys=True)
 
     @socketio.on("decide")
     def _decide(data: Any) -> dict[str, Any]:
-        return answer_decision(service, kiosk_matches(request.sid), data)
+        return _answer(data)
 
     @socketio.on("decide_lose_card")
     def _decide_lose_card(data: Any) -> dict[str, Any]:
         data = dict(data) if isinstance(data, dict) else {}
         data["kind"] = "lose-card"
-        return answer_decision(service, kiosk_matches(request.sid), data)
+        return _answer(data)

@@ -25,13 +25,15 @@ REF = "#/components/schemas/{model}"
 
 #: What each error status means on this API (the body is always ErrorResponse).
 ERRORS = {
-    "400": "the body is not a JSON object",
+    "400": "the body is not a JSON object (not JSON, or nested too deeply to read)",
     "401": "not signed in as the commissioner, or a bad API token",
     "403": "missing or wrong CSRF token, or a token where the tablet is needed",
-    "404": "no such match, command or token",
+    "404": "no such match, command, token, or kiosk waiting with that code",
     "409": "refused by the ledger's rules, the match is past the body's expected_seq "
            "(stale_version), or the lanes are taken",
-    "422": "the body or a query parameter failed validation",
+    "413": "the body is larger than the server accepts (64 KB)",
+    "422": "the body or a query parameter failed validation, or names a lane the centre "
+           "does not have (unknown_lane)",
 }
 COMMISSIONER = [{"commissionerSession": [], "csrfToken": []}, {"apiToken": []}]
 TABLET = [{"commissionerSession": [], "csrfToken": []}]
@@ -66,7 +68,7 @@ class _Builder:
         if security is not None:
             errors = (*errors, "401", "403")
         if body is not None:
-            errors = (*errors, "400", "422")
+            errors = (*errors, "400", "413", "422")
         for code in sorted(set(errors)):
             responses[code] = {"description": ERRORS[code],
                                "content": {"application/json": {"schema": error}}}
@@ -183,6 +185,13 @@ def openapi_document() -> dict[str, Any]:
     doc.add(f"{base}/tokens/{{token_id}}", "delete", "Revoke an API token", response=None,
             status="204", errors=("404",), security=TABLET,
             parameters=[_path("token_id", {"type": "integer"})])
+    doc.add(f"{base}/kiosks", "get", "The kiosks paired to send bowlers' decisions",
+            response=r.KioskList, security=TABLET)
+    doc.add(f"{base}/kiosks/pair", "post", "Pair the kiosk showing this code (its lanes only)",
+            response=r.KioskView, body=s.PairKioskBody, errors=("404",), security=TABLET)
+    doc.add(f"{base}/kiosks/{{device_id}}", "delete", "Revoke a paired kiosk at once",
+            response=None, status="204", errors=("404",), security=TABLET,
+            parameters=[_path("device_id", {"type": "integer"})])
     doc.add(f"{base}/openapi.json", "get", "This document", response={"type": "object"})
 
     return {

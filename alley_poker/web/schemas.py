@@ -21,17 +21,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from alley_poker.ledger import commands as c
+from alley_poker.web.names import clean_name
 
-BowlerName = Annotated[str, Field(min_length=1, max_length=60)]
+#: A bowler's name: NFC, trimmed, no control/bidi/zero-width characters or markup
+#: (alley_poker.web.names), 1-60 characters once cleaned.
+BowlerName = Annotated[str, Field(min_length=1, max_length=60), AfterValidator(clean_name)]
 Reason = Annotated[str, Field(max_length=500)]
 CardFace = Annotated[str, Field(min_length=2, max_length=3)]
 DecisionId = Annotated[str, Field(min_length=1, max_length=64)]
 Side = Literal["left", "right"]
-Pins = Annotated[int, Field(ge=0, le=10)]
-StandingPins = list[Annotated[int, Field(ge=1, le=10)]]
+# Every number of a body is strict: pydantic's lax mode would read ``true`` as 1, ``"7"`` as 7
+# and ``7.0`` as 7, so that a broken client records a ball nobody bowled.
+Pins = Annotated[int, Field(ge=0, le=10, strict=True)]
+StandingPins = list[Annotated[int, Field(ge=1, le=10, strict=True)]]
+GameNumber = Annotated[int, Field(ge=1, strict=True)]
 #: Match ids as URLs and the store take them: letters, digits, ``-``, ``_``, ``.``.
 MatchId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]
 
@@ -59,12 +65,12 @@ class RecordBallBody(CommandBody):
     """One ball entered by hand (a lane without a feed, or a correction of the feed)."""
 
     bowler: BowlerName
-    game: Annotated[int, Field(ge=1)] | None = None
+    game: GameNumber | None = None
     pins: Pins
     standing: StandingPins | None = None
-    foul: bool = False
-    gutter: bool | None = None
-    split: bool | None = None
+    foul: StrictBool = False
+    gutter: StrictBool | None = None
+    split: StrictBool | None = None
 
     def to_command(self, *, actor: str) -> c.Command:
         return c.RecordBall(self.bowler, self.game, self.pins, standing=self.standing,
@@ -75,14 +81,14 @@ class CorrectBallBody(CommandBody):
     """Correct a recorded ball (frame 1-10, ball 1-3 of the frame)."""
 
     bowler: BowlerName
-    game: Annotated[int, Field(ge=1)]
-    frame: Annotated[int, Field(ge=1, le=10)]
-    ball: Annotated[int, Field(ge=1, le=3)]
+    game: GameNumber
+    frame: Annotated[int, Field(ge=1, le=10, strict=True)]
+    ball: Annotated[int, Field(ge=1, le=3, strict=True)]
     pins: Pins
     standing: StandingPins | None = None
-    foul: bool = False
-    gutter: bool | None = None
-    split: bool | None = None
+    foul: StrictBool = False
+    gutter: StrictBool | None = None
+    split: StrictBool | None = None
     reason: Reason = ""
 
     def to_command(self, *, actor: str) -> c.Command:
@@ -154,7 +160,7 @@ class EndDrawBody(CommandBody):
     """Take (or decline) the lowest score's end-of-match draw."""
 
     bowler: BowlerName
-    accept: bool
+    accept: StrictBool
     decision_id: DecisionId | None = None
 
     def to_command(self, *, actor: str) -> c.Command:
@@ -166,7 +172,7 @@ class BuyBody(CommandBody):
     """Buy (or decline) one card at the end of the match, at the ante's price."""
 
     bowler: BowlerName
-    accept: bool
+    accept: StrictBool
     decision_id: DecisionId | None = None
 
     def to_command(self, *, actor: str) -> c.Command:
@@ -322,8 +328,8 @@ class StrictBody(BaseModel):
 
 
 class LaneSlot(StrictBody):
-    lane: Annotated[int, Field(ge=1, le=200)]
-    slot: Annotated[int, Field(ge=1, le=12)]
+    lane: Annotated[int, Field(ge=1, le=200, strict=True)]
+    slot: Annotated[int, Field(ge=1, le=12, strict=True)]
     bowler: BowlerName
 
 
@@ -347,8 +353,8 @@ class CreateMatchBody(LaneSlots):
 
     match_id: MatchId
     seat_order: list[BowlerName] | None = None
-    games: Annotated[int, Field(ge=1, le=10)] = 3
-    ante_cents: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
+    games: Annotated[int, Field(ge=1, le=10, strict=True)] = 3
+    ante_cents: Annotated[int, Field(ge=0, le=1_000_000, strict=True)] | None = None
     rules: dict[str, Any] | None = None
 
 
@@ -359,7 +365,13 @@ class ReassignLanesBody(LaneSlots):
 
 
 class CreateTokenBody(StrictBody):
-    name: Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S")]
+    name: Annotated[str, Field(min_length=1, max_length=100), AfterValidator(clean_name)]
+
+
+class PairKioskBody(StrictBody):
+    """Pair the kiosk showing this code (alley_poker.web.kiosk_pairing)."""
+
+    code: Annotated[str, Field(min_length=4, max_length=16, pattern=r"^[A-Za-z0-9 -]+$")]
 
 
 # --- held balls (alley_poker.web.api_held) ---------------------------------------------

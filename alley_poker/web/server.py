@@ -36,6 +36,7 @@ from alley_poker.service import AlleyService, open_service
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.service.scheduler import centre_scheduler
 from alley_poker.web import create_app
+from alley_poker.web.http_timeouts import GuardedRequestHandler
 from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_switching
 
 log = logging.getLogger(__name__)
@@ -113,7 +114,9 @@ class HttpThread:
 
     def __init__(self, app: object, host: str, port: int) -> None:
         self.host = host
-        self.http: BaseWSGIServer = make_server(host, port, app, threaded=True)
+        # Deadlines for reading requests: slow or idle clients cannot pile up (http_timeouts).
+        self.http: BaseWSGIServer = make_server(host, port, app, threaded=True,
+                                                request_handler=GuardedRequestHandler)
         self.port = self.http.server_port
         self._thread = threading.Thread(target=self.http.serve_forever, name="alley-web",
                                         daemon=True)

@@ -9,7 +9,8 @@ state this process pushed last (``base_seq``, ``seq``, ``patch``; see
 :mod:`alley_poker.web.view_patch`), or the whole ``state`` when this process pushed none for
 the match or another process changed it since.  A client whose state is not at ``base_seq``
 joins again for a full state.  Bowlers' answers from the kiosk are handled in
-:mod:`alley_poker.web.kiosk_decisions`.
+:mod:`alley_poker.web.kiosk_decisions`; a kiosk joins with its ``device_token`` to be
+allowed them, and asks for one with ``pair_request`` (:mod:`alley_poker.web.kiosk_pairing`).
 
 Rooms are named within the centre (``<centre>/lane:1``), so centres sharing one Redis
 message queue never reach each other's kiosks.  Only the process that ran a command pushes
@@ -33,6 +34,7 @@ from alley_poker.service.alley import FINISHED
 from alley_poker.web.errors import error_body
 from alley_poker.web.kiosk import parse_lane_pair
 from alley_poker.web.kiosk_decisions import register_decision_handlers
+from alley_poker.web.kiosk_pairing import KioskGate
 from alley_poker.web.public import public_event, public_match_view
 from alley_poker.web.view_patch import view_patch
 
@@ -110,15 +112,17 @@ def external_emitter(service: AlleyService, message_queue: str) -> MatchUpdates:
 class SocketBridge:
     """The app's live pushes (:class:`MatchUpdates`) and its clients' ``join`` requests."""
 
-    def __init__(self, socketio: SocketIO, service: AlleyService):
+    def __init__(self, socketio: SocketIO, service: AlleyService,
+                 gate: KioskGate | None = None):
         self.socketio = socketio
         self.service = service
+        self.gate = gate if gate is not None else KioskGate(None)
         self._kiosk_lanes: dict[str, tuple[int, ...]] = {}
         self._lock = threading.Lock()
         self.updates = MatchUpdates(socketio, service)
         self.unsubscribe = self.updates.unsubscribe
         self._register_handlers()
-        register_decision_handlers(socketio, service, self.kiosk_matches)
+        register_decision_handlers(socketio, service, self.kiosk_matches, self.gate)
 
     def on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
         self.updates.on_bus_message(topic, message)
@@ -151,6 +155,8 @@ class SocketBridge:
                     join_room(room(self.service.centre, f"lane:{lane}"))
                 with self._lock:
                     self._kiosk_lanes[request.sid] = lanes
+                paired = self.gate.joined(request.sid, str(data["lanes"]),
+                                          data.get("device_token"))
                 match_ids = self.matches_on(lanes)
             elif isinstance(data.get("match_id"), str):
                 join_room(room(self.service.centre, f"match:{data['match_id']}"))
@@ -161,9 +167,16 @@ class SocketBridge:
                 state = self.service.state(match_id)
                 if state.status != "new":
                     emit("state", {"match_id": match_id, "state": public_match_view(state)})
+            if "lanes" in data:
+                return {"ok": True, "matches": match_ids, "paired": paired}
             return {"ok": True, "matches": match_ids}
+
+        @socketio.on("pair_request")
+        def _pair_request(data: Any) -> dict[str, Any]:
+            return self.gate.pair_request(data)
 
         @socketio.on("disconnect")
         def _gone(*_reason: Any) -> None:
             with self._lock:
                 self._kiosk_lanes.pop(request.sid, None)
+            self.gate.left(request.sid)

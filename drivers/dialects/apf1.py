@@ -20,6 +20,7 @@ drivers.base.FeedLineRejected: bad checksum: the line says 00, its bytes give 55
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 from functools import reduce
@@ -219,19 +220,35 @@ class Apf1Dialect:
                 raise FeedLineRejected(f"HELLO session {session[:40]!r}: 1-32 letters, "
                                        "digits or _.:-", raw)
             self.sequence.new_session(session)
-        gap = self.sequence.peek(seq, raw)
+        # The record without its number: a re-send carries the same, a conflict other.
+        content = ",".join(fields[2:])
+        gap = self.sequence.peek(seq, raw, content=content)
         try:
             event = parser(record, seq)
         except DuplicateLine:
-            self.sequence.accept(seq)  # the number did arrive; only its ball was a repeat
+            # The number did arrive; only its ball was a repeat.
+            self.sequence.accept(seq, content=content)
             raise
-        self.sequence.accept(seq)
+        self.sequence.accept(seq, content=content)
         events: list[LaneEvent] = []
         if gap is not None:
             events.append(SequenceGap(first_missing=gap[0], last_missing=gap[1],
                                       source=self.source, seq=seq))
         events.append(event)
         return events
+
+    def refused(self, events: list[LaneEvent]) -> None:
+        """The service refused the line these events came from, for its content (a ball it
+        cannot place, a lane the feed does not carry): undo what the line changed here, so
+        it counts as never received and a good line with its number is taken."""
+        for event in reversed(events):
+            if type(event) is BallRecorded:
+                with contextlib.suppress(ImpossibleBall):
+                    self.games.retract(event.lane, event.bowler, event.game, event.frame,
+                                       event.ball)
+        seqs = {event.seq for event in events if event.seq is not None}
+        for seq in seqs:
+            self.sequence.release(seq)
 
     # Each record parser validates, then changes state only as its last step.
 

@@ -9,6 +9,11 @@
   const pot = document.getElementById("pot");
   const banner = document.getElementById("banner");
   const fourColour = document.getElementById("four-colour");
+  const pairing = document.getElementById("pairing");
+  const pairingCode = document.getElementById("pairing-code");
+  // The secret the commissioner's pairing made valid; kept by this browser for its lanes.
+  const DEVICE_KEY = "alley-poker-kiosk-device:" + lanePair;
+  let paired = false;
 
   const SUITS = { S: ["♠", "spades"], H: ["♥", "hearts"], D: ["♦", "diamonds"], C: ["♣", "clubs"] };
   const RANKS = { T: "10", J: "J", Q: "Q", K: "K", A: "A" };
@@ -61,6 +66,7 @@
       match_id: matchId, kind: kind, bowler: bowler, decision_id: decisionId,
     }, answer), function (reply) {
       if (reply && reply.error) showBanner("NOT TAKEN", "refused", reply.error.message);
+      else if (reply && reply.awaiting) showBanner("ASK THE DESK", "waiting", reply.message);
     });
   }
 
@@ -357,7 +363,7 @@
   function take(message) {
     const outcome = window.AlleyMatchUpdates.apply(matches[message.match_id], message);
     if (outcome.resync) {  // a push was missed: the whole state comes with joining again
-      socket.emit("join", { lanes: lanePair });
+      join();
       return false;
     }
     if (outcome.stale) return false;  // an older copy arriving late
@@ -374,9 +380,32 @@
 
   // Reconnects forever: a kiosk outlives network blips and server restarts.
   const socket = io({ transports: ["websocket"], reconnectionDelayMax: 3000 });
+  // Joining brings a full state per match; with this kiosk's device secret it also allows
+  // the bowlers' answers.  An unpaired kiosk asks for pairing once and shows its code until
+  // the commissioner enters it on the tablet.
+  function join() {
+    socket.emit("join", { lanes: lanePair, device_token: localStorage.getItem(DEVICE_KEY) },
+                function (reply) {
+      paired = Boolean(reply && reply.paired);
+      pairing.hidden = paired;
+      document.body.dataset.paired = paired ? "yes" : "no";
+      if (!paired && !pairingCode.textContent) askForPairing();
+    });
+  }
+  function askForPairing() {
+    const known = localStorage.getItem(DEVICE_KEY + ":code");
+    if (known && localStorage.getItem(DEVICE_KEY)) { pairingCode.textContent = known; return; }
+    socket.emit("pair_request", { lanes: lanePair }, function (reply) {
+      if (!reply || !reply.ok) return;
+      localStorage.setItem(DEVICE_KEY, reply.device_token);
+      localStorage.setItem(DEVICE_KEY + ":code", reply.code);
+      pairingCode.textContent = reply.code;
+    });
+  }
+  setInterval(function () { if (!paired && socket.connected) join(); }, 3000);
   socket.on("connect", function () {
     setConnection("live", "● Live");
-    socket.emit("join", { lanes: lanePair });  // answered with a full state per match
+    join();
   });
   socket.on("disconnect", function () { setConnection("down", "▲ Reconnecting…"); });
   socket.io.on("reconnect_attempt", function () { setConnection("down", "▲ Reconnecting…"); });

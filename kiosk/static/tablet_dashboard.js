@@ -389,6 +389,14 @@
         rejected.append(el("div", "feed-error", "last: " + feed.last_rejected.reason));
         rejected.title = feed.last_rejected.line;
       }
+      if (feed.conflicts) {
+        // A number reused with other content: the scorer and the reader disagree on a line.
+        const conflict = el("div", "feed-error feed-conflict",
+                            feed.conflicts + " conflicting line" + (feed.conflicts === 1 ? "" : "s") +
+                            (feed.last_conflict ? ": " + feed.last_conflict.reason : ""));
+        if (feed.last_conflict) conflict.title = feed.last_conflict.line;
+        rejected.append(conflict);
+      }
       const held = feedCell(feed.held || 0);
       held.className = feed.held ? "held-cell warn" : "held-cell";
       if (feed.held) held.textContent = "held " + feed.held;

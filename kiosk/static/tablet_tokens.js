@@ -29,6 +29,44 @@
     } catch (problem) { T.say("Cannot list tokens: " + problem.message, "refused"); }
   }
 
+  // Kiosks: paired by the code an unpaired kiosk shows; revoked here at once.
+  const pairForm = document.getElementById("pair-kiosk");
+  const kiosks = document.querySelector("#kiosks tbody");
+  async function loadKiosks() {
+    try {
+      const reply = await T.call("GET", "/api/v1/kiosks");
+      kiosks.replaceChildren(...(reply.kiosks || []).map(function (kiosk) {
+        const row = T.el("tr");
+        row.dataset.kiosk = kiosk.id;
+        row.append(T.el("td", "", "Lanes " + kiosk.lanes),
+                   T.el("td", "", kiosk.revoked_at ? "revoked " + kiosk.revoked_at : kiosk.paired_at || ""));
+        const cell = T.el("td");
+        if (!kiosk.revoked_at) {
+          cell.append(T.button("Revoke", async function () {
+            if (!window.confirm("Revoke the kiosk of lanes " + kiosk.lanes + "?")) return;
+            try {
+              await T.call("DELETE", "/api/v1/kiosks/" + encodeURIComponent(kiosk.id));
+              T.say("Kiosk of lanes " + kiosk.lanes + " revoked");
+              loadKiosks();
+            } catch (problem) { T.say("Refused: " + problem.message, "refused"); }
+          }));
+        }
+        row.append(cell);
+        return row;
+      }));
+    } catch (problem) { T.say("Cannot list kiosks: " + problem.message, "refused"); }
+  }
+  pairForm.addEventListener("submit", async function (event) {
+    event.preventDefault();
+    try {
+      const paired = await T.call("POST", "/api/v1/kiosks/pair", { code: pairForm.elements.code.value.trim() });
+      pairForm.reset();
+      T.say("Kiosk of lanes " + paired.lanes + " paired");
+      loadKiosks();
+    } catch (problem) { T.say("Refused: " + problem.message, "refused"); }
+  });
+  loadKiosks();
+
   form.addEventListener("submit", async function (event) {
     event.preventDefault();
     try {

@@ -63,6 +63,14 @@ def app(service: AlleyService):
                        "SECRET_KEY": "test-secret"}, service=service)
 
 
+def pair_kiosk(app, lanes: str = "1-2") -> str:
+    """A kiosk for ``lanes`` paired as the commissioner would: its device secret."""
+    devices = app.extensions["kiosk_devices"]
+    asked = devices.request(lanes)
+    assert devices.approve(asked.code, actor="commissioner:test") is not None
+    return asked.secret
+
+
 def csrf_token_from(html: str) -> str:
     found = re.search(r'name="csrf-token" content="([^"]+)"', html)
     assert found, "the page carries no CSRF token"

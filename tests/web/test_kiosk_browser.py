@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import time
 
@@ -15,14 +16,28 @@ from drivers.dialects.apf1 import Apf1Encoder
 from drivers.serial_feed import SerialFeed
 from drivers.simulator import Simulator
 from tests.service.league_night_runner import wait_until
-from tests.web.conftest import DESK, PIN, free_port, open_service, serve, serve_in_process
+from tests.web.conftest import (
+    DESK,
+    PIN,
+    free_port,
+    open_service,
+    pair_kiosk,
+    serve,
+    serve_in_process,
+)
 
 SCREENSHOT = "/tmp/kiosk.png"
 
 
-def open_kiosk(browser, url: str, width: int = 1920, height: int = 1080):
+def open_kiosk(browser, url: str, width: int = 1920, height: int = 1080, *,
+               device_token: str | None = None):
+    """The kiosk of lanes 1-2; with ``device_token`` (see ``pair_kiosk``) a paired one, whose
+    bowlers may answer their decisions."""
     page = browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(10_000)
+    if device_token is not None:
+        page.add_init_script(f"localStorage.setItem('alley-poker-kiosk-device:1-2', "
+                             f"{json.dumps(device_token)})")
     page.goto(f"{url}/kiosk/1-2")
     page.wait_for_selector("#connection[data-state=live]")
     page.wait_for_selector("section.bowler[data-bowler=Ann]")
@@ -97,7 +112,8 @@ def test_a_strike_from_the_simulators_feed_line_is_on_the_kiosk_within_a_second(
 
 
 def test_a_gutter_prompt_appears_and_a_tap_on_a_card_loses_it(browser, live_server, service):
-    page = open_kiosk(browser, live_server.url)
+    page = open_kiosk(browser, live_server.url, device_token=pair_kiosk(live_server.app))
+    page.wait_for_selector("body[data-paired=yes]")
     service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
     service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor="feed:test"))
     ann = "section.bowler[data-bowler=Ann]"
@@ -169,7 +185,8 @@ def test_commissioner_signs_in_rules_a_holland_daze_and_the_kiosk_shows_it(
 
 
 def test_a_bowler_guesses_the_ball_return_and_steals_with_a_tap(browser, live_server, service):
-    page = open_kiosk(browser, live_server.url)
+    page = open_kiosk(browser, live_server.url, device_token=pair_kiosk(live_server.app))
+    page.wait_for_selector("body[data-paired=yes]")
     ann, bob = "section.bowler[data-bowler=Ann]", "section.bowler[data-bowler=Bob]"
     service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
     service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor="feed:test"))
@@ -206,7 +223,8 @@ def test_end_of_match_draw_and_buy_are_taps_on_the_kiosk(browser, live_server, s
         for bowler in ("Ann", "Bob"):
             service.execute("m1", c.RecordBall(bowler, 1, 1, actor="feed:test"))
             service.execute("m1", c.RecordBall(bowler, 1, 1, actor="feed:test"))
-    page = open_kiosk(browser, live_server.url)
+    page = open_kiosk(browser, live_server.url, device_token=pair_kiosk(live_server.app))
+    page.wait_for_selector("body[data-paired=yes]")
     ann, bob = "section.bowler[data-bowler=Ann]", "section.bowler[data-bowler=Bob]"
     page.wait_for_selector(f"{ann} .decision[data-kind=end_draw]")
     assert "end-of-match draw" in page.inner_text(f"{ann} .decision")
@@ -218,6 +236,10 @@ def test_end_of_match_draw_and_buy_are_taps_on_the_kiosk(browser, live_server, s
     assert page.inner_text(f"{bob} .decision button.yes") == "BUY — $1.00"
     page.screenshot(path="/tmp/kiosk-buy.png")
     page.click(f"{bob} .decision button.yes")
+    # A buy spends Bob's money: the kiosk asks the desk, and the tablet confirms it.
+    page.wait_for_function("document.getElementById('banner').innerText.includes('ASK THE DESK')")
+    assert service.state("m1").hands["Bob"] == []
+    service.execute("m1", c.DecideBuy("Bob", True, actor=DESK))
     page.wait_for_function(f"document.querySelectorAll('{bob} .card').length === 1")
     assert len(service.state("m1").hands["Bob"]) == 1
     assert service.state("m1").paid["Bob"] == 200  # the ante and the card

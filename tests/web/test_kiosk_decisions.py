@@ -7,12 +7,13 @@ import pytest
 
 from alley_poker.ledger import commands as c
 from alley_poker.web.view_patch import take_update
+from tests.web.conftest import pair_kiosk, signed_in_client
 from tests.web.test_sockets import KioskClient
 
 
 @pytest.fixture
-def kiosk(live_server):
-    client = KioskClient(live_server.url)
+def kiosk(live_server, app):
+    client = KioskClient(live_server.url, device_token=pair_kiosk(app, "1-2"))
     client.held = client.next()[1]["state"]  # the full state on joining
     yield client
     client.close()
@@ -73,7 +74,7 @@ def test_a_steal_takes_the_tapped_card_from_the_chosen_bowler(kiosk, service):
     assert ann["pending"] == []
 
 
-def test_end_draw_and_buy_answers_from_the_kiosk(kiosk, service):
+def test_end_draw_and_buy_answers_from_the_kiosk(kiosk, app, service):
     bowl_open_games(service)
     pile_before = len(service.state("m1").pile)
     assert decide(kiosk, kind="end-draw", bowler="Ann", accept=True) == {"ok": True}
@@ -83,15 +84,27 @@ def test_end_draw_and_buy_answers_from_the_kiosk(kiosk, service):
     assert len(state.pile) == pile_before - 1
     assert decide(kiosk, kind="buy", bowler="Ann", accept="maybe")["error"]["field"] == "accept"
     paid_before = service.state("m1").paid["Bob"]
-    assert decide(kiosk, kind="buy", bowler="Bob", accept=True) == {"ok": True}
+    seq = service.state("m1").seq
+    # A buy spends Bob's money: the kiosk only asks the desk; nothing is bought yet.
+    asked = decide(kiosk, kind="buy", bowler="Bob", accept=True)
+    assert asked["ok"] is True and asked["awaiting"] == "desk", asked
+    assert "confirm it on the tablet" in asked["message"]
+    assert service.state("m1").seq == seq and service.state("m1").hands["Bob"] == []
+    # The tablet's confirmation is the second step.
+    tablet, csrf = signed_in_client(app)
+    confirmed = tablet.post("/api/v1/matches/m1/commands/buy",
+                            json={"bowler": "Bob", "accept": True},
+                            headers={"X-CSRFToken": csrf})
+    assert confirmed.status_code == 200, confirmed.get_json()
     assert len(service.state("m1").hands["Bob"]) == 1
     assert service.state("m1").paid["Bob"] == paid_before + service.state("m1").ante_cents
 
 
-def test_decide_refuses_an_unknown_kind_and_a_kiosk_on_other_lanes(kiosk, live_server, service):
+def test_decide_refuses_an_unknown_kind_and_a_kiosk_on_other_lanes(kiosk, live_server, app,
+                                                                   service):
     answer = decide(kiosk, kind="void", bowler="Ann", reason="no")
     assert answer["error"]["code"] == "bad_request" and answer["error"]["field"] == "kind"
-    other = KioskClient(live_server.url, lanes="5-6")
+    other = KioskClient(live_server.url, lanes="5-6", device_token=pair_kiosk(app, "5-6"))
     try:
         service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
         service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor="feed:test"))

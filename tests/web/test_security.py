@@ -15,7 +15,8 @@ from tests.web.conftest import PIN, csrf_token_from, signed_in_client
 
 STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 SAMPLE_ARGUMENTS = {"match_id": "m1", "kind": "record-ball", "lane_pair": "1-2",
-                    "filename": "kiosk.css", "token_id": 1, "item_id": 1}
+                    "filename": "kiosk.css", "token_id": 1, "item_id": 1,
+                    "device_id": 1}
 
 
 def state_changing_requests(app):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import queue
 import signal
+import time
 
 import pytest
 import socketio
@@ -14,13 +15,13 @@ from alley_poker.ledger.views import public_match_view
 from alley_poker.web.view_patch import take_update
 from drivers.base import BallRecorded
 from drivers.simulator import Simulator
-from tests.web.conftest import assert_no_pile_order, free_port, serve_in_process
+from tests.web.conftest import assert_no_pile_order, free_port, pair_kiosk, serve_in_process
 
 
 class KioskClient:
     """A real Socket.IO client (websocket transport) that joins a lane pair like the kiosk."""
 
-    def __init__(self, url: str, lanes: str = "1-2"):
+    def __init__(self, url: str, lanes: str = "1-2", device_token: str | None = None):
         self.messages: queue.Queue = queue.Queue()
         self.client = socketio.Client(reconnection=True, reconnection_delay=0.1,
                                       reconnection_delay_max=0.5)
@@ -29,7 +30,8 @@ class KioskClient:
         @self.client.event
         def connect():
             # Like the kiosk page: (re)join on every connect, which brings a full state.
-            self.client.emit("join", {"lanes": lanes}, callback=self.join_answers.append)
+            self.client.emit("join", {"lanes": lanes, "device_token": device_token},
+                             callback=self.join_answers.append)
 
         @self.client.on("state")
         def on_state(message):
@@ -40,6 +42,11 @@ class KioskClient:
             self.messages.put(("match_update", message))
 
         self.client.connect(url, transports=["websocket"], wait_timeout=5)
+        # The server may handle events in parallel threads: a decision sent before the join
+        # is answered could be judged before the kiosk's device is known.
+        deadline = time.monotonic() + 5
+        while not self.join_answers and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     def next(self, timeout: float = 5.0):
         return self.messages.get(timeout=timeout)
@@ -54,8 +61,8 @@ class KioskClient:
 
 
 @pytest.fixture
-def kiosk_client(live_server):
-    client = KioskClient(live_server.url)
+def kiosk_client(live_server, app):
+    client = KioskClient(live_server.url, device_token=pair_kiosk(app, "1-2"))
     yield client
     client.close()
 
@@ -141,8 +148,8 @@ def test_the_kiosk_loses_a_card_for_the_bowler_whose_decision_is_pending(kiosk_c
     assert again["error"]["code"] == "command_refused"  # only while it is pending
 
 
-def test_a_kiosk_cannot_decide_for_a_match_on_other_lanes(live_server, service):
-    other = KioskClient(live_server.url, lanes="5-6")
+def test_a_kiosk_cannot_decide_for_a_match_on_other_lanes(live_server, app, service):
+    other = KioskClient(live_server.url, lanes="5-6", device_token=pair_kiosk(app, "5-6"))
     try:
         answer = other.client.call("decide_lose_card", {
             "match_id": "m1", "bowler": "Ann", "card": "2C"}, timeout=5)

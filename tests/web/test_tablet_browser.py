@@ -101,7 +101,9 @@ def test_the_tablet_creates_a_match_records_consents_and_starts_it(tablet, live_
     card.locator("h3", has_text="playing").wait_for()
     assert service.state("tue-1").status == "playing"
     assert "$4.50" in card.locator("h3").inner_text()
-    # Who is up on each lane: the first bowler in slot order.
+    # Who is up on each lane: the first bowler in slot order (the board refreshes on its own
+    # after the state: wait for it rather than read it at once).
+    card.locator("tr.bowler-row.is-up").nth(1).wait_for()
     assert card.locator("tr.bowler-row.is-up").evaluate_all(
         "rows => rows.map(r => r.dataset.bowler)") == ["Cy", "Di"]
 
