@@ -13,8 +13,11 @@
   const SUITS = { S: ["♠", "spades"], H: ["♥", "hearts"], D: ["♦", "diamonds"], C: ["♣", "clubs"] };
   const RANKS = { T: "10", J: "J", Q: "Q", K: "K", A: "A" };
   const RANK_WORDS = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten" };
+  const resultBox = document.getElementById("result");
   const matches = {};      // match_id -> public state
-  let shownMatch = null;   // the match on screen (the one that changed last)
+  const screens = {};      // match_id -> per bowler lane, who is up, running score (screen read)
+  const changed = {};      // match_id -> when it last changed (a counter), to pick the shown one
+  let changes = 0;
 
   function money(cents) {
     return "$" + Math.floor(cents / 100) + "." + String(cents % 100).padStart(2, "0");
@@ -46,6 +49,19 @@
     card.append(el("span", "corner top", shown + symbol), el("span", "pip", symbol),
                 el("span", "corner bottom", shown + symbol));
     return card;
+  }
+
+  // A card as a person reads it, with its suit's symbol (4♥), red suits in red.
+  function cardText(text) {
+    const span = el("span", "card-text");
+    if (text === "GJ" || text === "BJ") {
+      span.textContent = text === "GJ" ? "good joker" : "bad joker";
+      return span;
+    }
+    const rank = text.slice(0, -1), suit = text.slice(-1);
+    span.textContent = (RANKS[rank] || rank) + ((SUITS[suit] || [suit])[0]);
+    span.classList.add("suit-" + suit);
+    return span;
   }
 
   function countdown(deadline) {
@@ -156,12 +172,28 @@
 
   function bowlerPanel(state, name, place) {
     const b = state.bowlers[name];
+    const at = (screens[state.match_id] || {})[name] || {};
     const panel = el("section", "bowler");
     panel.dataset.bowler = name;
     const head = el("header", "bowler-head");
     head.append(el("h2", "name", name));
+    // Who is up: a word and an arrow beside the name, and a bright frame (not colour alone).
+    if (at.up && state.status === "playing") {
+      panel.classList.add("is-up");
+      head.append(el("span", "up", "▶ UP"));
+    }
+    if (at.lane) head.append(el("span", "lane", "Lane " + at.lane));
     if (place) head.append(el("span", "place", place));
+    const won = (state.shares || {})[name];
+    if ((state.winners || []).indexOf(name) >= 0) {
+      panel.classList.add("winner");
+      head.append(el("span", "won", "WON " + money(won || 0)));
+    }
     panel.append(head);
+    const score = el("div", "score");
+    score.append(el("span", "frame", b.frame ? "Frame " + b.frame : (b.game ? "Game done" : "")),
+                 el("span", "total", at.score === undefined || at.score === null ? "" : "Total " + at.score));
+    panel.append(score);
     panel.append(el("div", "scoresheet", b.scoresheet || "—"));
     const hand = el("div", "hand");
     hand.setAttribute("aria-label", name + "'s hand");
@@ -251,12 +283,65 @@
     return " · game " + at.game + " of " + state.games + " · frame " + at.frame;
   }
 
+  // The match on screen: one being bowled (the one that changed last); else the result
+  // settled last, which stays until the next match starts; else one waiting to start.
+  function shownMatch() {
+    const ids = Object.keys(matches);
+    const latest = function (wanted) {
+      return ids.filter(function (id) { return wanted(matches[id].status); })
+        .sort(function (a, b) { return changed[b] - changed[a]; })[0];
+    };
+    return latest(function (s) { return s === "playing" || s === "ending"; }) ||
+      latest(function (s) { return s === "settled"; }) || latest(function () { return true; });
+  }
+
+  function paidIn(state) {
+    return state.seat_order.reduce(function (sum, name) {
+      return sum + (state.bowlers[name].paid_cents || 0);
+    }, 0);
+  }
+
+  // The result, from the state itself (so a reload shows it too): who won, with which hand
+  // and cards, how much each took, and how the pot was split.
+  function showResult(state) {
+    resultBox.replaceChildren();
+    const winners = (state && state.winners) || [];
+    resultBox.hidden = !winners.length;
+    if (!winners.length) return;
+    const potCents = paidIn(state);
+    const shares = state.shares || {};
+    resultBox.append(el("h2", "result-title",
+                        state.status === "settled" ? "RESULT" : "RESULT — waiting for the desk"));
+    const list = el("ul", "result-winners");
+    winners.forEach(function (name) {
+      const b = state.bowlers[name];
+      const row = el("li", "result-winner");
+      row.dataset.bowler = name;
+      row.append(el("strong", "who", name), el("span", "amount", " wins " + money(shares[name] || 0)),
+                 el("span", "with", " with " + b.describe + ": "));
+      const cards = el("span", "result-cards");
+      b.hand.forEach(function (card, index) {
+        if (index) cards.append(" ");
+        cards.append(cardText(card));
+      });
+      row.append(cards);
+      list.append(row);
+    });
+    resultBox.append(list);
+    const split = winners.map(function (name) { return name + " " + money(shares[name] || 0); });
+    const given = winners.reduce(function (sum, name) { return sum + (shares[name] || 0); }, 0);
+    if (potCents > given) split.push("house " + money(potCents - given) + " (odd cents)");
+    resultBox.append(el("p", "result-pot", "Pot " + money(potCents) +
+                        (winners.length > 1 ? " split: " : ": ") + split.join(" · ")));
+  }
+
   function render() {
     panels.replaceChildren();
-    const state = matches[shownMatch];
+    const state = matches[shownMatch()];
+    showResult(state);
     if (!state) { matchLine.textContent = "Waiting for a match…"; pot.textContent = ""; return; }
     matchLine.textContent = "Match " + state.match_id + " · " + state.status + whereAt(state);
-    pot.textContent = "Pot " + money(state.pot_cents);
+    pot.textContent = "Pot " + money(state.winners && state.winners.length ? paidIn(state) : state.pot_cents);
     const placeOf = {};
     const ordinal = ["1st", "2nd", "3rd"];
     (state.places || []).forEach(function (group, index) {
@@ -362,9 +447,37 @@
     }
     if (outcome.stale) return false;  // an older copy arriving late
     matches[message.match_id] = outcome.state;
-    shownMatch = message.match_id;
+    changed[message.match_id] = ++changes;
     render();
     return true;
+  }
+
+  // Lanes, who is up and running scores are not in the pushed state: they come with the
+  // lanes' screen read, asked for on every (re)connection and shortly after every change.
+  // It also brings the match settled here last, whose lanes are free (a reload shows it).
+  let screenTimer = null;
+  function refreshScreen(delay) {
+    clearTimeout(screenTimer);
+    screenTimer = setTimeout(function () {
+      fetch("/api/v1/lanes/" + encodeURIComponent(lanePair) + "/screen",
+            { headers: { Accept: "application/json" } })
+        .then(function (reply) { return reply.ok ? reply.json() : null; })
+        .then(function (screen) {
+          if (!screen) return;
+          const all = screen.matches.concat(screen.last_result ? [screen.last_result] : []);
+          all.forEach(function (match) {
+            screens[match.match_id] = match.bowlers;
+            const outcome = window.AlleyMatchUpdates.apply(matches[match.match_id],
+                                                           { state: match.state });
+            if (outcome.state) {
+              if (!matches[match.match_id]) changed[match.match_id] = ++changes;
+              matches[match.match_id] = outcome.state;
+            }
+          });
+          render();
+        })
+        .catch(function () { /* the next change or reconnection asks again */ });
+    }, delay || 0);
   }
 
   function setConnection(state, text) {
@@ -377,12 +490,14 @@
   socket.on("connect", function () {
     setConnection("live", "● Live");
     socket.emit("join", { lanes: lanePair });  // answered with a full state per match
+    refreshScreen(0);
   });
   socket.on("disconnect", function () { setConnection("down", "▲ Reconnecting…"); });
   socket.io.on("reconnect_attempt", function () { setConnection("down", "▲ Reconnecting…"); });
   socket.on("state", take);
   socket.on("match_update", function (message) {
     if (take(message)) announce(message.events || [], matches[message.match_id]);
+    refreshScreen(120);
   });
 
   fourColour.addEventListener("change", function () {
