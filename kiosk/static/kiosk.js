@@ -375,7 +375,7 @@
     clearTimeout(bannerTimer);
     const moment = waitingBanners.shift();
     if (!moment) { banner.hidden = true; bannerTimer = null; return; }
-    banner.textContent = moment.text;
+    banner.replaceChildren.apply(banner, [].concat(moment.text));
     if (moment.detail) banner.append(el("small", "", moment.detail));
     banner.dataset.kind = moment.kind || "moment";
     banner.hidden = false;
@@ -387,13 +387,45 @@
     }, waitingBanners.length ? BANNER_QUEUED_MS : BANNER_ALONE_MS);
   }
 
-  // A card named in an event, in words a bowler reads: a physical joker by its power now.
+  // A card named in an event, as a bowler reads it: a physical joker by its power now,
+  // any other card with its suit's symbol (4♥, red suits in red).
   function cardWords(card, state) {
     const power = ((state && state.jokers) || {})[card];
     if (power) return power === "good" ? "GOOD JOKER" : "BAD JOKER";
     if (card === "GJ") return "GOOD JOKER";
     if (card === "BJ") return "BAD JOKER";
-    return card;
+    return cardText(card);
+  }
+
+  function cardList(cards, state) {
+    const parts = [];
+    cards.forEach(function (card, index) {
+      if (index) parts.push(index === cards.length - 1 ? " and " : ", ");
+      parts.push(cardWords(card, state));
+    });
+    return parts;
+  }
+
+  // The empty-pile draw (from whoever holds the most cards) is no steal: one ball can bring
+  // several, told as one moment per drawer and giver.
+  function courtesyDraws(events, state) {
+    const draws = {};
+    events.forEach(function (event) {
+      const d = event.data || {};
+      if (event.type !== "card_taken" || d.via !== "courtesy") return;
+      const key = d.bowler + "\u0000" + d.from_bowler;
+      (draws[key] = draws[key] || { bowler: d.bowler, from: d.from_bowler, cards: [] }).cards.push(d.card);
+    });
+    return function tell(event) {  // at the first of a group's draws, in ledger order
+      const d = event.data || {};
+      const key = d.bowler + "\u0000" + d.from_bowler;
+      const draw = draws[key];
+      if (!draw) return;
+      delete draws[key];
+      showBanner(["PILE EMPTY — " + draw.bowler + " draws from " + draw.from + ": "]
+                   .concat(cardList(draw.cards, state)), "courtesy",
+                 draw.from + " held the most cards");
+    };
   }
 
   function announce(events, state) {
@@ -402,6 +434,7 @@
     const gutterTold = new Set(events
       .filter(function (e) { return e.type === "card_returned" || e.type === "hole_deepened"; })
       .map(function (e) { return (e.data || {}).bowler; }));
+    const tellCourtesy = courtesyDraws(events, state);
     events.forEach(function (event) {
       const d = event.data || {};
       if (event.type === "ball_recorded" && d.gutter_ball && gutterTold.has(d.bowler)) {
@@ -420,9 +453,12 @@
       } else if (event.type === "hole_deepened") {
         showBanner(d.bowler + " is IN THE HOLE", "hole");
       } else if (event.type === "card_returned") {
-        showBanner("GUTTER — " + d.bowler + "'s " + cardWords(d.card, state) + " went back", "gutter");
+        showBanner(["GUTTER — " + d.bowler + "'s ", cardWords(d.card, state), " went back"], "gutter");
+      } else if (event.type === "card_taken" && d.via === "courtesy") {
+        tellCourtesy(event);
       } else if (event.type === "card_taken") {
-        showBanner("STEAL — " + d.bowler + " took " + cardWords(d.card, state) + " from " + d.from_bowler, "steal");
+        showBanner(["STEAL — " + d.bowler + " took ", cardWords(d.card, state),
+                    " from " + d.from_bowler], "steal");
       } else if (event.type === "automatic_win") {
         showBanner("AUTOMATIC WIN — " + d.bowler, "winner");
       } else if (event.type === "showdown") {

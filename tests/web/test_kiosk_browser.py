@@ -314,7 +314,7 @@ def test_the_kiosk_announces_each_moment_of_a_match_and_has_a_four_colour_deck(s
     page.wait_for_selector(f"{bob} .decision[data-kind=steal]")
     assert page.locator(f"{bob} .hole").count() == 0
     service.execute("m1", c.DecideSteal("Bob", "Ann", "2C", actor="bowler:Bob"))
-    assert "Bob took 2C from Ann" in wait_for_banner(page, "STEAL")
+    assert "Bob took 2♣ from Ann" in wait_for_banner(page, "STEAL")
 
     # The four-colour deck: diamonds and clubs get colours of their own.
     diamond, club = f"{ann} .card.suit-D", f"{bob} .card.suit-C"
