@@ -356,35 +356,42 @@
     });
   }
   window.addEventListener("resize", layout);
+  // The moments and the result above the panels change their height: the cards refit.
+  if (window.ResizeObserver) new ResizeObserver(function () { layout(); }).observe(panels);
 
-  // One ball can bring several moments (a gutter that puts a bowler in the hole, a strike
-  // that draws an armed joker, a bought joker that wins): each gets its turn on the banner,
-  // in order, shorter while others wait.  A screen far behind drops the oldest waiting.
-  const BANNER_ALONE_MS = 3500, BANNER_QUEUED_MS = 1600, BANNERS_WAITING_MAX = 5;
-  const waitingBanners = [];
-  let bannerTimer = null, bannerShownAt = 0;
-  function showBanner(text, kind, detail) {
-    waitingBanners.push({ text: text, kind: kind, detail: detail });
-    if (waitingBanners.length > BANNERS_WAITING_MAX) waitingBanners.shift();
-    if (bannerTimer === null || banner.hidden) { nextBanner(); return; }
-    // The one on screen was timed to stay alone: it now makes way sooner.
-    clearTimeout(bannerTimer);
-    bannerTimer = setTimeout(nextBanner, Math.max(0, bannerShownAt + BANNER_QUEUED_MS - Date.now()));
+  // Moments (a strike, a gutter, a steal…) in an area of their own above the panels, never
+  // over a hand.  The latest is shown at once and stays a few seconds; the ones before it
+  // move to a short list of recent moments, so a burst never queues stale banners.
+  const BANNER_MS = 6000, RECENT_MAX = 4;
+  const recent = document.getElementById("recent");
+  let current = null, bannerTimer = null;
+  function momentNodes(moment) {
+    return [].concat(moment.text).map(function (part) {
+      return typeof part === "string" ? document.createTextNode(part) : part.cloneNode(true);
+    });
   }
-  function nextBanner() {
-    clearTimeout(bannerTimer);
-    const moment = waitingBanners.shift();
-    if (!moment) { banner.hidden = true; bannerTimer = null; return; }
-    banner.replaceChildren.apply(banner, [].concat(moment.text));
-    if (moment.detail) banner.append(el("small", "", moment.detail));
-    banner.dataset.kind = moment.kind || "moment";
+  function remember(moment) {
+    const item = el("li", "recent-moment");
+    item.dataset.kind = moment.kind || "moment";
+    item.append.apply(item, momentNodes(moment));
+    if (moment.detail) item.append(" · " + moment.detail);
+    recent.prepend(item);
+    while (recent.children.length > RECENT_MAX) recent.lastElementChild.remove();
+  }
+  function showBanner(text, kind, detail) {
+    if (current) remember(current);
+    current = { text: text, kind: kind, detail: detail };
+    banner.replaceChildren.apply(banner, momentNodes(current));
+    if (detail) banner.append(el("small", "", detail));
+    banner.dataset.kind = kind || "moment";
     banner.hidden = false;
-    bannerShownAt = Date.now();
     banner.classList.remove("pop"); void banner.offsetWidth; banner.classList.add("pop");
+    clearTimeout(bannerTimer);
     bannerTimer = setTimeout(function () {
-      if (waitingBanners.length) nextBanner();
-      else { banner.hidden = true; bannerTimer = null; }
-    }, waitingBanners.length ? BANNER_QUEUED_MS : BANNER_ALONE_MS);
+      if (current) remember(current);
+      current = null;
+      banner.hidden = true;
+    }, BANNER_MS);
   }
 
   // A card named in an event, as a bowler reads it: a physical joker by its power now,
@@ -435,6 +442,15 @@
       .filter(function (e) { return e.type === "card_returned" || e.type === "hole_deepened"; })
       .map(function (e) { return (e.data || {}).bowler; }));
     const tellCourtesy = courtesyDraws(events, state);
+    // Cards that go back for another reason than a gutter ball (a Holland-daze, a bowler
+    // removed, a review) are no gutter: a Holland-daze names them in its own moment.
+    const dazed = {};
+    events.forEach(function (e) {
+      const d = e.data || {};
+      if (e.type === "card_returned" && d.why === "holland_daze") {
+        (dazed[d.bowler] = dazed[d.bowler] || []).push(d.card);
+      }
+    });
     events.forEach(function (event) {
       const d = event.data || {};
       if (event.type === "ball_recorded" && d.gutter_ball && gutterTold.has(d.bowler)) {
@@ -449,9 +465,14 @@
       } else if (event.type === "jokers_swapped") {
         showBanner("FREAKY FRIDAY — the jokers swap!", "freaky");
       } else if (event.type === "holland_daze") {
-        showBanner("HOLLAND-DAZE — " + d.bowler, "daze");
+        const lost = dazed[d.bowler] || [];
+        showBanner(["HOLLAND-DAZE — " + d.bowler].concat(
+          lost.length ? [" · back to the pile: "].concat(cardList(lost, state)) : []), "daze");
       } else if (event.type === "hole_deepened") {
         showBanner(d.bowler + " is IN THE HOLE", "hole");
+      } else if (event.type === "card_returned" &&
+                 ["holland_daze", "bowler removed", "review"].indexOf(d.why) >= 0) {
+        return;
       } else if (event.type === "card_returned") {
         showBanner(["GUTTER — " + d.bowler + "'s ", cardWords(d.card, state), " went back"], "gutter");
       } else if (event.type === "card_taken" && d.via === "courtesy") {
@@ -501,6 +522,7 @@
         .then(function (screen) {
           if (!screen) return;
           const all = screen.matches.concat(screen.last_result ? [screen.last_result] : []);
+          const before = JSON.stringify([screens, matches]);
           all.forEach(function (match) {
             screens[match.match_id] = match.bowlers;
             const outcome = window.AlleyMatchUpdates.apply(matches[match.match_id],
@@ -510,7 +532,7 @@
               matches[match.match_id] = outcome.state;
             }
           });
-          render();
+          if (JSON.stringify([screens, matches]) !== before) render();  // only what changed
         })
         .catch(function () { /* the next change or reconnection asks again */ });
     }, delay || 0);

@@ -69,3 +69,78 @@ def test_a_split_steal_names_the_card_with_its_suit(stacked_kiosk):  # noqa: F81
     shown = wait_for_banner(page, "STEAL")
     assert "Bob took 4♥ from Ann" in shown
     assert page.eval_on_selector("#banner .card-text", "c => getComputedStyle(c).color") == RED
+
+
+LONG = ("Leopoldina Featherstonehaugh", "Bartholomew Quattlebaum-Fitz")
+
+MOMENT_BOX = """() => {
+  const banner = document.getElementById('banner');
+  const box = banner.getBoundingClientRect();
+  const covered = Array.from(document.querySelectorAll('section.bowler')).filter(panel => {
+    const p = panel.getBoundingClientRect();
+    return box.left < p.right && p.left < box.right && box.top < p.bottom && p.top < box.bottom;
+  }).map(panel => panel.dataset.bowler);
+  return {covered, left: box.left, right: box.right, top: box.top, bottom: box.bottom,
+          overflows: banner.scrollWidth > banner.clientWidth + 1 ||
+                     banner.scrollHeight > banner.clientHeight + 1,
+          lines: Math.round(box.height / parseFloat(getComputedStyle(banner).lineHeight)),
+          fontPx: parseFloat(getComputedStyle(banner).fontSize),
+          width: innerWidth, height: innerHeight};
+}"""
+
+
+def start_long_named_match(service) -> tuple[str, str]:
+    ann, bob = LONG
+    service.lanes.assign("m1", {(1, 1): ann, (2, 1): bob})
+    service.execute("m1", c.CreateMatch("m1", [ann, bob], games=1, test_mode=True, actor=DESK))
+    for name in LONG:
+        service.execute("m1", c.ConsentToAnte(name, actor=f"bowler:{name}"))
+    service.execute("m1", c.StartMatch(actor=DESK))
+    return ann, bob
+
+
+def assert_moment_readable(page, min_font_px: float) -> dict:
+    box = page.evaluate(MOMENT_BOX)
+    assert box["covered"] == [], f"the banner covers {box['covered']}'s panel"
+    assert not box["overflows"], box
+    assert box["left"] >= 0 and box["right"] <= box["width"] + 0.5, box
+    assert box["top"] >= 0 and box["bottom"] <= box["height"] + 0.5, box
+    assert box["fontPx"] >= min_font_px, box
+    return box
+
+
+def test_a_burst_of_moments_shows_the_latest_at_once_and_keeps_the_others(stacked_kiosk):  # noqa: F811
+    service, open_page = stacked_kiosk
+    ann, bob = start_long_named_match(service)
+    page = open_page()
+    service.execute("m1", ball(ann, 10))                 # STRIKE
+    service.execute("m1", ball(bob, 0, gutter=True))     # IN THE HOLE (no card to lose)
+    service.execute("m1", ball(bob, 0))
+    service.execute("m1", c.HollandDaze(ann, reason="wrong lane", actor=DESK))
+    # The latest is on the banner within a second: nothing waits its turn behind the others.
+    page.wait_for_function(
+        "document.getElementById('banner').textContent.includes('HOLLAND-DAZE')", timeout=1000)
+    recent = page.locator("#recent li").all_inner_texts()
+    assert len(recent) == 2, recent
+    assert "IN THE HOLE" in recent[0] and "STRIKE" in recent[1], recent  # newest first
+    assert_moment_readable(page, min_font_px=40)  # 1080p lane TV, read from 3 m
+    page.wait_for_timeout(6500)  # a moment leaves the banner but stays among the recent
+    assert page.locator("#banner").is_hidden()
+    assert "HOLLAND-DAZE" in page.locator("#recent li").first.inner_text()
+
+
+def test_a_long_moment_wraps_in_its_own_area_and_never_covers_a_hand(stacked_kiosk):  # noqa: F811
+    service, open_page = stacked_kiosk
+    ann, bob = start_long_named_match(service)
+    page = open_page()
+    service.execute("m1", c.StackPile(["4H", "2C", "9S"], actor=DESK))
+    service.execute("m1", ball(ann, 10))
+    service.execute("m1", ball(bob, 8, standing=[7, 10]))
+    service.execute("m1", ball(bob, 2, standing=[]))
+    service.execute("m1", c.DecideSteal(bob, ann, "4H", actor=f"bowler:{bob}"))
+    wait_for_banner(page, "STEAL")
+    box = assert_moment_readable(page, min_font_px=40)
+    assert box["lines"] >= 2, box  # wrapped, not cut
+    page.set_viewport_size({"width": 390, "height": 844})
+    box = assert_moment_readable(page, min_font_px=20)
+    assert box["lines"] >= 2, box

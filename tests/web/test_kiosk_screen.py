@@ -12,7 +12,6 @@ from tests.web.test_kiosk_browser import (
     ball,
     bowl_to_a_bought_automatic_win,
     open_frames,
-    open_kiosk,
 )
 from tests.web.test_kiosk_browser import start_stacked_match as start_unlogged
 
@@ -24,6 +23,16 @@ def start_stacked_match(service, match_id: str, slots: dict) -> None:
     service.assignments.record(match_id, slots, actor=DESK, reason="match created")
 
 RESULT = "#result"
+
+
+def open_kiosk(browser, url: str, width: int = 1920, height: int = 1080):
+    """The kiosk of lanes 1-2, live and showing a match's panels."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(10_000)
+    page.goto(f"{url}/kiosk/1-2")
+    page.wait_for_selector("#connection[data-state=live]")
+    page.wait_for_selector("section.bowler")
+    return page
 
 
 @pytest.fixture
