@@ -36,18 +36,28 @@
     if (text === "GJ" || text === "BJ") {
       const good = text === "GJ";
       card.classList.add("joker", good ? "good" : "bad");
+      card.setAttribute("role", "img");
       card.setAttribute("aria-label", good ? "Good joker" : "Bad joker");
-      card.append(el("span", "joker-mark", good ? "★" : "☠"),
-                  el("span", "joker-word", good ? "GOOD JOKER" : "BAD JOKER"));
+      const face = [el("span", "joker-mark"), el("span", "joker-word")];
+      face[0].dataset.face = good ? "★" : "☠";
+      face[1].dataset.face = good ? "GOOD JOKER" : "BAD JOKER";
+      face.forEach(function (part) { part.setAttribute("aria-hidden", "true"); });
+      card.append.apply(card, face);
       return card;
     }
     const rank = text.slice(0, -1), suit = text.slice(-1);
     const [symbol, suitName] = SUITS[suit] || ["?", "?"];
     const shown = RANKS[rank] || rank;
     card.classList.add("suit-" + suit);
+    card.setAttribute("role", "img");
     card.setAttribute("aria-label", (RANK_WORDS[rank] || shown) + " of " + suitName);
-    card.append(el("span", "corner top", shown + symbol), el("span", "pip", symbol),
-                el("span", "corner bottom", shown + symbol));
+    // The face is drawn for the eye (CSS content from data-face); assistive technology reads
+    // the card's name, which for a card to tap begins with what to do ("Lose Ten of …").
+    const face = [el("span", "corner top"), el("span", "pip"), el("span", "corner bottom")];
+    face[0].dataset.face = face[2].dataset.face = shown + symbol;
+    face[1].dataset.face = symbol;
+    face.forEach(function (part) { part.setAttribute("aria-hidden", "true"); });
+    card.append.apply(card, face);
     return card;
   }
 
