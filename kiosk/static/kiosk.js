@@ -212,7 +212,7 @@
     panel.append(hand);
     if (b.hole < 0) panel.append(el("div", "hole", "IN THE HOLE " + "−" + Math.abs(b.hole)));
     panel.append(el("div", "describe", b.describe));
-    if (b.next_strike_cards !== undefined) {
+    if (b.next_strike_cards !== undefined && state.status === "playing") {
       panel.append(el("div", "streak", "next strike: " + b.next_strike_cards + " card" +
                       (b.next_strike_cards === 1 ? "" : "s")));
     }
