@@ -14,7 +14,7 @@ import pytest
 
 from alley_poker.ledger import commands as c
 from tests.conftest import skip_or_fail
-from tests.web.conftest import DESK, PIN
+from tests.web.conftest import PIN
 from tests.web.test_kiosk_screen import open_kiosk, settle_a_split_pot
 
 AXE = Path(__file__).resolve().parents[2] / "kiosk" / "static" / "vendor" / "axe.min.js"
@@ -47,7 +47,6 @@ def test_the_kiosk_has_no_serious_accessibility_violation(browser, live_server, 
 
 def test_the_kiosk_after_settlement_has_no_serious_accessibility_violation(
         browser, live_server, service):
-    service.assignments.record("m1", {(1, 1): "Ann", (2, 1): "Bob"}, actor=DESK)
     settle_a_split_pot(service)
     page = open_kiosk(browser, live_server.url)
     page.wait_for_selector("#result:not([hidden])")
