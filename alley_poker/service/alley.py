@@ -62,6 +62,8 @@ class AssignmentLog(Protocol):
 
     def history(self, match_id: str) -> list[dict[str, Any]]: ...
 
+    def last_held(self) -> dict[str, dict[tuple[int, int], str]]: ...
+
 
 #: A match in one of these states no longer holds its lanes.
 FINISHED = ("settled", "void")

@@ -19,6 +19,8 @@ lanes up with a row of no slots (it then holds none); the rows before it stay as
 >>> log.record("m1", {}, actor="commissioner:pat", reason="match settled")
 >>> log.current()
 {}
+>>> log.last_held()  # where m1 was bowled, kept for the lanes' screen
+{'m1': {(1, 1): 'Ann', (1, 2): 'Bob'}}
 """
 
 from __future__ import annotations
@@ -60,6 +62,18 @@ class LaneAssignmentLog:
     def history(self, match_id: str) -> list[dict[str, Any]]:
         """Every assignment of ``match_id``, oldest first, with actor, reason and time."""
         return [entry for entry in self._rows() if entry["match_id"] == match_id]
+
+    def last_held(self) -> dict[str, Slots]:
+        """The slots each match held last (its newest row with slots, kept after it gave
+        them up), ordered by when the match's lanes last changed, oldest first: what a lane's
+        screen needs to find the match that finished there last.
+        """
+        held: dict[str, Slots] = {}
+        for entry in self._rows():
+            slots = entry["slots"] or held.get(entry["match_id"], {})
+            held.pop(entry["match_id"], None)  # re-inserted last: the newest change
+            held[entry["match_id"]] = slots
+        return {match_id: slots for match_id, slots in held.items() if slots}
 
     def _rows(self) -> list[dict[str, Any]]:
         table = lane_assignments

@@ -90,6 +90,7 @@ from alley_poker.web import (  # noqa: E402, F401
     api_held,
     api_reads,
     api_reports,
+    api_screen,
     kiosk_pairing,
     tokens,
 )

@@ -52,6 +52,25 @@ class LaneList(BaseModel):
     lanes: list[LaneView]
 
 
+class ScreenBowler(BaseModel):
+    lane: int | None
+    up: bool
+    ball: int | None
+    score: int | None
+
+
+class ScreenMatch(BaseModel):
+    match_id: str
+    state: dict[str, Any]
+    bowlers: dict[str, ScreenBowler]
+
+
+class LaneScreen(BaseModel):
+    lane_pair: str
+    matches: list[ScreenMatch]
+    last_result: ScreenMatch | None
+
+
 class MatchLanes(BaseModel):
     match_id: str
     lanes: list[int]

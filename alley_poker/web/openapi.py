@@ -119,6 +119,11 @@ def openapi_document() -> dict[str, Any]:
 
     doc.add(f"{base}/lanes", "get", "Every lane: its pair, matches and scorer slots",
             response=r.LaneList)
+    pair = [{**_path("lane_pair", {"type": "string", "pattern": "^[0-9]+(-[0-9]+)?$"}),
+             "example": "1-2"}]
+    doc.add(f"{base}/lanes/{{lane_pair}}/screen", "get",
+            "What a lane pair's kiosk shows: its matches and the result settled there last",
+            response=r.LaneScreen, errors=("404",), parameters=pair)
     doc.add(f"{base}/matches", "get", "Every match of this centre", response=r.MatchList)
     doc.add(f"{base}/matches", "post", "Create a match on lane slots", response={
         "type": "object"}, status="201", body=s.CreateMatchBody, errors=("409",),

@@ -18,8 +18,11 @@
   const SUITS = { S: ["♠", "spades"], H: ["♥", "hearts"], D: ["♦", "diamonds"], C: ["♣", "clubs"] };
   const RANKS = { T: "10", J: "J", Q: "Q", K: "K", A: "A" };
   const RANK_WORDS = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten" };
+  const resultBox = document.getElementById("result");
   const matches = {};      // match_id -> public state
-  let shownMatch = null;   // the match on screen (the one that changed last)
+  const screens = {};      // match_id -> per bowler lane, who is up, running score (screen read)
+  const changed = {};      // match_id -> when it last changed (a counter), to pick the shown one
+  let changes = 0;
 
   function money(cents) {
     return "$" + Math.floor(cents / 100) + "." + String(cents % 100).padStart(2, "0");
@@ -38,19 +41,42 @@
     if (text === "GJ" || text === "BJ") {
       const good = text === "GJ";
       card.classList.add("joker", good ? "good" : "bad");
+      card.setAttribute("role", "img");
       card.setAttribute("aria-label", good ? "Good joker" : "Bad joker");
-      card.append(el("span", "joker-mark", good ? "★" : "☠"),
-                  el("span", "joker-word", good ? "GOOD JOKER" : "BAD JOKER"));
+      const face = [el("span", "joker-mark"), el("span", "joker-word")];
+      face[0].dataset.face = good ? "★" : "☠";
+      face[1].dataset.face = good ? "GOOD JOKER" : "BAD JOKER";
+      face.forEach(function (part) { part.setAttribute("aria-hidden", "true"); });
+      card.append.apply(card, face);
       return card;
     }
     const rank = text.slice(0, -1), suit = text.slice(-1);
     const [symbol, suitName] = SUITS[suit] || ["?", "?"];
     const shown = RANKS[rank] || rank;
     card.classList.add("suit-" + suit);
+    card.setAttribute("role", "img");
     card.setAttribute("aria-label", (RANK_WORDS[rank] || shown) + " of " + suitName);
-    card.append(el("span", "corner top", shown + symbol), el("span", "pip", symbol),
-                el("span", "corner bottom", shown + symbol));
+    // The face is drawn for the eye (CSS content from data-face); assistive technology reads
+    // the card's name, which for a card to tap begins with what to do ("Lose Ten of …").
+    const face = [el("span", "corner top"), el("span", "pip"), el("span", "corner bottom")];
+    face[0].dataset.face = face[2].dataset.face = shown + symbol;
+    face[1].dataset.face = symbol;
+    face.forEach(function (part) { part.setAttribute("aria-hidden", "true"); });
+    card.append.apply(card, face);
     return card;
+  }
+
+  // A card as a person reads it, with its suit's symbol (4♥), red suits in red.
+  function cardText(text) {
+    const span = el("span", "card-text");
+    if (text === "GJ" || text === "BJ") {
+      span.textContent = text === "GJ" ? "good joker" : "bad joker";
+      return span;
+    }
+    const rank = text.slice(0, -1), suit = text.slice(-1);
+    span.textContent = (RANKS[rank] || rank) + ((SUITS[suit] || [suit])[0]);
+    span.classList.add("suit-" + suit);
+    return span;
   }
 
   function countdown(deadline) {
@@ -162,12 +188,28 @@
 
   function bowlerPanel(state, name, place) {
     const b = state.bowlers[name];
+    const at = (screens[state.match_id] || {})[name] || {};
     const panel = el("section", "bowler");
     panel.dataset.bowler = name;
     const head = el("header", "bowler-head");
     head.append(el("h2", "name", name));
+    // Who is up: a word and an arrow beside the name, and a bright frame (not colour alone).
+    if (at.up && state.status === "playing") {
+      panel.classList.add("is-up");
+      head.append(el("span", "up", "▶ UP"));
+    }
+    if (at.lane) head.append(el("span", "lane", "Lane " + at.lane));
     if (place) head.append(el("span", "place", place));
+    const won = (state.shares || {})[name];
+    if ((state.winners || []).indexOf(name) >= 0) {
+      panel.classList.add("winner");
+      head.append(el("span", "won", "WON " + money(won || 0)));
+    }
     panel.append(head);
+    const score = el("div", "score");
+    score.append(el("span", "frame", b.frame ? "Frame " + b.frame : (b.game ? "Game done" : "")),
+                 el("span", "total", at.score === undefined || at.score === null ? "" : "Total " + at.score));
+    panel.append(score);
     panel.append(el("div", "scoresheet", b.scoresheet || "—"));
     const hand = el("div", "hand");
     hand.setAttribute("aria-label", name + "'s hand");
@@ -176,7 +218,7 @@
     panel.append(hand);
     if (b.hole < 0) panel.append(el("div", "hole", "IN THE HOLE " + "−" + Math.abs(b.hole)));
     panel.append(el("div", "describe", b.describe));
-    if (b.next_strike_cards !== undefined) {
+    if (b.next_strike_cards !== undefined && state.status === "playing") {
       panel.append(el("div", "streak", "next strike: " + b.next_strike_cards + " card" +
                       (b.next_strike_cards === 1 ? "" : "s")));
     }
@@ -257,12 +299,65 @@
     return " · game " + at.game + " of " + state.games + " · frame " + at.frame;
   }
 
+  // The match on screen: one being bowled (the one that changed last); else the result
+  // settled last, which stays until the next match starts; else one waiting to start.
+  function shownMatch() {
+    const ids = Object.keys(matches);
+    const latest = function (wanted) {
+      return ids.filter(function (id) { return wanted(matches[id].status); })
+        .sort(function (a, b) { return changed[b] - changed[a]; })[0];
+    };
+    return latest(function (s) { return s === "playing" || s === "ending"; }) ||
+      latest(function (s) { return s === "settled"; }) || latest(function () { return true; });
+  }
+
+  function paidIn(state) {
+    return state.seat_order.reduce(function (sum, name) {
+      return sum + (state.bowlers[name].paid_cents || 0);
+    }, 0);
+  }
+
+  // The result, from the state itself (so a reload shows it too): who won, with which hand
+  // and cards, how much each took, and how the pot was split.
+  function showResult(state) {
+    resultBox.replaceChildren();
+    const winners = (state && state.winners) || [];
+    resultBox.hidden = !winners.length;
+    if (!winners.length) return;
+    const potCents = paidIn(state);
+    const shares = state.shares || {};
+    resultBox.append(el("h2", "result-title",
+                        state.status === "settled" ? "RESULT" : "RESULT — waiting for the desk"));
+    const list = el("ul", "result-winners");
+    winners.forEach(function (name) {
+      const b = state.bowlers[name];
+      const row = el("li", "result-winner");
+      row.dataset.bowler = name;
+      row.append(el("strong", "who", name), el("span", "amount", " wins " + money(shares[name] || 0)),
+                 el("span", "with", " with " + b.describe + ": "));
+      const cards = el("span", "result-cards");
+      b.hand.forEach(function (card, index) {
+        if (index) cards.append(" ");
+        cards.append(cardText(card));
+      });
+      row.append(cards);
+      list.append(row);
+    });
+    resultBox.append(list);
+    const split = winners.map(function (name) { return name + " " + money(shares[name] || 0); });
+    const given = winners.reduce(function (sum, name) { return sum + (shares[name] || 0); }, 0);
+    if (potCents > given) split.push("house " + money(potCents - given) + " (odd cents)");
+    resultBox.append(el("p", "result-pot", "Pot " + money(potCents) +
+                        (winners.length > 1 ? " split: " : ": ") + split.join(" · ")));
+  }
+
   function render() {
     panels.replaceChildren();
-    const state = matches[shownMatch];
+    const state = matches[shownMatch()];
+    showResult(state);
     if (!state) { matchLine.textContent = "Waiting for a match…"; pot.textContent = ""; return; }
     matchLine.textContent = "Match " + state.match_id + " · " + state.status + whereAt(state);
-    pot.textContent = "Pot " + money(state.pot_cents);
+    pot.textContent = "Pot " + money(state.winners && state.winners.length ? paidIn(state) : state.pot_cents);
     const placeOf = {};
     const ordinal = ["1st", "2nd", "3rd"];
     (state.places || []).forEach(function (group, index) {
@@ -277,44 +372,83 @@
     });
   }
   window.addEventListener("resize", layout);
+  // The moments and the result above the panels change their height: the cards refit.
+  if (window.ResizeObserver) new ResizeObserver(function () { layout(); }).observe(panels);
 
-  // One ball can bring several moments (a gutter that puts a bowler in the hole, a strike
-  // that draws an armed joker, a bought joker that wins): each gets its turn on the banner,
-  // in order, shorter while others wait.  A screen far behind drops the oldest waiting.
-  const BANNER_ALONE_MS = 3500, BANNER_QUEUED_MS = 1600, BANNERS_WAITING_MAX = 5;
-  const waitingBanners = [];
-  let bannerTimer = null, bannerShownAt = 0;
+  // Moments (a strike, a gutter, a steal…) in an area of their own above the panels, never
+  // over a hand.  The latest is shown at once and stays a few seconds; the ones before it
+  // move to a short list of recent moments, so a burst never queues stale banners.
+  const BANNER_MS = 6000, RECENT_MAX = 4;
+  const recent = document.getElementById("recent");
+  let current = null, bannerTimer = null;
+  function momentNodes(moment) {
+    return [].concat(moment.text).map(function (part) {
+      return typeof part === "string" ? document.createTextNode(part) : part.cloneNode(true);
+    });
+  }
+  function remember(moment) {
+    const item = el("li", "recent-moment");
+    item.dataset.kind = moment.kind || "moment";
+    item.append.apply(item, momentNodes(moment));
+    if (moment.detail) item.append(" · " + moment.detail);
+    recent.prepend(item);
+    while (recent.children.length > RECENT_MAX) recent.lastElementChild.remove();
+  }
   function showBanner(text, kind, detail) {
-    waitingBanners.push({ text: text, kind: kind, detail: detail });
-    if (waitingBanners.length > BANNERS_WAITING_MAX) waitingBanners.shift();
-    if (bannerTimer === null || banner.hidden) { nextBanner(); return; }
-    // The one on screen was timed to stay alone: it now makes way sooner.
-    clearTimeout(bannerTimer);
-    bannerTimer = setTimeout(nextBanner, Math.max(0, bannerShownAt + BANNER_QUEUED_MS - Date.now()));
-  }
-  function nextBanner() {
-    clearTimeout(bannerTimer);
-    const moment = waitingBanners.shift();
-    if (!moment) { banner.hidden = true; bannerTimer = null; return; }
-    banner.textContent = moment.text;
-    if (moment.detail) banner.append(el("small", "", moment.detail));
-    banner.dataset.kind = moment.kind || "moment";
+    if (current) remember(current);
+    current = { text: text, kind: kind, detail: detail };
+    banner.replaceChildren.apply(banner, momentNodes(current));
+    if (detail) banner.append(el("small", "", detail));
+    banner.dataset.kind = kind || "moment";
     banner.hidden = false;
-    bannerShownAt = Date.now();
     banner.classList.remove("pop"); void banner.offsetWidth; banner.classList.add("pop");
+    clearTimeout(bannerTimer);
     bannerTimer = setTimeout(function () {
-      if (waitingBanners.length) nextBanner();
-      else { banner.hidden = true; bannerTimer = null; }
-    }, waitingBanners.length ? BANNER_QUEUED_MS : BANNER_ALONE_MS);
+      if (current) remember(current);
+      current = null;
+      banner.hidden = true;
+    }, BANNER_MS);
   }
 
-  // A card named in an event, in words a bowler reads: a physical joker by its power now.
+  // A card named in an event, as a bowler reads it: a physical joker by its power now,
+  // any other card with its suit's symbol (4♥, red suits in red).
   function cardWords(card, state) {
     const power = ((state && state.jokers) || {})[card];
     if (power) return power === "good" ? "GOOD JOKER" : "BAD JOKER";
     if (card === "GJ") return "GOOD JOKER";
     if (card === "BJ") return "BAD JOKER";
-    return card;
+    return cardText(card);
+  }
+
+  function cardList(cards, state) {
+    const parts = [];
+    cards.forEach(function (card, index) {
+      if (index) parts.push(index === cards.length - 1 ? " and " : ", ");
+      parts.push(cardWords(card, state));
+    });
+    return parts;
+  }
+
+  // The empty-pile draw (from whoever holds the most cards) is no steal: one ball can bring
+  // several, told as one moment per drawer and giver.
+  function courtesyDraws(events, state) {
+    const draws = {};
+    events.forEach(function (event) {
+      const d = event.data || {};
+      if (event.type !== "card_taken" || d.via !== "courtesy") return;
+      const key = d.bowler + "\u0000" + d.from_bowler;
+      (draws[key] = draws[key] || { bowler: d.bowler, from: d.from_bowler, cards: [] }).cards.push(d.card);
+    });
+    return function tell(event) {  // at the first of a group's draws, in ledger order
+      const d = event.data || {};
+      const key = d.bowler + "\u0000" + d.from_bowler;
+      const draw = draws[key];
+      if (!draw) return;
+      delete draws[key];
+      showBanner(["PILE EMPTY — " + draw.bowler + " draws from " + draw.from + ": "]
+                   .concat(cardList(draw.cards, state)), "courtesy",
+                 draw.from + " held the most cards");
+    };
   }
 
   function announce(events, state) {
@@ -323,6 +457,16 @@
     const gutterTold = new Set(events
       .filter(function (e) { return e.type === "card_returned" || e.type === "hole_deepened"; })
       .map(function (e) { return (e.data || {}).bowler; }));
+    const tellCourtesy = courtesyDraws(events, state);
+    // Cards that go back for another reason than a gutter ball (a Holland-daze, a bowler
+    // removed, a review) are no gutter: a Holland-daze names them in its own moment.
+    const dazed = {};
+    events.forEach(function (e) {
+      const d = e.data || {};
+      if (e.type === "card_returned" && d.why === "holland_daze") {
+        (dazed[d.bowler] = dazed[d.bowler] || []).push(d.card);
+      }
+    });
     events.forEach(function (event) {
       const d = event.data || {};
       if (event.type === "ball_recorded" && d.gutter_ball && gutterTold.has(d.bowler)) {
@@ -337,13 +481,21 @@
       } else if (event.type === "jokers_swapped") {
         showBanner("FREAKY FRIDAY — the jokers swap!", "freaky");
       } else if (event.type === "holland_daze") {
-        showBanner("HOLLAND-DAZE — " + d.bowler, "daze");
+        const lost = dazed[d.bowler] || [];
+        showBanner(["HOLLAND-DAZE — " + d.bowler].concat(
+          lost.length ? [" · back to the pile: "].concat(cardList(lost, state)) : []), "daze");
       } else if (event.type === "hole_deepened") {
         showBanner(d.bowler + " is IN THE HOLE", "hole");
+      } else if (event.type === "card_returned" &&
+                 ["holland_daze", "bowler removed", "review"].indexOf(d.why) >= 0) {
+        return;
       } else if (event.type === "card_returned") {
-        showBanner("GUTTER — " + d.bowler + "'s " + cardWords(d.card, state) + " went back", "gutter");
+        showBanner(["GUTTER — " + d.bowler + "'s ", cardWords(d.card, state), " went back"], "gutter");
+      } else if (event.type === "card_taken" && d.via === "courtesy") {
+        tellCourtesy(event);
       } else if (event.type === "card_taken") {
-        showBanner("STEAL — " + d.bowler + " took " + cardWords(d.card, state) + " from " + d.from_bowler, "steal");
+        showBanner(["STEAL — " + d.bowler + " took ", cardWords(d.card, state),
+                    " from " + d.from_bowler], "steal");
       } else if (event.type === "automatic_win") {
         showBanner("AUTOMATIC WIN — " + d.bowler, "winner");
       } else if (event.type === "showdown") {
@@ -368,9 +520,38 @@
     }
     if (outcome.stale) return false;  // an older copy arriving late
     matches[message.match_id] = outcome.state;
-    shownMatch = message.match_id;
+    changed[message.match_id] = ++changes;
     render();
     return true;
+  }
+
+  // Lanes, who is up and running scores are not in the pushed state: they come with the
+  // lanes' screen read, asked for on every (re)connection and shortly after every change.
+  // It also brings the match settled here last, whose lanes are free (a reload shows it).
+  let screenTimer = null;
+  function refreshScreen(delay) {
+    clearTimeout(screenTimer);
+    screenTimer = setTimeout(function () {
+      fetch("/api/v1/lanes/" + encodeURIComponent(lanePair) + "/screen",
+            { headers: { Accept: "application/json" } })
+        .then(function (reply) { return reply.ok ? reply.json() : null; })
+        .then(function (screen) {
+          if (!screen) return;
+          const all = screen.matches.concat(screen.last_result ? [screen.last_result] : []);
+          const before = JSON.stringify([screens, matches]);
+          all.forEach(function (match) {
+            screens[match.match_id] = match.bowlers;
+            const outcome = window.AlleyMatchUpdates.apply(matches[match.match_id],
+                                                           { state: match.state });
+            if (outcome.state) {
+              if (!matches[match.match_id]) changed[match.match_id] = ++changes;
+              matches[match.match_id] = outcome.state;
+            }
+          });
+          if (JSON.stringify([screens, matches]) !== before) render();  // only what changed
+        })
+        .catch(function () { /* the next change or reconnection asks again */ });
+    }, delay || 0);
   }
 
   function setConnection(state, text) {
@@ -405,13 +586,15 @@
   setInterval(function () { if (!paired && socket.connected) join(); }, 3000);
   socket.on("connect", function () {
     setConnection("live", "● Live");
-    join();
+    join();  // answered with a full state per match (once the kiosk is paired)
+    refreshScreen(0);
   });
   socket.on("disconnect", function () { setConnection("down", "▲ Reconnecting…"); });
   socket.io.on("reconnect_attempt", function () { setConnection("down", "▲ Reconnecting…"); });
   socket.on("state", take);
   socket.on("match_update", function (message) {
     if (take(message)) announce(message.events || [], matches[message.match_id]);
+    refreshScreen(120);
   });
 
   fourColour.addEventListener("change", function () {

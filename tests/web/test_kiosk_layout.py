@@ -151,3 +151,55 @@ def test_only_new_cards_animate_and_cards_at_rest_are_fully_opaque(browser, team
                            timeout=2000)
     bobs = page.evaluate(at_rest, "section.bowler[data-bowler=Bob] .card")
     assert all(card == ["1", "none", 0] for card in bobs)
+
+
+PHONE_PROBLEMS = """(parts) => {
+  const problems = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > innerWidth) problems.push(`page scrolls sideways: ${doc.scrollWidth}px`);
+  const inside = (r, box) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5 &&
+                             r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+  document.querySelectorAll("section.bowler").forEach(panel => {
+    const name = panel.dataset.bowler, box = panel.getBoundingClientRect();
+    if (box.left < 0 || box.right > innerWidth) problems.push(`${name}'s panel is off screen`);
+    panel.querySelectorAll(".card").forEach(card => {
+      const r = card.getBoundingClientRect();
+      if (!inside(r, box)) problems.push(`${name}'s ${card.dataset.card} is cut off`);
+      if (r.width < 30) problems.push(`${name}'s ${card.dataset.card} is ${r.width}px wide`);
+    });
+    for (const selector of parts) {
+      panel.querySelectorAll(selector).forEach(part => {
+        if (!inside(part.getBoundingClientRect(), box))
+          problems.push(`${name}'s ${selector} sticks out`);
+        if (part.scrollWidth > part.clientWidth + 1 || part.scrollHeight > part.clientHeight + 1)
+          problems.push(`${name}'s ${selector} "${part.textContent}" is cut off`);
+      });
+    }
+  });
+  const header = document.querySelector(".kiosk-header");
+  header.querySelectorAll(":scope > *").forEach(part => {
+    const r = part.getBoundingClientRect();
+    if (r.right > innerWidth + 0.5 || part.scrollWidth > part.clientWidth + 1)
+      problems.push(`the header's ${part.className || part.tagName} is cut off`);
+  });
+  return problems;
+}"""
+
+
+@pytest.mark.parametrize("count", [2, 6, 12])
+def test_on_a_phone_nothing_is_cut_off_and_the_panels_reflow(browser, team_server, count):
+    service, names, url = team_server(count)
+    state = service.state("m1")
+    page = open_kiosk(browser, url, 390, 844, names)
+    page.wait_for_timeout(200)
+    problems = page.evaluate(PHONE_PROBLEMS, ["h2.name", ".describe", ".place", ".lane",
+                                              ".up", ".score", ".scoresheet", ".streak"])
+    assert problems == [], problems
+    for name in names:
+        shown = page.locator(f"section.bowler[data-bowler={name}] .card").count()
+        assert shown == len(state.hands[name]), name
+    # One column: each panel as wide as the phone allows.
+    lefts = page.eval_on_selector_all(
+        "section.bowler", "ps => ps.map(p => Math.round(p.getBoundingClientRect().left))")
+    assert len(set(lefts)) == 1, lefts
+    page.screenshot(path=f"/tmp/kiosk-{count}-bowlers-390.png", full_page=True)
