@@ -175,10 +175,23 @@
     return card;
   }
 
-  function handText(cards) {
-    return cards.length ? cards.map(function (c) {
-      return c === "GJ" ? "★GOOD JOKER" : c === "BJ" ? "☠BAD JOKER" : c;
-    }).join(" ") : "—";
+  // A hand as a person reads it: 4♥ (red suits in red), the jokers in words.
+  const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  function handCell(cards, hole) {
+    const cell = el("td", "hand");
+    if (!cards.length) cell.textContent = "—";
+    cards.forEach(function (c, i) {
+      if (i) cell.append(" ");
+      if (c === "GJ" || c === "BJ") {
+        cell.append(el("span", "joker-text", c === "GJ" ? "★GOOD JOKER" : "☠BAD JOKER"));
+        return;
+      }
+      const rank = c.slice(0, -1), suit = c.slice(-1);
+      cell.append(el("span", "card-text suit-" + suit,
+                     (rank === "T" ? "10" : rank) + (SUIT_SYMBOLS[suit] || suit)));
+    });
+    if (hole < 0) cell.append("  (hole −" + Math.abs(hole) + ")");
+    return cell;
   }
 
   function decisionControls(matchId, name, decision) {
@@ -260,7 +273,7 @@
       row.append(who, el("td", "", at.lane || "—"),
                  el("td", "", at.frame ? "game " + at.game + ", frame " + at.frame + ", ball " + at.ball : "—"),
                  el("td", "marks", b.scoresheet || "—"),
-                 el("td", "hand", handText(b.hand) + (b.hole < 0 ? "  (hole −" + Math.abs(b.hole) + ")" : "")),
+                 handCell(b.hand, b.hole),
                  el("td", "", b.describe),
                  el("td", "", b.pending.length ? b.pending.length + " open" : "—"));
       labelCells(row, BOWLER_COLUMNS);

@@ -13,11 +13,21 @@ from pathlib import Path
 
 import pytest
 
+from alley_poker.cards import card_text
 from alley_poker.ledger import commands as c
 from alley_poker.service.health import feed_report
 from tests.web.conftest import PIN, signed_in_client
 
 SCREENSHOT = "/tmp/tablet.png"
+
+
+RED = "rgb(208, 2, 27)"  # --red in kiosk.css
+
+
+def tablet_words(cards: list[str]) -> list[str]:
+    """The words the tablet writes for a hand: 10♥, and the jokers in capitals."""
+    jokers = {"GJ": ["★GOOD", "JOKER"], "BJ": ["☠BAD", "JOKER"]}
+    return [word for card in cards for word in jokers.get(card, [card_text(card)])]
 
 
 def feed_health(source: str, state: str, **extra) -> dict:
@@ -223,7 +233,12 @@ def test_the_dashboard_follows_the_lanes_live_and_shows_feed_health(browser, liv
         f"document.querySelector('{ann}').textContent.includes('frame 2, ball 1')")
     hand = page.inner_text(f"{ann} td.hand").split()
     state = service.state("m1")
-    assert hand == [state.display_card(card) for card in state.hands["Ann"]]
+    assert hand == tablet_words([state.display_card(card) for card in state.hands["Ann"]])
+    # Red suits in red: a heart or a diamond is not written in the table's ink.
+    colours = page.eval_on_selector_all(
+        f"{ann} td.hand .card-text",
+        "cards => cards.map(c => [c.textContent, getComputedStyle(c).color])")
+    assert colours and all((text[-1] in "♥♦") == (colour == RED) for text, colour in colours)
     page.screenshot(path=SCREENSHOT, full_page=True)
 
 
