@@ -177,6 +177,11 @@
 
   // A hand as a person reads it: 4♥ (red suits in red), the jokers in words.
   const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  function cardWords(c) {
+    if (c === "GJ" || c === "BJ") return c === "GJ" ? "good joker" : "bad joker";
+    const rank = c.slice(0, -1), suit = c.slice(-1);
+    return (rank === "T" ? "10" : rank) + (SUIT_SYMBOLS[suit] || suit);
+  }
   function handCell(cards, hole) {
     const cell = el("td", "hand");
     if (!cards.length) cell.textContent = "—";
@@ -186,9 +191,7 @@
         cell.append(el("span", "joker-text", c === "GJ" ? "★GOOD JOKER" : "☠BAD JOKER"));
         return;
       }
-      const rank = c.slice(0, -1), suit = c.slice(-1);
-      cell.append(el("span", "card-text suit-" + suit,
-                     (rank === "T" ? "10" : rank) + (SUIT_SYMBOLS[suit] || suit)));
+      cell.append(el("span", "card-text suit-" + c.slice(-1), cardWords(c)));
     });
     if (hole < 0) cell.append("  (hole −" + Math.abs(hole) + ")");
     return cell;
@@ -228,15 +231,16 @@
           });
         }
         decision.choices.forEach(function (face) {
-          box.append(decide("lose-card", { card: face }, "Lose " + face,
-                            name + " lost " + face));
+          box.append(decide("lose-card", { card: face }, "Lose " + cardWords(face),
+                            name + " lost " + cardWords(face)));
         });
       }
     } else if (decision.kind === "steal") {
       Object.keys(decision.choices).forEach(function (victim) {
         decision.choices[victim].forEach(function (face) {
           box.append(decide("steal", { from_bowler: victim, card: face },
-                            "Take " + face + " from " + victim, name + " took " + face));
+                            "Take " + cardWords(face) + " from " + victim,
+                            name + " took " + cardWords(face)));
         });
       });
     } else if (decision.kind === "end_draw" || decision.kind === "buy") {

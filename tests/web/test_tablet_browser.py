@@ -188,7 +188,7 @@ def test_the_tablet_resolves_a_pending_decision_for_a_bowler(tablet, service):
     row.wait_for()
     assert "lose a card" in row.inner_text()
     face = service.state("m1").display_card(service.state("m1").hands["Ann"][0])
-    row.locator("button", has_text=f"Lose {face}").click()
+    row.locator("button", has_text=f"Lose {card_text(face)}").click()
     row.wait_for(state="detached")
     assert service.state("m1").pending_for("Ann") == []
     assert face not in [service.state("m1").display_card(card)
