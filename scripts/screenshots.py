@@ -41,6 +41,15 @@ def wait_for_server(url: str, demo: subprocess.Popen, seconds: float = 60) -> No
     sys.exit(f"the demo never served {url}")
 
 
+def pair(kiosk, tablet) -> None:
+    """Pair a kiosk from the signed-in tablet, as the commissioner does on a first start."""
+    kiosk.wait_for_function(
+        "document.getElementById('pairing-code').textContent.trim().length >= 4")
+    code = kiosk.inner_text("#pairing-code").strip()
+    tablet.evaluate("code => window.Tablet.call('POST', '/api/v1/kiosks/pair', {code})", code)
+    kiosk.wait_for_selector("body[data-paired=yes]")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
@@ -66,9 +75,16 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+            tablet = browser.new_page(viewport={"width": 1280, "height": 800})
+            tablet.goto(f"{url}/commissioner")
+            tablet.fill("#pin", PIN)
+            tablet.click("button[type=submit]")
+            tablet.wait_for_selector("article.match-card")
+
             kiosk = browser.new_page(viewport={"width": 1920, "height": 1080})
             kiosk.set_default_timeout(120_000)
             kiosk.goto(f"{url}/kiosk/1-2")
+            pair(kiosk, tablet)
             # Mid-game: a few frames bowled, cards in hand, a bowler up.
             kiosk.wait_for_function(
                 "/frame ([4-9]|10)/.test(document.getElementById('match-line').textContent)")
@@ -78,15 +94,11 @@ def main() -> None:
 
             phone = browser.new_page(viewport={"width": 390, "height": 844})
             phone.goto(f"{url}/kiosk/1-2")
+            pair(phone, tablet)
             phone.wait_for_selector("section.bowler .card")
             phone.wait_for_timeout(600)
             phone.screenshot(path=str(args.out / "kiosk-390.png"))
 
-            tablet = browser.new_page(viewport={"width": 1280, "height": 800})
-            tablet.goto(f"{url}/commissioner")
-            tablet.fill("#pin", PIN)
-            tablet.click("button[type=submit]")
-            tablet.wait_for_selector("article.match-card")
             tablet.wait_for_timeout(1000)
             tablet.screenshot(path=str(args.out / "tablet.png"))
 
