@@ -113,7 +113,7 @@ class HeldBallDesk:
         problems: list[str] = []
         with self._lock_for(match_id):
             for game in range(1, state.games + 1):
-                scorer = self._scorer_balls(slot, game, items)
+                scorer = self._scorer_balls(match_id, slot, game, items)
                 if scorer:
                     self._resync_game(match_id, bowler, game, scorer, actor, done, problems)
             state = self.ledger.shared_state(match_id)
@@ -133,17 +133,12 @@ class HeldBallDesk:
                                       "scorer has sent")
         return DeskOutcome(not problems, "; ".join(done + problems))
 
-    def _scorer_balls(self: LaneEventRouter, slot: tuple[int, int] | None, game: int,
-                      items: list[dict]) -> dict[Position, BallRecorded]:
+    def _scorer_balls(self: LaneEventRouter, match_id: str, slot: tuple[int, int] | None,
+                      game: int, items: list[dict]) -> dict[Position, BallRecorded]:
         """What the scorer says of one game: its last sheet, the balls and corrections it
         sent since, then the live held balls (which carry more: standing pins, the split
         flag)."""
-        balls: dict[Position, BallRecorded] = {}
-        sheet = self._sheets.get((slot[0], slot[1], game)) if slot else None
-        if sheet is not None:
-            balls.update({(b.frame, b.ball): b for b in sheet.ball_events()})
-        if slot is not None:
-            balls.update(self._since_sheet.get((slot[0], slot[1], game), {}))
+        balls = self.scorer_balls(match_id, *slot, game) if slot else {}
         for item in items:
             if item["ball"]["game"] == game:
                 ball = ball_from_record(item["lane"], item["slot"], item["ball"])

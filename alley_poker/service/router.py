@@ -114,10 +114,12 @@ class LaneEventRouter(HeldBallDesk):
         self._held: dict[tuple[str, str, int], dict[Position, BallRecorded]] = {}
         # Per match: (bowler, game, frame, ball) -> the open held item of a waiting ball.
         self._waiting_items: dict[str, dict[tuple[str, int, int, int], int]] = {}
-        self._sheets: dict[tuple[int, int, int], ScoresheetSnapshot] = {}
-        # Balls and corrections the scorer sent after its last sheet (the sheet is stale for
-        # them): per (lane, slot, game), cleared by the next sheet, which includes them.
-        self._since_sheet: dict[tuple[int, int, int], dict[Position, BallRecorded]] = {}
+        # What the scorer said, for the desk's re-sync, per (lane, slot, game) and tagged with
+        # the match it was said for (the slot's next match must not inherit it): its last
+        # sheet, and the balls and corrections it sent since (the next sheet includes them).
+        self._sheets: dict[tuple[int, int, int], tuple[str, ScoresheetSnapshot]] = {}
+        self._since_sheet: dict[tuple[int, int, int],
+                                tuple[str, dict[Position, BallRecorded]]] = {}
         self._confirmed: dict[str, list[tuple[str, BallRecorded]]] = {}
         self._open_games: dict[tuple[int, int, int], Game] = {}  # lanes with no match
         self._match_locks: dict[str, threading.Lock] = {}
@@ -143,24 +145,24 @@ class LaneEventRouter(HeldBallDesk):
     # --- balls ---------------------------------------------------------------------------
     def _on_ball(self, ball: BallRecorded) -> bool:
         """Offer a live ball; True when it was refused (not recorded, not waiting)."""
-        self._scorer_said(ball)
         found = self.lanes.bowler_at(ball.lane, ball.bowler)
         if found is None:
             self._keep_unassigned(ball)
             return False
         match_id, bowler = found
+        self._scorer_said(match_id, ball)
         with self._lock_for(match_id):
             outcome = self._offer(match_id, bowler, ball)
             self._drain_held(match_id, bowler, ball.game)
         return outcome == REFUSED
 
     def _on_snapshot(self, sheet: ScoresheetSnapshot) -> None:
-        self._sheets[(sheet.lane, sheet.bowler, sheet.game)] = sheet  # for the desk's re-sync
-        self._since_sheet.pop((sheet.lane, sheet.bowler, sheet.game), None)
         found = self.lanes.bowler_at(sheet.lane, sheet.bowler)
         if found is None:
             return
         match_id, bowler = found
+        self._sheets[(sheet.lane, sheet.bowler, sheet.game)] = (match_id, sheet)
+        self._since_sheet.pop((sheet.lane, sheet.bowler, sheet.game), None)
         with self._lock_for(match_id):
             last = self._last_position(match_id, bowler, sheet.game)
             missing = sheet.balls_after(last)
@@ -297,18 +299,37 @@ class LaneEventRouter(HeldBallDesk):
                 return
             game += 1  # complete: balls of the next game may have been waiting for it
 
-    def _scorer_said(self, ball: BallRecorded) -> None:
-        """Remember a live ball or correction for the desk's re-sync."""
-        if not ball.recovered:
-            self._since_sheet.setdefault((ball.lane, ball.bowler, ball.game), {})[
-                (ball.frame, ball.ball)] = ball
+    def _scorer_said(self, match_id: str, ball: BallRecorded) -> None:
+        """Remember a live ball or correction of ``match_id`` for the desk's re-sync."""
+        if ball.recovered:
+            return
+        key = (ball.lane, ball.bowler, ball.game)
+        said_for, balls = self._since_sheet.get(key, (match_id, {}))
+        if said_for != match_id:
+            balls = {}
+        balls[(ball.frame, ball.ball)] = ball
+        self._since_sheet[key] = (match_id, balls)
+
+    def scorer_balls(self, match_id: str, lane: int, slot: int,
+                     game: int) -> dict[Position, BallRecorded]:
+        """What the scorer said of one game in a lane slot while ``match_id`` held it: its
+        last sheet, then the balls and corrections it sent since."""
+        key = (lane, slot, game)
+        balls: dict[Position, BallRecorded] = {}
+        said_for, sheet = self._sheets.get(key, (None, None))
+        if said_for == match_id and sheet is not None:
+            balls.update({(b.frame, b.ball): b for b in sheet.ball_events()})
+        said_for, since = self._since_sheet.get(key, (None, {}))
+        if said_for == match_id:
+            balls.update(since)
+        return balls
 
     def _on_correction(self, ball: BallCorrected) -> None:
-        self._scorer_said(ball)
         found = self.lanes.bowler_at(ball.lane, ball.bowler)
         if found is None:
             return
         match_id, bowler = found
+        self._scorer_said(match_id, ball)
         command = CorrectBall(
             bowler, ball.game, ball.frame, ball.ball, ball.pins,
             standing=sorted(ball.standing) if ball.standing is not None else None,
@@ -378,8 +399,9 @@ class LaneEventRouter(HeldBallDesk):
 
     def _on_retraction(self, event: BallRetracted) -> None:
         # Cards are never silently taken back: a withdrawn ball goes to the commissioner.
-        self._since_sheet.get((event.lane, event.bowler, event.game), {}).pop(
-            (event.frame, event.ball), None)
+        _said_for, since = self._since_sheet.get((event.lane, event.bowler, event.game),
+                                                 (None, {}))
+        since.pop((event.frame, event.ball), None)
         found = self.lanes.bowler_at(event.lane, event.bowler)
         if found is not None:
             self.ledger.announce("alley", {

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from alley_poker.ledger import MatchState, StaleVersion, check_invariants, handle
-from alley_poker.ledger.commands import ConsentToAnte, StartMatch
+from alley_poker.ledger.commands import CommissionerVoidMatch, ConsentToAnte, StartMatch
 from alley_poker.service import AlleyService
 from drivers.base import (
     BallCorrected,
@@ -224,3 +224,17 @@ def test_a_correction_re_sent_after_a_reconnect_is_applied_once(alley):
     assert [b["pins"] for b in state.balls["Ann"][0]] == [7, 3]
     assert len(corrected) == len(again) == 1
     assert alley.router.stats.duplicates == 1
+
+
+def test_a_resync_never_takes_the_balls_the_slots_last_match_bowled(alley):
+    alley.handle_lane_event(ball(1, 1, 7))  # Ann, match m1, lane 1 slot 1
+    alley.execute("m1", CommissionerVoidMatch(reason="rained off", actor="commissioner:pat"))
+    alley.create_match("m2", {(1, 1): "Dee", (1, 2): "Eve"}, games=1,
+                       actor="commissioner:pat")
+    for bowler in ("Dee", "Eve"):
+        alley.execute("m2", ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
+    alley.execute("m2", StartMatch(actor="commissioner:pat"))
+
+    outcome = alley.router.resync("m2", "Dee", actor="commissioner:pat")
+    assert not outcome.done and "already in step" in outcome.message
+    assert alley.state("m2").balls["Dee"][0] == []
