@@ -28,6 +28,7 @@ from typing import Any
 
 from alley_poker.service.alley import FINISHED, AlleyService
 from alley_poker.service.bus import EventBus
+from alley_poker.service.settlement import centre_match_ids
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ def unsettled_matches(service: AlleyService,
     A match not yet started (``open``) is listed too: it holds no money, but the night has
     not dealt with it either.
     """
-    ids = match_ids if match_ids is not None else _stored_match_ids(service)
+    ids = match_ids if match_ids is not None else centre_match_ids(service)
     unsettled = []
     for match_id in sorted(ids):
         state = service.state(match_id)
@@ -54,11 +55,6 @@ def unsettled_matches(service: AlleyService,
         unsettled.append({"match_id": match_id, "status": state.status,
                           "pot_cents": state.pot_cents})
     return unsettled
-
-
-def _stored_match_ids(service: AlleyService) -> list[str]:
-    store = getattr(service.repository, "store", None)
-    return list(store.match_ids()) if store is not None else []
 
 
 class NightClose:
