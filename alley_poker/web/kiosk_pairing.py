@@ -14,11 +14,12 @@ command, the commissioner deciding for the bowler).
 from __future__ import annotations
 
 import threading
-import time
-from collections import deque
 from typing import Any
 
 from flask import current_app, jsonify
+from limits import RateLimitItemPerSecond
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 
 from alley_poker.store.kiosk_devices import KioskDevice, KioskDeviceStore, TooManyRequests
 from alley_poker.web.api import api, validated_body
@@ -80,10 +81,10 @@ class KioskGate:
     def __init__(self, devices: KioskDeviceStore | None, *,
                  per_window: int = DECISIONS_PER_WINDOW, window_s: float = RATE_WINDOW_S):
         self.devices = devices
-        self.per_window = per_window
-        self.window_s = window_s
+        # Socket.IO events are no Flask routes, so Flask-Limiter's own library is used as is.
+        self._limit = RateLimitItemPerSecond(per_window, max(1, round(window_s)))
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._by_sid: dict[str, int] = {}
-        self._recent: dict[int, deque[float]] = {}
         self._lock = threading.Lock()
 
     def pair_request(self, data: Any) -> dict[str, Any]:
@@ -128,14 +129,8 @@ class KioskGate:
         if device is None or not device.paired:
             return error_body("kiosk_not_paired", "this kiosk is not paired: the commissioner "
                               "pairs it on the tablet with the code the kiosk shows", 401)[0]
-        now = time.monotonic()
-        with self._lock:
-            recent = self._recent.setdefault(device.id, deque())
-            while recent and recent[0] <= now - self.window_s:
-                recent.popleft()
-            if len(recent) >= self.per_window:
-                return error_body("too_many_requests", f"more than {self.per_window} "
-                                  f"decisions in {self.window_s:.0f} s from this kiosk; "
-                                  "wait a moment", 429)[0]
-            recent.append(now)
+        if not self._limiter.hit(self._limit, "kiosk-decisions", str(device.id)):
+            return error_body("too_many_requests", f"more than {self._limit.amount} "
+                              f"decisions in {self._limit.get_expiry()} s from this kiosk; "
+                              "wait a moment", 429)[0]
         return None
