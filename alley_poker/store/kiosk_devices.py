@@ -25,13 +25,13 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import Engine, delete, func, insert, select, update
 
+from alley_poker.store.api_tokens import token_hash
 from alley_poker.store.event_store import utcnow
 from alley_poker.store.schema import DEFAULT_CENTRE, kiosk_devices
 
@@ -75,10 +75,6 @@ class PairingRequest:
     secret: str
 
 
-def _hash(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
-
-
 _COLUMNS = (kiosk_devices.c.id, kiosk_devices.c.lanes, kiosk_devices.c.code,
             kiosk_devices.c.requested_at, kiosk_devices.c.paired_at,
             kiosk_devices.c.paired_by, kiosk_devices.c.revoked_at)
@@ -111,7 +107,7 @@ class KioskDeviceStore:
             if waiting >= MAX_PENDING:
                 raise TooManyRequests(f"{waiting} kiosks are already waiting to be paired")
             result = connection.execute(insert(table).values(
-                centre=self.centre, lanes=lanes, code=code, token_hash=_hash(secret),
+                centre=self.centre, lanes=lanes, code=code, token_hash=token_hash(secret),
                 requested_at=now))
             device_id = int(result.inserted_primary_key[0])
         return PairingRequest(device_id, lanes, code, secret)
@@ -146,7 +142,7 @@ class KioskDeviceStore:
         table = kiosk_devices
         with self.engine.connect() as connection:
             row = connection.execute(select(*_COLUMNS).where(
-                table.c.token_hash == _hash(secret), table.c.centre == self.centre,
+                table.c.token_hash == token_hash(secret), table.c.centre == self.centre,
                 table.c.paired_at.is_not(None), table.c.revoked_at.is_(None))).first()
         return None if row is None else _device(row)
 
