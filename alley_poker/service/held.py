@@ -22,6 +22,7 @@ import threading
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from alley_poker.ledger.context import iso
 from drivers.base import BallRecorded, Flags
 
 #: How a held ball was resolved.
@@ -134,15 +135,7 @@ def held_view(item: dict[str, Any]) -> dict[str, Any]:
         "game": ball["game"], "frame": ball["frame"], "ball": ball["ball"],
         "pins": ball["pins"], "standing": ball["standing"], "flags": ball["flags"],
         "line": item["line"], "reason": item["reason"],
-        "held_at": _iso(item["held_at"]), "outcome": item["outcome"],
+        "held_at": iso(item["held_at"]), "outcome": item["outcome"],
         "resolved_by": item["resolved_by"], "resolved_reason": item["resolved_reason"],
-        "resolved_at": _iso(item["resolved_at"]),
+        "resolved_at": iso(item["resolved_at"]) if item["resolved_at"] else None,
     }
-
-
-def _iso(moment: datetime | None) -> str | None:
-    if moment is None:
-        return None
-    if moment.tzinfo is None:  # SQLite hands back naive UTC
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")

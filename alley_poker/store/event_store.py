@@ -382,7 +382,7 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
             query = query.where(events.c.id < before_id)
         query = query.order_by(events.c.id.desc()).limit(limit)
         with self._engine.connect() as connection:
-            return [StoredEvent(id=row.id, recorded_at=_as_utc(row.recorded_at),
+            return [StoredEvent(id=row.id, recorded_at=as_utc(row.recorded_at),
                                 centre=row.centre,
                                 record=_record(row.match_id, row.seq, row.type, row.data))
                     for row in connection.execute(query)]
@@ -414,7 +414,7 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
             return [
                 StoredEvent(
                     id=row.id,
-                    recorded_at=_as_utc(row.recorded_at),
+                    recorded_at=as_utc(row.recorded_at),
                     centre=row.centre,
                     record=_record(row.match_id, row.seq, row.type, row.data),
                 )
@@ -482,7 +482,8 @@ def _is_unique_violation(error: sqlalchemy.exc.IntegrityError) -> bool:
     return "UNIQUE constraint failed" in str(error.orig)  # sqlite3
 
 
-def _as_utc(moment: datetime) -> datetime:
+def as_utc(moment: datetime) -> datetime:
+    """A time read back from the store, aware and in UTC."""
     # SQLite keeps no zone: the store only ever writes UTC, so a naive value is UTC.
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 

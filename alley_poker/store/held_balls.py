@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 
 from alley_poker.service.held import OUTCOMES, same_ball
-from alley_poker.store.event_store import EventStore, utcnow
+from alley_poker.store.event_store import EventStore, as_utc, utcnow
 from alley_poker.store.schema import held_balls
 
 _COLUMNS = ("id", "lane", "slot", "match_id", "bowler", "ball", "line", "reason", "held_at",
@@ -85,4 +85,9 @@ class HeldBallLog:
         table = held_balls
         query = (select(*(table.c[name] for name in _COLUMNS))
                  .where(table.c.centre == self.store.centre, *where).order_by(table.c.id))
-        return [dict(zip(_COLUMNS, row, strict=True)) for row in connection.execute(query)]
+        items = [dict(zip(_COLUMNS, row, strict=True)) for row in connection.execute(query)]
+        for item in items:
+            for name in ("held_at", "resolved_at"):
+                if item[name] is not None:
+                    item[name] = as_utc(item[name])
+        return items
