@@ -17,7 +17,7 @@ carries the draw pile's order: the audit is for who-did-what, not for peeking.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import tzinfo
 from typing import Any
@@ -89,20 +89,11 @@ def _short(value: Any) -> str:
     return str(value)
 
 
-def _stored_events(store: Any, since: int) -> Iterator[Any]:
-    cursor = since
+def _paged(read_page: Callable[[Any], list[Any]], cursor: Any) -> Iterator[Any]:
+    """Every event ``read_page`` gives, page after page, each page starting past the last
+    event of the one before (by global id, upwards or downwards as the reader goes)."""
     while True:
-        page = store.events_since(cursor, limit=PAGE)
-        yield from page
-        if len(page) < PAGE:
-            return
-        cursor = page[-1].id
-
-
-def _stored_events_backwards(store: Any, before: int | None) -> Iterator[Any]:
-    cursor = before
-    while True:
-        page = store.events_before(cursor, limit=PAGE)
+        page = read_page(cursor)
         yield from page
         if len(page) < PAGE:
             return
@@ -116,8 +107,9 @@ def audit_entries(store: Any, *, where: AuditFilter | None = None, since: int = 
     oldest first; or, ``newest_first``, with an id below ``before`` (None: the newest)."""
     where = where or AuditFilter()
     centre = getattr(store, "centre", None)
-    stored_events = (_stored_events_backwards(store, before) if newest_first
-                     else _stored_events(store, since))
+    stored_events = (
+        _paged(lambda cursor: store.events_before(cursor, limit=PAGE), before) if newest_first
+        else _paged(lambda cursor: store.events_since(cursor, limit=PAGE), since))
     found: list[AuditEntry] = []
     for stored in stored_events:
         if centre is not None and stored.centre != centre:
