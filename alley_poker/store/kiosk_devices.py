@@ -32,7 +32,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import Engine, delete, func, insert, select, update
 
 from alley_poker.store.api_tokens import token_hash
-from alley_poker.store.event_store import utcnow
+from alley_poker.store.event_store import as_utc, utcnow
 from alley_poker.store.schema import DEFAULT_CENTRE, kiosk_devices
 
 #: Letters and digits that cannot be misread for each other on a kiosk screen.
@@ -81,8 +81,11 @@ _COLUMNS = (kiosk_devices.c.id, kiosk_devices.c.lanes, kiosk_devices.c.code,
 
 
 def _device(row) -> KioskDevice:
-    return KioskDevice(int(row.id), row.lanes, row.code, row.requested_at, row.paired_at,
-                       row.paired_by, row.revoked_at)
+    def aware(moment: datetime | None) -> datetime | None:
+        return as_utc(moment) if moment is not None else None
+
+    return KioskDevice(int(row.id), row.lanes, row.code, as_utc(row.requested_at),
+                       aware(row.paired_at), row.paired_by, aware(row.revoked_at))
 
 
 class KioskDeviceStore:

@@ -12,6 +12,7 @@ from flask import Flask, current_app, g, jsonify, request
 from flask_wtf.csrf import CSRFProtect
 
 from alley_poker.store.api_tokens import ApiToken, ApiTokenStore
+from alley_poker.store.event_store import as_utc
 from alley_poker.web.api import api, validated_body
 from alley_poker.web.auth import tablet_required
 from alley_poker.web.errors import ApiError
@@ -56,8 +57,9 @@ def install_request_guard(app: Flask, csrf: CSRFProtect) -> None:
 
 
 def token_view(token: ApiToken) -> dict:
-    return {"id": token.id, "name": token.name, "created_at": token.created_at.isoformat(),
-            "revoked_at": token.revoked_at.isoformat() if token.revoked_at else None}
+    return {"id": token.id, "name": token.name,
+            "created_at": as_utc(token.created_at).isoformat(),
+            "revoked_at": as_utc(token.revoked_at).isoformat() if token.revoked_at else None}
 
 
 @api.get("/tokens")

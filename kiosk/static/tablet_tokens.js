@@ -7,13 +7,19 @@
   const value = document.getElementById("token-value");
   const tbody = document.querySelector("#tokens tbody");
 
+  // A stored time on the tablet's clock, as a person reads it (the API gives UTC).
+  function when(iso) {
+    return iso ? new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" })
+               : "";
+  }
+
   async function load() {
     try {
       const reply = await T.call("GET", "/api/v1/tokens");
       tbody.replaceChildren(...(reply.tokens || []).map(function (token) {
         const row = T.el("tr");
         row.dataset.token = token.id;
-        row.append(T.el("td", "", token.name), T.el("td", "", token.created_at || ""));
+        row.append(T.el("td", "", token.name), T.el("td", "", when(token.created_at)));
         const cell = T.el("td");
         cell.append(T.button("Revoke", async function () {
           if (!window.confirm("Revoke the token " + token.name + "?")) return;
@@ -39,7 +45,8 @@
         const row = T.el("tr");
         row.dataset.kiosk = kiosk.id;
         row.append(T.el("td", "", "Lanes " + kiosk.lanes),
-                   T.el("td", "", kiosk.revoked_at ? "revoked " + kiosk.revoked_at : kiosk.paired_at || ""));
+                   T.el("td", "", kiosk.revoked_at ? "revoked " + when(kiosk.revoked_at)
+                                                   : when(kiosk.paired_at)));
         const cell = T.el("td");
         if (!kiosk.revoked_at) {
           cell.append(T.button("Revoke", async function () {

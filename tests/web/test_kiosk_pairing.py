@@ -150,6 +150,9 @@ def test_the_kiosk_shows_its_code_and_the_tablet_pairs_it(browser, live_server, 
     tablet.fill("#pair-kiosk input[name=code]", code)
     tablet.click("#pair-kiosk button[type=submit]")
     tablet.wait_for_selector("#kiosks td:has-text('Lanes 1-2')")
+    # When it was paired, as a person reads it: no raw ISO timestamp.
+    paired_when = tablet.locator("#kiosks tr[data-kiosk] td").nth(1).inner_text()
+    assert paired_when and "T" not in paired_when and ":" in paired_when, paired_when
 
     kiosk.wait_for_selector("body[data-paired=yes]")
     assert kiosk.is_hidden("#pairing")
