@@ -7,8 +7,10 @@ serves screens keeps the latest report in a :class:`FeedStatusBoard`, whatever b
 
 A feed is **green** while lines (or heartbeats) arrive within its ``heartbeat_s``, **amber**
 when silent past it, **red** when silent past three heartbeats or its port is down or cannot
-be opened.  The colours come from the feed's own state (``drivers.serial_feed``), so the
-tablet and the driver never disagree about a feed.
+be opened.  A poll feed (``drivers.http_feed``) is also amber while its polls fail, a
+lane's totals do not re-score or a lane vanished from the page, and red when the page has been
+unreachable for three heartbeats.  The colours come from the feed's own state
+(``drivers.serial_feed``, ``drivers.http_feed``), so the tablet and the driver never disagree.
 
 >>> from alley_poker.service.bus import InProcessBus
 >>> bus = InProcessBus()
@@ -39,8 +41,11 @@ log = logging.getLogger(__name__)
 TOPIC = "alley"
 KIND = "feed_health"
 
-#: The feed's own state (``drivers.serial_feed.FeedHealth.state``) as the tablet colours it.
-COLOUR_OF_STATE = {"ok": "green", "silent": "amber", "down": "red", "stopped": "red"}
+#: The feed's own state (``drivers.serial_feed.FeedHealth.state``) as the tablet colours it;
+#: ``degraded`` is a poll feed's (``drivers.http_feed``): its last poll failed, or a lane is
+#: held or missing from the page.
+COLOUR_OF_STATE = {"ok": "green", "silent": "amber", "degraded": "amber", "down": "red",
+                   "stopped": "red"}
 
 
 class FeedStatusBoard:

@@ -270,3 +270,24 @@ def encode_board(lanes: Mapping[int, Sequence[tuple[str, Sequence[Game]]]], *,
             shown.append(entry)
         board["lanes"].append({"lane": lane, "bowlers": shown})  # type: ignore[attr-defined]
     return json.dumps(board, separators=(",", ":")).encode()
+
+
+class LiveBoardDialect:
+    """The dialect object an HTTP poll feed holds: its name and how it reads a page.
+
+    >>> LiveBoardDialect(source="page").decode(b'{"lanes": []}').lanes
+    {}
+    """
+
+    name = NAME
+
+    def __init__(self, source: str = "page"):
+        self.source = source
+
+    @staticmethod
+    def decode(body: bytes) -> LiveBoard:
+        return decode_board(body)
+
+
+#: Dialects a poll feed can read, by the name ``alley.toml`` gives them.
+PAGE_DIALECTS: dict[str, type[LiveBoardDialect]] = {NAME: LiveBoardDialect}
