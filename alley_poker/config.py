@@ -130,12 +130,30 @@ def rule_book_path(name: str) -> Path:
 
 class FeedConfig(_Strict):
     name: Annotated[str, Field(min_length=1)]
+    #: A serial URL or device, or an ``http(s)://`` live-score page to poll (docs/feeds.md).
     url: Annotated[str, Field(min_length=1)]
+    #: Default ``apf1`` for a serial feed, ``live-board`` for a page.
     dialect: Annotated[str, Field(min_length=1)] = "apf1"
     lanes: Annotated[list[int], Field(min_length=1)]
     baudrate: Annotated[int, Field(gt=0)] = 9600
     #: A feed silent for longer than this turns amber on the tablet (red at three times it).
     heartbeat_s: Annotated[float, Field(gt=0)] = 10.0
+    #: A page feed: seconds between polls, and how long one request may take.
+    poll_s: Annotated[float, Field(ge=0.05, le=300)] = 2.0
+    timeout_s: Annotated[float, Field(gt=0, le=60)] = 5.0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _page_dialect_by_default(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "dialect" not in data and \
+                str(data.get("url", "")).lower().startswith(("http://", "https://")):
+            return {**data, "dialect": "live-board"}
+        return data
+
+    @property
+    def polls_a_page(self) -> bool:
+        """True for a live-score page polled over HTTP, False for a serial feed."""
+        return self.url.lower().startswith(("http://", "https://"))
 
 
 _LOCAL_TIME = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")

@@ -76,6 +76,17 @@ class BoardState:
                 return
             self._publish()
 
+    def set_game(self, lane: int, slot: int, number: int, game: Game) -> None:
+        """Show ``game`` as game ``number`` of a lane slot: what a correction at the scorer's
+        desk (or a restarted game) does to the page."""
+        with self._lock:
+            games = self._games.setdefault((lane, slot), [])
+            self._names.setdefault(lane, {}).setdefault(slot, "")
+            while len(games) < number:
+                games.append(Game())
+            games[number - 1] = game
+            self._publish()
+
     def touch(self) -> None:
         """The scorer's periodic refresh: the page's ``updated`` time moves on."""
         with self._lock:

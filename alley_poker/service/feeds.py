@@ -1,6 +1,7 @@
 """The centre's scoreboard feeds, started from ``alley.toml`` and watched.
 
-One :class:`drivers.serial_feed.SerialFeed` thread per configured feed; every lane event goes
+One :class:`drivers.serial_feed.SerialFeed` thread per configured serial feed, one
+:class:`drivers.http_feed.HttpPollFeed` per live-score page; every lane event goes
 straight to the service's router in the feed's own thread.  Commands for one match are
 serialized by the router's per-match lock, so feeds for different matches deal in parallel
 while a slow write on one match never reorders another's balls.
@@ -16,6 +17,8 @@ from typing import Any
 from alley_poker.config import ConfigError, FeedConfig
 from drivers.base import LaneEvent
 from drivers.dialects import UnknownDialect, available_dialects, make_dialect
+from drivers.dialects.live_board import PAGE_DIALECTS
+from drivers.http_feed import HttpPollFeed
 from drivers.serial_feed import SerialFeed
 
 log = logging.getLogger(__name__)
@@ -25,10 +28,22 @@ class FeedSupervisor:
     """Starts, reports on and stops every configured feed."""
 
     def __init__(self, feeds: Sequence[FeedConfig], on_event: Callable[[LaneEvent], object]):
-        self.feeds: dict[str, SerialFeed] = {}
+        self.feeds: dict[str, SerialFeed | HttpPollFeed] = {}
         #: The lanes each feed carries, by feed name (for the tablet's feed health).
         self.lanes: dict[str, list[int]] = {feed.name: list(feed.lanes) for feed in feeds}
         for index, feed in enumerate(feeds):
+            if feed.polls_a_page:
+                if feed.dialect not in PAGE_DIALECTS:
+                    raise ConfigError(
+                        f"feeds[{index}].dialect: {feed.dialect!r} is not a page dialect; a "
+                        f"feed with an http(s) URL reads {', '.join(sorted(PAGE_DIALECTS))}")
+                self.feeds[feed.name] = HttpPollFeed(
+                    feed.url, feed.dialect, on_event, source=feed.name, lanes=feed.lanes,
+                    poll_s=feed.poll_s, heartbeat_s=feed.heartbeat_s, timeout_s=feed.timeout_s)
+                continue
+            if feed.dialect in PAGE_DIALECTS:
+                raise ConfigError(f"feeds[{index}].dialect: {feed.dialect!r} reads a web page; "
+                                  "give the feed the page's http(s):// URL")
             try:
                 dialect = make_dialect(feed.dialect, source=feed.name)
             except UnknownDialect:
