@@ -43,12 +43,16 @@ def evaluate(cards: str) -> None:
 @click.option("--no-web", is_flag=True, help="Only narrate in the terminal; serve no pages.")
 @click.option("--exit-when-done", is_flag=True,
               help="Stop serving as soon as the night is over (default: wait for Ctrl-C).")
+@click.option("--feed", type=click.Choice(["serial", "http"]), default="serial",
+              show_default=True,
+              help="How the scorer talks: a serial feed, or a live-score page polled over HTTP.")
 def demo(games: int, speed: float, seed: int | None, database: Path | None, port: int,
-         no_web: bool, exit_when_done: bool) -> None:
+         no_web: bool, exit_when_done: bool, feed: str) -> None:
     """Run the demo alley: a simulated scorer bowls four lanes into the real service.
 
     Two matches (lanes 1-2 and 3-4) are dealt live from a serial feed over
-    socket://127.0.0.1, shown on the lane-side kiosks, and narrated in the terminal.
+    socket://127.0.0.1 (--feed http: a live-score page polled over HTTP), shown on the
+    lane-side kiosks, and narrated in the terminal.
     """
     import signal
 
@@ -70,7 +74,7 @@ def demo(games: int, speed: float, seed: int | None, database: Path | None, port
         click.echo(f"the evaluator on a sample hand: {sample} is "
                    f"{evaluate_hand(parse_cards(sample)).describe()}\n")
         run_demo(games=games, speed=speed, seed=seed, database=database, echo=click.echo,
-                 port=None if no_web else port, stop=stop,
+                 port=None if no_web else port, stop=stop, feed=feed,
                  linger=None if exit_when_done else lambda: _wait_for_stop(stop))
     finally:
         for sig, handler in previous.items():
@@ -230,6 +234,9 @@ def scenario_run(file, as_json: bool, seed: int) -> None:
               help="Times real speed; 0 = as fast as possible.")
 @click.option("--url", default="socket://127.0.0.1:7001", show_default=True,
               help="socket://HOST:PORT to listen on (like a device server), or a serial URL/pty.")
+@click.option("--http", "http_port", type=click.IntRange(0, 65535), default=None,
+              help="Serve a live-score page at http://127.0.0.1:PORT/live instead of writing "
+                   "lines (the live-board dialect; docs/feeds.md).")
 @click.option("--dialect", type=click.Choice(["apf1", "scoresheet"]), default="apf1",
               show_default=True)
 @click.option("--seed", type=int, default=None, help="Repeat the same games.")

@@ -35,6 +35,7 @@ from alley_poker.service import AlleyService, open_service
 from alley_poker.service.alley import FINISHED
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.web.server import AlleyServer
+from drivers.board_server import BoardState, LiveBoardServer, serve_board
 from drivers.feed_writer import FeedWriter, serve
 from drivers.simulator import Simulator
 
@@ -208,14 +209,18 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
              database: Path | None = None, echo: Callable[[str], None] = print,
              bowlers_per_lane: int = 3, port: int | None = None, pin: str = DEMO_PIN,
              linger: Callable[[], None] | None = None,
-             stop: threading.Event | None = None) -> DemoResult:
+             stop: threading.Event | None = None, feed: str = "serial") -> DemoResult:
     """Bowl a simulated league night through the real feed, service and ledger.
 
     With ``port`` the kiosks and the commissioner tablet are served while it runs;
     ``linger`` is then called after the night (e.g. to wait for Ctrl-C) before they stop.
     Setting ``stop`` ends the night early: the scorer stops bowling and everything is closed
-    as after a whole night (the ledger keeps every ball dealt so far).
+    as after a whole night (the ledger keeps every ball dealt so far).  ``feed="http"`` runs
+    the night without a cable: the scorer shows a live-score page over HTTP and the service
+    polls it (``docs/feeds.md``).
     """
+    if feed not in ("serial", "http"):
+        raise ValueError(f"feed: 'serial' or 'http', not {feed!r}")
     stop = stop if stop is not None else threading.Event()
     rng = random.Random(seed)
     if database is None:
@@ -236,13 +241,11 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
         echo(f"[{match_id}] {', '.join(slots.values())} ante up; the pot is "
              f"{_money(service.state(match_id).pot_cents)}")
 
-    writer = FeedWriter("socket://127.0.0.1:0").start()
-    host, writer_port = writer.address
-    url = f"socket://{host}:{writer_port}"
+    scorer = _DemoScorer(feed)
     centre = AlleyConfig(
         centre=CentreConfig(name="Demo Lanes", lanes=4),
         database=DatabaseConfig(url=f"sqlite:///{database}"),
-        feeds=[FeedConfig(name="demo-scorer", url=url, lanes=[1, 2, 3, 4])],
+        feeds=[scorer.feed_config()],
         # A demo's throwaway ledger needs no nightly copies in the visitor's working folder.
         backup=BackupConfig(enabled=False),
     )
@@ -260,11 +263,9 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
         echo(f"commissioner tablet: {server.base_url}/commissioner (PIN {pin})")
     else:
         feeds.start()
-    echo(f"scorer simulator listening on {url}; the service's feed reads it through pyserial")
+    echo(scorer.describe())
     try:
-        serve(simulator, writer, speed=speed, stop=stop)
-        if not stop.is_set():
-            writer.flush(30)
+        scorer.bowl(simulator, feeds, speed=speed, stop=stop)
         result.balls = len(simulator.balls)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not stop.is_set() and not all(
@@ -300,5 +301,52 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
         server.stop()  # pages, feeds and deadlines; closes the ledger
     else:
         service.repository.store.close()
-    writer.stop()
+    scorer.stop()
     return result
+
+
+class _DemoScorer:
+    """The demo's simulated scorer: a serial device server, or a live-score web page."""
+
+    def __init__(self, feed: str):
+        self.kind = feed
+        if feed == "http":
+            self.board = BoardState()
+            self.page = LiveBoardServer(self.board).start()
+            self.url = self.page.url
+        else:
+            self.writer = FeedWriter("socket://127.0.0.1:0").start()
+            host, port = self.writer.address
+            self.url = f"socket://{host}:{port}"
+
+    def feed_config(self) -> FeedConfig:
+        if self.kind == "http":
+            # Polled faster than a centre's 2 s: the demo's night runs many times real time.
+            return FeedConfig(name="demo-page", url=self.url, lanes=[1, 2, 3, 4], poll_s=0.25)
+        return FeedConfig(name="demo-scorer", url=self.url, lanes=[1, 2, 3, 4])
+
+    def describe(self) -> str:
+        if self.kind == "http":
+            return (f"scorer simulator showing its live-score page at {self.url}; the "
+                    "service's feed polls it over HTTP (no cable)")
+        return (f"scorer simulator listening on {self.url}; the service's feed reads it "
+                "through pyserial")
+
+    def bowl(self, simulator: Simulator, feeds: FeedSupervisor, *, speed: float,
+             stop: threading.Event) -> None:
+        """Bowl the night, then wait (at most 30 s) until the feed has taken every ball."""
+        if self.kind == "http":
+            serve_board(simulator, self.board, speed=speed, stop=stop)
+            if not stop.is_set():
+                page_feed = next(iter(feeds.feeds.values()))
+                page_feed.wait_for(lambda health: health.balls >= len(simulator.balls), 30)
+            return
+        serve(simulator, self.writer, speed=speed, stop=stop)
+        if not stop.is_set():
+            self.writer.flush(30)
+
+    def stop(self) -> None:
+        if self.kind == "http":
+            self.page.stop()
+        else:
+            self.writer.stop()
