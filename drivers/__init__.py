@@ -9,7 +9,11 @@ decides which balls to deal: ``alley_poker.service.router``, keyed on the ledger
   ``docs/writing-a-dialect.md``)
 - :mod:`drivers.serial_feed` — ``SerialFeed``: a pyserial URL read in a thread, with
   reconnects and health
+- :mod:`drivers.http_feed` — ``HttpPollFeed``: a scorer's live-score page polled over HTTP
+  (:mod:`drivers.dialects.live_board` decodes it, :mod:`drivers.snapshot_diff` turns
+  successive pages into balls; ``docs/feeds.md``)
 - :mod:`drivers.manual` — ``ManualEntry``: the same events from pin-diagram taps
-- :mod:`drivers.simulator`, :mod:`drivers.bowler_model`, :mod:`drivers.feed_writer` — the
-  scoreboard simulator behind ``alley-poker simulate``
+- :mod:`drivers.simulator`, :mod:`drivers.bowler_model`, :mod:`drivers.feed_writer`,
+  :mod:`drivers.board_server` — the scoreboard simulator behind ``alley-poker simulate``
+  (lines to a serial URL, or a live-score page with ``--http PORT``)
 """
