@@ -23,6 +23,7 @@ from datetime import date, datetime
 from typing import Any, Protocol
 
 from alley_poker.config import rule_book_path
+from alley_poker.league.calendar import night_id
 from alley_poker.league.night_plan import NightPlanError, plan_night
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
@@ -51,11 +52,8 @@ class LeagueBook(Protocol):
                      actor: str) -> str: ...
 
 
-#: A bowler's league average so far, as (games bowled, average), or None: from the standings.
+#: A bowler's league record so far, as (games bowled, average), or None: from the standings.
 LeagueAverage = Callable[[int], "tuple[int, int] | None"]
-
-#: Games a bowler must have bowled before a "league" handicap basis uses the league average.
-GAMES_FOR_LEAGUE_AVERAGE = 9
 
 
 @dataclass(frozen=True)
@@ -67,33 +65,20 @@ class NightStarted:
     seating: dict[str, dict[tuple[int, int], str]]
 
 
-def night_id_for(league_id: str, night_date: date) -> str:
-    """The night's id: ``tue-2026-11-24``.
-
-    >>> night_id_for("tue", date(2026, 11, 24))
-    'tue-2026-11-24'
-    """
-    return f"{league_id}-{night_date.isoformat()}"
-
-
-def match_id_for(night_id: str, lanes: tuple[int, int]) -> str:
+def match_id_for(night: str, lanes: tuple[int, int]) -> str:
     """A night's match on a lane pair: ``tue-2026-11-24-1-2``.
 
     >>> match_id_for("tue-2026-11-24", (3, 4))
     'tue-2026-11-24-3-4'
     """
-    return f"{night_id}-{lanes[0]}-{lanes[1]}"
+    return f"{night}-{lanes[0]}-{lanes[1]}"
 
 
 def handicap_of(bowler: Any, league: Any, league_average: LeagueAverage | None) -> int:
-    """Tonight's handicap: from the league average once the bowler has bowled enough games
-    and their basis says so, else from the average on the roster (none: no handicap)."""
-    average = bowler.average
-    if bowler.handicap_basis == "league" and league_average is not None:
-        so_far = league_average(bowler.bowler_id)
-        if so_far is not None and so_far[0] >= GAMES_FOR_LEAGUE_AVERAGE:
-            average = so_far[1]
-    return league.handicap.for_average(average)
+    """Tonight's handicap under the league's rule (the bowler's basis picks the average)."""
+    so_far = league_average(bowler.bowler_id) if league_average is not None else None
+    games, average = so_far if so_far is not None else (0, None)
+    return bowler.handicap(league.handicap, league_average=average, league_games=games)
 
 
 class LeagueNights:
@@ -111,8 +96,8 @@ class LeagueNights:
               night_date: date, now: datetime | None = None) -> NightStarted:
         """Create and start tonight's matches for the ``checked_in`` roster ids."""
         league = self._league(league_id)
-        night_id = night_id_for(league.league_id, night_date)
-        if any(_night_id(night) == night_id for night in self.book.nights(league_id)):
+        night = night_id(league.league_id, night_date)
+        if any(_night_id(known) == night for known in self.book.nights(league_id)):
             raise LeagueNightError(
                 f"the night of {night_date.isoformat()} has already started for "
                 f"{league.name}", "night_date")
@@ -131,9 +116,9 @@ class LeagueNights:
         seating: dict[str, dict[tuple[int, int], str]] = {}
         try:
             for pair in plan.pairs:
-                match_id = match_id_for(night_id, pair.lanes)
+                match_id = match_id_for(night, pair.lanes)
                 names = pair.bowlers
-                tag = {"league_id": league.league_id, "night_id": night_id,
+                tag = {"league_id": league.league_id, "night_id": night,
                        "night_date": night_date.isoformat(),
                        "people": {name: by_name[name].bowler_id for name in names}}
                 handicaps = {name: handicap_of(by_name[name], league, self.league_average)
@@ -151,9 +136,9 @@ class LeagueNights:
             raise LeagueNightError(f"the night did not start: {refused}") from refused
         self.book.record_night(league.league_id, night_date, [p.bowler_id for p in people],
                                actor=actor)
-        self.service.announce("alley", {"kind": "league_night_started", "night_id": night_id,
+        self.service.announce("alley", {"kind": "league_night_started", "night_id": night,
                                         "matches": made, "actor": actor})
-        return NightStarted(night_id, night_date, tuple(made), seating)
+        return NightStarted(night, night_date, tuple(made), seating)
 
     def _league(self, league_id: str) -> Any:
         try:

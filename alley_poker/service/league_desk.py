@@ -1,0 +1,39 @@
+"""Everything a centre's league desk needs, opened once over the service's store.
+
+The web app, the server and the command line all open the league side the same way: the
+league store (rosters, nights, seat requests), the night starter, the scorer seating (which
+the service consults on every ``OPEN`` line) and the live standings projection, rebuilt from
+the event log at start and fed from the bus after.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from alley_poker.service.alley import AlleyService
+from alley_poker.service.league_nights import LeagueNights
+from alley_poker.service.seating import ScorerSeating
+from alley_poker.service.standings import LiveStandings
+from alley_poker.store.leagues import LeagueStore
+
+
+@dataclass
+class LeagueDesk:
+    store: LeagueStore
+    nights: LeagueNights
+    seating: ScorerSeating
+    standings: LiveStandings
+
+    def close(self) -> None:
+        self.standings.close()
+
+
+def open_league_desk(service: AlleyService) -> LeagueDesk:
+    """The league side of ``service``'s centre; sets ``service.seating``."""
+    store = LeagueStore(service.repository.store.engine, centre=service.centre)
+    standings = LiveStandings(service)
+    seating = ScorerSeating(service, store)
+    service.seating = seating
+    nights = LeagueNights(service, store, announced=seating.announced,
+                          league_average=standings.league_average)
+    return LeagueDesk(store, nights, seating, standings)
