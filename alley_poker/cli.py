@@ -248,5 +248,14 @@ def simulate(**options: object) -> None:
         raise click.ClickException(str(exc)) from exc
 
 
+def _add_league_commands() -> None:
+    from alley_poker.league_cli import league
+
+    main.add_command(league)
+
+
+_add_league_commands()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
