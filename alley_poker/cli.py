@@ -9,6 +9,7 @@ import click
 
 from alley_poker import __version__
 from alley_poker.cards import parse_cards
+from alley_poker.league_cli import league
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -248,13 +249,7 @@ def simulate(**options: object) -> None:
         raise click.ClickException(str(exc)) from exc
 
 
-def _add_league_commands() -> None:
-    from alley_poker.league_cli import league
-
-    main.add_command(league)
-
-
-_add_league_commands()
+main.add_command(league)
 
 
 if __name__ == "__main__":  # pragma: no cover
