@@ -18,7 +18,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, time as time_of_day
+from datetime import date
+from datetime import time as time_of_day
 from pathlib import Path
 from typing import Any
 

@@ -111,7 +111,7 @@ class LeagueNights:
             raise LeagueNightError(str(problem), "checked_in") from problem
         self._lanes_are_free([pair.lanes for pair in plan.pairs])
         by_name = {person.name: person for person in people}
-        overrides = rules.model_dump()
+        overrides = {**rules.model_dump(), "lowest_score_draw_by": league.lowest_draw_by}
         made: list[str] = []
         seating: dict[str, dict[tuple[int, int], str]] = {}
         try:

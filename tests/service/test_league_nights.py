@@ -67,7 +67,7 @@ def test_one_action_starts_every_match_of_the_night(desk, store_service):
 def test_a_night_that_cannot_start_writes_nothing(desk, store_service):
     everyone = ids(desk, "Ann Smith", "Bob Jones", "Cal Ray", "Dee Long")
     desk.store.retire(everyone[3])
-    with pytest.raises(LeagueNightError, match="retired.*Dee Long"):
+    with pytest.raises(LeagueNightError, match=r"retired.*Dee Long"):
         desk.nights.start("tue", everyone, actor=DESK, night_date=TUESDAY)
     with pytest.raises(LeagueNightError, match="at least 2 bowlers"):
         desk.nights.start("tue", everyone[:1], actor=DESK, night_date=TUESDAY)
