@@ -101,8 +101,9 @@ def bowl_match(execute: Execute, state_of: StateOf, match_id: str, rng: random.R
                 frame = game.current_frame
                 while not game.is_complete and game.current_frame == frame:
                     ball = bowl_ball(profiles[bowler], game, rng)
+                    leave = None if ball.standing is None else sorted(ball.standing)
                     execute(match_id, c.RecordBall(
-                        bowler, None, ball.pins, standing=None if ball.standing is None else sorted(ball.standing),
+                        bowler, None, ball.pins, standing=leave,
                         foul=ball.foul, gutter=ball.gutter, split=ball.split, actor=FEED))
                     decide_all(execute, state_of, match_id, rng)
     decide_all(execute, state_of, match_id, rng)

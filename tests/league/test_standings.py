@@ -8,14 +8,14 @@ import random
 
 import pytest
 
-from alley_poker.ledger import commands as c
-from alley_poker.ledger.endgame import rebuild_game
 from alley_poker.league.standings import (
     ProjectionGap,
     Reconciliation,
     SeasonProjection,
     rebuild,
 )
+from alley_poker.ledger import commands as c
+from alley_poker.ledger.endgame import rebuild_game
 from tests.league.play import DESK, FEED, LedgerTable, bowl_match, create_league_match
 
 PEOPLE = {"Ann": 11, "Bob": 12, "Cy": 13}
