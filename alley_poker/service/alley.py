@@ -241,11 +241,14 @@ class AlleyService:
         rules: dict[str, Any] | None = None,
         actor: str,
         seat_order: Sequence[str] | None = None,
+        league: dict[str, Any] | None = None,
+        handicaps: dict[str, int] | None = None,
     ) -> list[Any]:
         """Create a match bowled on the lanes in ``slots`` ((lane, slot) → bowler name).
 
         Bowlers are seated in ``seat_order`` (default: lane, then slot).  The lanes are
-        claimed only when the ledger accepts the match.
+        claimed only when the ledger accepts the match.  A league match passes its
+        ``league`` tag and ``handicaps`` (see ``CreateMatch``).
         """
         bowlers = list(seat_order) if seat_order else [slots[key] for key in sorted(slots)]
         if sorted(bowlers) != sorted(slots.values()):
@@ -256,7 +259,7 @@ class AlleyService:
         try:
             events = self.execute(match_id, CreateMatch(
                 match_id, tuple(bowlers), games=games, ante_cents=ante_cents, rules=rules,
-                actor=actor))
+                actor=actor, league=league, handicaps=handicaps))
         except Exception:
             if previous is None:
                 self.lanes.release(match_id)
