@@ -34,6 +34,15 @@ def open_league_desk(service: AlleyService) -> LeagueDesk:
     standings = LiveStandings(service)
     seating = ScorerSeating(service, store)
     service.seating = seating
+
+    def league_average(bowler_id: int) -> tuple[int, int] | None:
+        """(games, average) the bowler has bowled in their league so far, from the log."""
+        league_id = store.bowler(bowler_id).league_id
+        with standings.reading() as projection:
+            row = next((r for r in projection.standings(league_id)
+                        if r.bowler_id == bowler_id), None)
+        return None if row is None or row.average is None else (row.games, row.average)
+
     nights = LeagueNights(service, store, announced=seating.announced,
-                          league_average=standings.league_average)
+                          league_average=league_average)
     return LeagueDesk(store, nights, seating, standings)

@@ -23,6 +23,7 @@ from datetime import date, datetime
 from typing import Any, Protocol
 
 from alley_poker.config import rule_book_path
+from alley_poker.league import LeagueNotFound
 from alley_poker.league.calendar import night_id
 from alley_poker.league.night_plan import NightPlanError, plan_night
 from alley_poker.ledger import CommandRefused
@@ -147,7 +148,7 @@ class LeagueNights:
     def _league(self, league_id: str) -> Any:
         try:
             return self.book.league(league_id)
-        except LookupError as missing:
+        except LeagueNotFound as missing:
             raise LeagueNightError(f"there is no league {league_id!r}", "league_id") from missing
 
     def _checked_in(self, league: Any, ids: list[int]) -> list[Any]:

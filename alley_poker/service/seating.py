@@ -75,11 +75,18 @@ class ScorerSeating:
         slots = [(seat.slot, seat.name) for seat in event.bowlers if seat.name.strip()]
         with self._lock:
             self._announced[event.lane] = (self.clock(), slots)
-        for match_id in self._unfinished_on(event.lane):
+        for match_id in self._matches_for(event.lane):
             try:
                 self._seat(match_id, event.lane, slots)
             except (CommandRefused, ValueError) as problem:
                 log.warning("lane %s: not seated from the scorer: %s", event.lane, problem)
+
+    def _matches_for(self, lane: int) -> list[str]:
+        """Unfinished matches on ``lane`` or the other lane of its pair: a league match whose
+        bowlers the scorer has all moved to one lane still owns the pair."""
+        partner = lane + 1 if lane % 2 else lane - 1
+        found = self._unfinished_on(lane)
+        return found + [m for m in self._unfinished_on(partner) if m not in found]
 
     def _unfinished_on(self, lane: int) -> list[str]:
         return [m for m in self.service.lanes.matches_on(lane)
