@@ -120,8 +120,8 @@ def run_season(*, weeks: int = 4, seed: int | None = None, database: Path | None
                 result.unsettled.extend([match_id] if state.status not in FINISHED else [])
                 winners = ", ".join(f"{name} {money(cents)}"
                                     for name, cents in state.won.items() if cents)
-                echo(f"  {match_id}: {state.status}, pot {money(state.pot_cents)}"
-                     + (f"; won by {winners}" if winners else ""))
+                echo(f"  {match_id}: {state.status}"
+                     + (f"; the pot went to {winners}" if winners else ""))
         with desk.standings.reading() as projection:
             result.standings = projection.standings(LEAGUE_ID)
             result.reconciliation = projection.reconciliation(LEAGUE_ID)
