@@ -1,0 +1,131 @@
+"""A league's reports in ``/api/v1``: season standings, a bowler's history, a night's sheet,
+and the treasurer's CSV files (the night, the standings, the roster).
+
+Every figure comes from the live standings projection (:mod:`alley_poker.league.standings`,
+fed from the event log), never from a second copy of the money; times are written in the
+league's own time zone.  Money and names are not for the settee: the commissioner only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import date, datetime
+from typing import Any
+
+from flask import Response, jsonify
+
+from alley_poker.league import League, local_iso
+from alley_poker.web.api import api
+from alley_poker.web.api_leagues import existing_bowler, existing_league, league_desk
+from alley_poker.web.auth import commissioner_required
+from alley_poker.web.errors import ApiError
+from alley_poker.web.queries import _iso_day
+
+
+def plain(league: League, value: Any) -> Any:
+    """``value`` as JSON: dataclasses as objects, tuples as lists, days as YYYY-MM-DD and
+    moments in the league's time zone (ISO 8601 with its offset).
+
+    >>> from datetime import time, timezone
+    >>> tue = League("tue", "Tue", "house-rev-1.2", 200, 1, time(19), "America/Chicago",
+    ...              ((1, 2),))
+    >>> plain(tue, {"at": datetime(2026, 11, 25, 2, 30, tzinfo=timezone.utc),
+    ...             "night": date(2026, 11, 24), "cards": ("AS", "KS")})
+    {'at': '2026-11-24T20:30:00-06:00', 'night': '2026-11-24', 'cards': ['AS', 'KS']}
+    """
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {field.name: plain(league, getattr(value, field.name))
+                for field in dataclasses.fields(value)}
+    if isinstance(value, datetime):
+        return local_iso(league, value)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(key): plain(league, item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [plain(league, item) for item in value]
+    return value
+
+
+def night_date_from(text: str) -> date:
+    """A night's date from the URL, or 404 naming ``night_date``."""
+    try:
+        return _iso_day(text)
+    except ValueError:
+        raise ApiError(404, "not_found", f"no night {text[:20]!r}: a night is named by its "
+                       "date, YYYY-MM-DD", "night_date") from None
+
+
+def started_night(league: League, night_date: date) -> Any:
+    for night in league_desk().store.nights(league.league_id):
+        if night.night_date == night_date:
+            return night
+    raise ApiError(404, "not_found", f"{league.name} has no night on {night_date.isoformat()}",
+                   "night_date")
+
+
+def csv_file(filename: str, text: str) -> Response:
+    return Response(text, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def standings_report(league: League) -> dict[str, Any]:
+    desk = league_desk()
+    rows = desk.standings_rows(league)
+    house = desk.house_cents(league)
+    net = sum(row.net_cents for row in rows)
+    return {"league_id": league.league_id, "time_zone": league.time_zone,
+            "standings": plain(league, rows),
+            "by_wins": [row.bowler_id for row in sorted(
+                rows, key=lambda row: (-row.matches_won, -row.net_cents))],
+            "net_cents": net, "house_cents": house, "reconciles": net + house == 0}
+
+
+@api.get("/leagues/<league_id>/standings")
+@commissioner_required
+def standings(league_id: str):
+    return jsonify(standings_report(existing_league(league_id)))
+
+
+@api.get("/leagues/<league_id>/bowlers/<int:bowler_id>/history")
+@commissioner_required
+def bowler_history(league_id: str, bowler_id: int):
+    league = existing_league(league_id)
+    bowler = existing_bowler(league, bowler_id)
+    desk = league_desk()
+    row = next((row for row in desk.standings_rows(league) if row.bowler_id == bowler_id),
+               None)
+    return jsonify({"bowler_id": bowler.bowler_id, "name": bowler.name,
+                    "time_zone": league.time_zone,
+                    "totals": plain(league, row) if row is not None else None,
+                    "matches": plain(league, desk.history(bowler.bowler_id))})
+
+
+@api.get("/leagues/<league_id>/nights/<night_date>/sheet")
+@commissioner_required
+def night_sheet(league_id: str, night_date: str):
+    league = existing_league(league_id)
+    night = started_night(league, night_date_from(night_date))
+    return jsonify(plain(league, league_desk().night_sheet(league, night.night_date)))
+
+
+@api.get("/leagues/<league_id>/nights/<night_date>.csv")
+@commissioner_required
+def night_csv(league_id: str, night_date: str):
+    league = existing_league(league_id)
+    night = started_night(league, night_date_from(night_date))
+    return csv_file(f"{night.night_id}.csv", league_desk().night_csv(league, night.night_date))
+
+
+@api.get("/leagues/<league_id>/standings.csv")
+@commissioner_required
+def standings_csv(league_id: str):
+    league = existing_league(league_id)
+    return csv_file(f"{league.league_id}-standings.csv", league_desk().standings_csv(league))
+
+
+@api.get("/leagues/<league_id>/roster.csv")
+@commissioner_required
+def roster_csv(league_id: str):
+    league = existing_league(league_id)
+    return csv_file(f"{league.league_id}-roster.csv", league_desk().roster_csv(league))
