@@ -9,6 +9,7 @@ import click
 
 from alley_poker import __version__
 from alley_poker.cards import parse_cards
+from alley_poker.league_cli import league
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -246,6 +247,9 @@ def simulate(**options: object) -> None:
         run_simulation(echo=click.echo, **options)  # type: ignore[arg-type]
     except (ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
+
+
+main.add_command(league)
 
 
 if __name__ == "__main__":  # pragma: no cover

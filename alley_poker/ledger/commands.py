@@ -32,6 +32,12 @@ class CreateMatch(Command):
     rules: dict[str, Any] | None = None     # overrides on top of the house rule book
     test_mode: bool = False                 # allows StackPile; recorded in the log
     actor: str = "system"
+    #: A league match's tag: {"league_id", "night_id", "night_date" (ISO date), "people":
+    #: {seat name: roster bowler id}} — what the season's standings are kept by.
+    league: dict[str, Any] | None = None
+    #: Pins added to each game of a bowler (seat name → 0-300); shown beside the natural
+    #: score, and counted in the lowest-score draw when the rule book says "handicap".
+    handicaps: dict[str, int] | None = None
 
 
 @dataclass(frozen=True)

@@ -35,17 +35,29 @@ def scratch_series(state: MatchState) -> dict[str, int]:
             for b in state.bowlers}
 
 
+def handicap_series(state: MatchState, series: dict[str, int]) -> dict[str, int]:
+    """Each bowler's series plus their handicap for every game of the match."""
+    return {b: total + state.handicaps.get(b, 0) * state.games for b, total in series.items()}
+
+
 def begin_end(ctx: Context) -> None:
-    """Every bowler finished the last game: the match is ending; offer the lowest-score draws."""
+    """Every bowler finished the last game: the match is ending; offer the lowest-score draws.
+
+    ``match_ending`` records the scratch series either way; with ``lowest_score_draw_by =
+    "handicap"`` the lowest is judged on the handicapped series (the offer's reason says so).
+    """
     state = ctx.state
     series = scratch_series(state)
-    low = min(series.values())
-    lowest = [b for b in state.bowlers if series[b] == low]
+    by_handicap = state.rules.lowest_score_draw_by == "handicap"
+    judged = handicap_series(state, series) if by_handicap else series
+    low = min(judged.values())
+    lowest = [b for b in state.bowlers if judged[b] == low]
     ctx.emit("match_ending", series=series, lowest=lowest)
     if state.rules.lowest_score_draw:
+        kind = "handicapped" if by_handicap else "scratch"
         for bowler in lowest:
             open_decision(ctx, bowler, "end_draw", choices=["draw", "decline"],
-                          reason=f"lowest scratch series ({low})")
+                          reason=f"lowest {kind} series ({low})")
 
 
 def advance_end(ctx: Context) -> None:

@@ -78,6 +78,13 @@ EVENT_KEYS: dict[str, frozenset[str]] = {
     }.items()
 }
 
+#: Data keys an event type may carry besides :data:`EVENT_KEYS`: added after events of that
+#: type were first stored, so a record without them is still valid and replays as before.
+#: ``match_created`` of a league match names its league night and the bowlers' handicaps.
+OPTIONAL_KEYS: dict[str, frozenset[str]] = {
+    "match_created": frozenset({"league", "handicaps"}),
+}
+
 
 class EventFormatError(ValueError):
     """A stored record that is not a valid ledger event (the message says which and why)."""
@@ -126,8 +133,9 @@ def event_from_record(record: Mapping[str, Any]) -> Event:
     if not isinstance(data, Mapping):
         raise EventFormatError(f"{where}: data must be a mapping")
     expected = EVENT_KEYS[kind] | COMMON_KEYS
-    if set(data) != expected:
-        extra, lacking = set(data) - expected, expected - set(data)
+    allowed = expected | OPTIONAL_KEYS.get(kind, frozenset())
+    if not expected <= set(data) <= allowed:
+        extra, lacking = set(data) - allowed, expected - set(data)
         raise EventFormatError(
             f"{where}: {kind} data keys wrong"
             + (f"; unexpected {sorted(extra)}" if extra else "")

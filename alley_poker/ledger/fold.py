@@ -62,6 +62,8 @@ def _match_created(s: MatchState, d: dict, e: Event) -> None:
     s.test_mode = d["test_mode"]
     s.games = d["games"]
     s.ante_cents = d["ante_cents"]
+    s.league = d.get("league")            # both tags are absent from matches made before
+    s.handicaps = dict(d.get("handicaps") or {})
     s.status = "open"
     for bowler in d["bowlers"]:
         _seat(s, bowler)

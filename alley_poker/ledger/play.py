@@ -15,6 +15,7 @@ from alley_poker.ledger.decisions import (
     require_commissioner,
 )
 from alley_poker.ledger.endgame import all_games_complete, begin_end, rebuild_game
+from alley_poker.ledger.league_tags import handicap_table, league_tag
 from alley_poker.ledger.losing import is_gutter_ball, lose_card, return_cards
 from alley_poker.ledger.rules import RuleBook, RuleBookError
 
@@ -60,8 +61,14 @@ def create_match(ctx: Context, cmd: c.CreateMatch) -> None:
     if ante < rules.ante_cents:
         refuse(f"the ante may not be below the house ante of {rules.ante_cents} cents",
                "ante_cents")
+    # A match outside a league records neither tag, so its log reads exactly as before.
+    tags = {}
+    if cmd.league is not None:
+        tags["league"] = league_tag(cmd.league, bowlers)
+    if cmd.handicaps is not None:
+        tags["handicaps"] = handicap_table(cmd.handicaps, bowlers)
     ctx.emit("match_created", bowlers=bowlers, games=cmd.games, ante_cents=ante,
-             rules=rules.model_dump(), test_mode=bool(cmd.test_mode))
+             rules=rules.model_dump(), test_mode=bool(cmd.test_mode), **tags)
 
 
 def consent(ctx: Context, cmd: c.ConsentToAnte) -> None:

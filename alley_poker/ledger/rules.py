@@ -71,6 +71,9 @@ class RuleBook(BaseModel):
     empty_pile: Literal["courtesy_shuffle", "skip"] = "courtesy_shuffle"
     # End of match
     lowest_score_draw: bool = True
+    # Which series the lowest-score draw compares: the natural one (rev 1.2 III.1), or each
+    # game's score plus the bowler's handicap (a handicap league's choice).
+    lowest_score_draw_by: Literal["scratch", "handicap"] = "scratch"
     buy_in: bool = True
     buy_good_joker_wins: bool = True
     odd_cents: Literal["first_seated", "house"] = "first_seated"

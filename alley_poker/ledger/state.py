@@ -72,6 +72,8 @@ class MatchState:
         self.test_mode = False
         self.games = 0
         self.ante_cents = 0
+        self.league: dict[str, Any] | None = None   # a league match's tag (match_created)
+        self.handicaps: dict[str, int] = {}         # pins per game, by seat name
         self.bowlers: list[str] = []
         self.consents: set[str] = set()
         self.pile: list[str] = []
@@ -204,6 +206,8 @@ class MatchState:
         other.test_mode = self.test_mode
         other.games = self.games
         other.ante_cents = self.ante_cents
+        other.league = self.league        # set once at creation, never changed in place
+        other.handicaps = self.handicaps
         other._load_core(self._core_copy())
         point = self.undo_point
         # The clone appends to its own lists: a refused command must leave this state as is.
@@ -221,6 +225,8 @@ class MatchState:
             "test_mode": self.test_mode,
             "games": self.games,
             "ante_cents": self.ante_cents,
+            "league": self.league,
+            "handicaps": dict(self.handicaps),
             **core_to_json(self._core_copy()),
             "undo_point": (None if self.undo_point is None else
                            [self.undo_point["action"], len(self.undo_point["later"])]),

@@ -71,6 +71,20 @@ def _progress(state: MatchState, bowler: str) -> dict[str, Any]:
     return view
 
 
+def _handicapped(state: MatchState, bowler: str) -> dict[str, Any]:
+    """A handicap match's figures beside the natural score: the handicap (pins per game), the
+    scratch series so far and the series with the handicap added for every game begun
+    (None while a game is under correction review)."""
+    handicap = state.handicaps.get(bowler, 0)
+    begun = [balls for balls in state.balls[bowler] if balls]
+    try:
+        scratch = sum(rebuild_game(balls).score_so_far() for balls in begun)
+    except BowlingError:
+        return {"handicap": handicap, "scratch_series": None, "handicap_series": None}
+    return {"handicap": handicap, "scratch_series": scratch,
+            "handicap_series": scratch + handicap * len(begun)}
+
+
 def _scoresheet(balls: list[dict]) -> tuple[str, int | None]:
     """The marks of one game so far ("" for a game under correction review), and the frame
     the bowler is in (None once the game is complete).
@@ -102,7 +116,9 @@ def public_match_view(state: MatchState) -> dict[str, Any]:
     for bowler in state.bowlers:
         bowlers[bowler] = (bowler_view(state, bowler, value=values.get(bowler))
                            | _progress(state, bowler))
-    return {
+        if state.handicaps:
+            bowlers[bowler] |= _handicapped(state, bowler)
+    view = {
         "match_id": state.match_id,
         "seq": state.seq,
         "status": state.status,
@@ -118,6 +134,13 @@ def public_match_view(state: MatchState) -> dict[str, Any]:
         "shares": dict(result.get("shares", {})),
         "reviews": [dict(review) for review in state.reviews.values()],
     }
+    # Only a league match carries these, so every other match's view is as it always was.
+    if state.league is not None:
+        view["league"] = {key: state.league[key]
+                          for key in ("league_id", "night_id", "night_date")}
+    if state.handicaps:
+        view["handicaps"] = dict(state.handicaps)
+    return view
 
 
 def _places(state: MatchState, values: dict[str, Any]) -> list[list[str]]:

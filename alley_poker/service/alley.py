@@ -32,7 +32,7 @@ from alley_poker.service.bus import EventBus, InProcessBus
 from alley_poker.service.held import HeldBalls
 from alley_poker.service.lanes import LaneAssignmentError, LaneMap
 from alley_poker.service.router import LaneEventRouter
-from drivers.base import LaneEvent
+from drivers.base import LaneEvent, LaneOpened
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +82,9 @@ class AlleyService:
         self.lanes = lanes if lanes is not None else LaneMap()
         self.assignments = assignments
         self.router = LaneEventRouter(self.lanes, self, held)
+        #: Seats league matches from the scorer's OPEN lines (``service.seating``), when the
+        #: centre runs leagues; set by whoever opens the league store.
+        self.seating: Any = None
         self._publish_locks: dict[str, threading.RLock] = {}
         self._publish_locks_guard = threading.Lock()
         self._restore_lanes()
@@ -241,11 +244,14 @@ class AlleyService:
         rules: dict[str, Any] | None = None,
         actor: str,
         seat_order: Sequence[str] | None = None,
+        league: dict[str, Any] | None = None,
+        handicaps: dict[str, int] | None = None,
     ) -> list[Any]:
         """Create a match bowled on the lanes in ``slots`` ((lane, slot) → bowler name).
 
         Bowlers are seated in ``seat_order`` (default: lane, then slot).  The lanes are
-        claimed only when the ledger accepts the match.
+        claimed only when the ledger accepts the match.  A league night's match carries its
+        ``league`` tag and the bowlers' ``handicaps`` (``alley_poker.service.league_nights``).
         """
         bowlers = list(seat_order) if seat_order else [slots[key] for key in sorted(slots)]
         if sorted(bowlers) != sorted(slots.values()):
@@ -256,7 +262,7 @@ class AlleyService:
         try:
             events = self.execute(match_id, CreateMatch(
                 match_id, tuple(bowlers), games=games, ante_cents=ante_cents, rules=rules,
-                actor=actor))
+                league=league, handicaps=handicaps, actor=actor))
         except Exception:
             if previous is None:
                 self.lanes.release(match_id)
@@ -291,6 +297,34 @@ class AlleyService:
         self.bus.publish("alley", {"kind": "lanes_reassigned", "match_id": match_id,
                                    "actor": actor, "reason": reason})
 
+    def seat_bowlers(self, match_id: str, slots: Mapping[tuple[int, int], str], *,
+                     actor: str, reason: str) -> None:
+        """Set who bowls in which lane slot from the scorer's word or the desk's pick.
+
+        Unlike :meth:`reassign_lanes`, a bowler may be left without a slot for a while (the
+        scorer has not opened their lane yet, or the desk has still to say who a name is):
+        balls from a slot with nobody are held, never dealt to a guess.
+        """
+        state = self.state(match_id)
+        if state.status in ("new", *FINISHED):
+            raise CommandRefused(f"match {match_id} is {state.status}: it holds no lanes",
+                                 field="match_id")
+        strangers = sorted(set(slots.values()) - set(state.bowlers))
+        if strangers:
+            raise CommandRefused(f"not bowlers of match {match_id}: {', '.join(strangers)}",
+                                 field="slots")
+        previous = self.lanes.assignment(match_id)
+        self.lanes.assign(match_id, slots)
+        try:
+            if self.assignments is not None:
+                self.assignments.record(match_id, slots, actor=actor, reason=reason)
+        except Exception:
+            if previous is not None:
+                self.lanes.assign(match_id, previous.slots)
+            raise
+        self.bus.publish("alley", {"kind": "lanes_reassigned", "match_id": match_id,
+                                   "actor": actor, "reason": reason})
+
     @property
     def held(self) -> HeldBalls:
         """The feed balls the router could not place, for the desk."""
@@ -306,6 +340,8 @@ class AlleyService:
     def handle_lane_event(self, event: LaneEvent) -> bool:
         """Feed callback: route a lane event to the match on that lane; True when its ball
         was refused (the feed treats the line as not received)."""
+        if isinstance(event, LaneOpened) and self.seating is not None:
+            self.seating.on_lane_opened(event)
         return self.router.handle(event)
 
 

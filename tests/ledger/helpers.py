@@ -28,13 +28,13 @@ class Match:
     """A match in memory, driven command by command."""
 
     def __init__(self, bowlers=("Ann", "Bob"), *, games=1, rules=None, test_mode=True,
-                 ante_cents=None, seed=0, start=True):
+                 ante_cents=None, seed=0, start=True, league=None, handicaps=None):
         self.rng = random.Random(seed)
         self.now = START
         self.state = MatchState.empty("m1")
         self.events = []
         self.do(c.CreateMatch("m1", list(bowlers), games, ante_cents, rules, test_mode,
-                              actor=DESK))
+                              actor=DESK, league=league, handicaps=handicaps))
         if start:
             for bowler in bowlers:
                 self.do(c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))

@@ -1,0 +1,95 @@
+"""``alley-poker league``: a season's demo, and tonight's league night from the desk's shell.
+
+``league night start`` talks to the running server's API (with an API token made on the
+tablet's Tokens page) rather than to the database: the server is the process that routes the
+scorer's balls, so it must be the one that knows tonight's matches are on the lanes.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import click
+import httpx
+
+
+@click.group()
+def league() -> None:
+    """Leagues: a simulated season, and starting tonight's league night."""
+
+
+@league.command("demo")
+@click.option("--weeks", type=click.IntRange(1, 52), default=4, show_default=True,
+              help="League nights to bowl.")
+@click.option("--seed", type=int, default=None, help="Seed for the simulated bowlers.")
+@click.option("--database", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="SQLite file for the ledger (default: a new temporary file).")
+def league_demo(weeks: int, seed: int | None, database: Path | None) -> None:
+    """Bowl a season of a 12-bowler league on the simulator and print the standings.
+
+    Exit status 1 if a match was left unsettled or the money does not reconcile.
+    """
+    from alley_poker.season_demo import run_season
+
+    result = run_season(weeks=weeks, seed=seed, database=database, echo=click.echo)
+    if result.unsettled or result.net_total_cents + result.house_cents != 0:
+        raise SystemExit(1)
+
+
+@league.group("night")
+def night() -> None:
+    """A league night."""
+
+
+@night.command("start")
+@click.argument("league_id")
+@click.option("--date", "night_date", type=click.DateTime(["%Y-%m-%d"]), default=None,
+              help="The night's date (default: tonight in the league's time zone).")
+@click.option("--bowler", "bowlers", multiple=True, metavar="NAME",
+              help="A bowler checked in tonight, by name or the name the scorer shows "
+                   "(repeat the option for each).")
+@click.option("--all", "everyone", is_flag=True, help="Check in every active bowler.")
+@click.option("--server", default="http://127.0.0.1:8000", show_default=True,
+              envvar="ALLEY_POKER_SERVER", help="The running alley-poker server.")
+@click.option("--token", envvar="ALLEY_POKER_TOKEN", required=True,
+              help="An API token from the tablet's Tokens page (or ALLEY_POKER_TOKEN).")
+def night_start(league_id: str, night_date: Any, bowlers: tuple[str, ...], everyone: bool,
+                server: str, token: str) -> None:
+    """Check in tonight's bowlers and start every match of LEAGUE_ID's night in one step."""
+    if everyone == bool(bowlers):
+        raise click.UsageError("name the bowlers here tonight with --bowler, or give --all")
+    with httpx.Client(base_url=server.rstrip("/") + "/api/v1", timeout=30,
+                      headers={"Authorization": f"Bearer {token}"}) as api:
+        roster = _answer(api.get(f"/leagues/{league_id}/bowlers"))["bowlers"]
+        checked_in = ([b["bowler_id"] for b in roster] if everyone
+                      else [_roster_id(roster, name) for name in bowlers])
+        body: dict[str, Any] = {"checked_in": checked_in}
+        if night_date is not None:
+            body["night_date"] = date.isoformat(night_date.date())
+        started = _answer(api.post(f"/leagues/{league_id}/nights", json=body))
+    click.echo(f"night {started['night_id']} started with {len(checked_in)} bowlers:")
+    for match in started["matches"]:
+        click.echo(f"  {match['match_id']} on lanes {match['lanes']}: "
+                   + ", ".join(match["bowlers"]))
+
+
+def _roster_id(roster: list[dict[str, Any]], shown: str) -> int:
+    wanted = shown.strip().casefold()
+    found = [b for b in roster if wanted in (b["name"].casefold(), b["scorer_name"].casefold())]
+    if len(found) != 1:
+        raise click.BadParameter(
+            f"{shown!r} is {'nobody' if not found else 'more than one bowler'} on the roster",
+            param_hint="--bowler")
+    return found[0]["bowler_id"]
+
+
+def _answer(response: httpx.Response) -> dict[str, Any]:
+    if response.is_success:
+        return response.json()
+    try:
+        message = response.json()["error"]["message"]
+    except (ValueError, KeyError, TypeError):
+        message = response.text[:200] or response.reason_phrase
+    raise click.ClickException(f"the server refused ({response.status_code}): {message}")

@@ -1,0 +1,185 @@
+"""A season in one command: a 12-bowler league bowls four league nights on the simulator.
+
+``alley-poker league demo --weeks 4`` makes a league (Tuesday nights at 19:00 in
+America/Chicago, lanes 1-2 and 3-4, three games, a $1 ante, handicap 90% of 220), imports its
+roster from a CSV file as a commissioner would, and then, week after week: checks in who came
+(one bowler misses week 3), starts the night in one step, and lets the simulated scorer bowl
+it.  The scorer announces each lane's bowlers by the names typed into it, in its own slot
+order, so the matches are seated from the scorer's word, not the desk's plan.  Demo bowlers
+answer their own decisions and the demo commissioner confirms each result.  At the end the
+season standings are printed from the projection of the event log, and the money is shown to
+reconcile: every bowler's net, plus what the house kept, comes to exactly zero.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from datetime import time as time_of_day
+from pathlib import Path
+from typing import Any
+
+from alley_poker.demo import COMMISSIONER, DemoBowlers
+from alley_poker.league import HandicapRule, League, season_dates
+from alley_poker.ledger import CommandRefused
+from alley_poker.ledger import commands as c
+from alley_poker.service import open_service
+from alley_poker.service.alley import FINISHED
+from alley_poker.service.league_desk import open_league_desk
+from drivers.bowler_model import BowlerProfile
+from drivers.simulator import LaneSetup, Simulator
+
+LEAGUE_ID = "demo-tuesday"
+
+#: The demo league's roster file, as a commissioner would type it (name, scorer's name,
+#: book average, handicap basis, team).
+ROSTER_CSV = """name,scorer_name,average,handicap_basis,team
+Ava Hart,AVA,186,book,Pin Pals
+Ben Ortiz,BEN,171,league,Pin Pals
+Cal Reyes,CAL,158,book,Pin Pals
+Dot Miller,DOT,142,league,Split Happens
+Ed Novak,ED,197,book,Split Happens
+Fay Quinn,FAY,133,book,Split Happens
+Gus Patel,GUS,165,league,Gutter Gang
+Hal Brooks,HAL,149,book,Gutter Gang
+Ivy Chen,IVY,177,book,Gutter Gang
+Jo Walsh,JO,128,league,Alley Cats
+Kit Moreau,KIT,190,book,Alley Cats
+Len Fischer,LEN,154,book,Alley Cats
+"""
+
+#: Who misses which week (1-based), so the standings show a night not played.
+ABSENT = {3: ("Hal Brooks",)}
+
+
+@dataclass
+class SeasonResult:
+    database: Path
+    league_id: str
+    nights: list[str] = field(default_factory=list)
+    standings: list[Any] = field(default_factory=list)
+    house_cents: int = 0
+    unsettled: list[str] = field(default_factory=list)
+
+    @property
+    def net_total_cents(self) -> int:
+        return sum(row.net_cents for row in self.standings)
+
+
+def money(cents: int) -> str:
+    """Dollars as a treasurer writes them.
+
+    >>> money(1250), money(-75), money(0)
+    ('$12.50', '-$0.75', '$0.00')
+    """
+    sign = "-" if cents < 0 else ""
+    return f"{sign}${abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+def demo_league() -> League:
+    return League(LEAGUE_ID, "Tuesday Night Poker (demo)", "house-rev-1.2", ante_cents=100,
+                  weekday=1, start_time=time_of_day(19, 0), time_zone="America/Chicago",
+                  lane_pairs=((1, 2), (3, 4)), games=3, handicap=HandicapRule(90, 220))
+
+
+def run_season(*, weeks: int = 4, seed: int | None = None, database: Path | None = None,
+               first_night: date = date(2026, 9, 1),
+               echo: Callable[[str], None] = print) -> SeasonResult:
+    """Bowl ``weeks`` league nights into a SQLite ledger and return the season's standings."""
+    rng = random.Random(seed)
+    if database is None:
+        database = Path(tempfile.mkdtemp(prefix="alley-poker-season-")) / "season.sqlite3"
+    database.parent.mkdir(parents=True, exist_ok=True)
+    service = open_service(f"sqlite:///{database}")
+    desk = open_league_desk(service)
+    result = SeasonResult(database, LEAGUE_ID)
+    bowlers = DemoBowlers(service, rng)
+    try:
+        league = demo_league()
+        desk.store.create_league(league)
+        roster = desk.store.import_roster(LEAGUE_ID, ROSTER_CSV)
+        echo(f"{league.name}: {len(roster)} bowlers imported from the roster file; "
+             f"{league.weekday_name}s at {league.start_time_text} ({league.time_zone}), "
+             f"lanes {', '.join(f'{a}-{b}' for a, b in league.lane_pairs)}")
+        bowlers.start()
+        for week, night_date in enumerate(season_dates(league, first_night, weeks=weeks), 1):
+            here = [b for b in roster if b.name not in ABSENT.get(week, ())]
+            started = desk.nights.start(LEAGUE_ID, [b.bowler_id for b in here],
+                                        actor=COMMISSIONER, night_date=night_date)
+            result.nights.append(started.night_id)
+            echo(f"\nweek {week}, {night_date.isoformat()}: {len(here)} checked in; "
+                 f"matches {', '.join(started.matches)}")
+            _bowl_the_night(service, league, started.seating, roster, rng, bowlers)
+            for match_id in started.matches:
+                _close_if_open(service, match_id, echo)
+                state = service.state(match_id)
+                result.unsettled.extend([match_id] if state.status not in FINISHED else [])
+                winners = ", ".join(f"{name} {money(cents)}"
+                                    for name, cents in state.won.items() if cents)
+                echo(f"  {match_id}: {state.status}, pot {money(state.pot_cents)}"
+                     + (f"; won by {winners}" if winners else ""))
+        desk.standings.catch_up()
+        projection = desk.standings.projection
+        result.standings = projection.standings(LEAGUE_ID)
+        result.house_cents = projection.house_cents(LEAGUE_ID)
+    finally:
+        bowlers.stop()
+        desk.close()
+        service.repository.store.close()
+    _print_standings(result, echo)
+    return result
+
+
+def _bowl_the_night(service, league: League, seating: dict[str, dict[tuple[int, int], str]],
+                    roster: list[Any], rng: random.Random, bowlers: DemoBowlers) -> None:
+    """The scorer bowls every lane of the night; its slot order is its own, not the desk's."""
+    by_name = {b.name: b for b in roster}
+    setups = []
+    for slots in seating.values():
+        for lane in sorted({lane for lane, _ in slots}):
+            people = [slots[key] for key in sorted(slots) if key[0] == lane]
+            rng.shuffle(people)  # the league's bowlers typed in the order they sat down
+            setups.append(LaneSetup(lane, tuple(
+                BowlerProfile.for_average(by_name[name].scorer_name, by_name[name].average)
+                for name in people)))
+    simulator = Simulator(setups, seed=rng.randrange(2**32), games=league.games)
+    for timed in simulator.events():
+        service.handle_lane_event(timed.event)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not all(
+            service.state(m).status in FINISHED for m in seating):
+        for match_id in seating:
+            bowlers.work.put(match_id)
+        time.sleep(0.1)
+
+
+def _close_if_open(service, match_id: str, echo: Callable[[str], None]) -> None:
+    """A match the bowlers left unfinished is settled as the hands stand at the close."""
+    if service.state(match_id).status in FINISHED:
+        return
+    try:
+        service.execute(match_id, c.CommissionerSettleAsHandsStand(
+            reason="the demo night's close", actor=COMMISSIONER))
+    except CommandRefused as refused:
+        echo(f"  {match_id}: not settled: {refused}")
+
+
+def _print_standings(result: SeasonResult, echo: Callable[[str], None]) -> None:
+    echo(f"\nSeason standings after {len(result.nights)} nights (by net money):")
+    echo(f"  {'bowler':<14}{'nights':>7}{'won':>5}{'net':>10}{'avg':>6}  best hand")
+    for row in result.standings:
+        echo(f"  {row.name:<14}{row.nights:>7}{row.matches_won:>5}{money(row.net_cents):>10}"
+             f"{row.average if row.average is not None else '-':>6}  {row.best_hand or '-'}")
+    total = result.net_total_cents
+    echo(f"\nnets add up to {money(total)}; the house kept {money(result.house_cents)}; "
+         f"together {money(total + result.house_cents)}"
+         + (": the money reconciles" if total + result.house_cents == 0
+            else ": THE MONEY DOES NOT RECONCILE"))
+    if result.unsettled:
+        echo("not settled: " + ", ".join(result.unsettled))
+    echo(f"ledger stored in {result.database}; `alley-poker serve` on it shows the tablet's "
+         "standings page")

@@ -1,0 +1,169 @@
+"""Seating league matches from the scorer: its ``OPEN`` line says who bowls in which slot.
+
+When a lane opens a game, the scorer lists its bowlers in slot order by the names typed into
+it ("ANN", "BOB").  For a league match on that lane, each name is matched to the roster (the
+name the scorer shows, or the bowler's own name; case ignored) and the lane's slots are set
+to what the scorer says, so every ball of that slot deals to the right person even when the
+desk's plan had them elsewhere.  A name that matches nobody in the match, or several
+bowlers, is never guessed at: the slot stays empty (its balls are held, not dealt) and a
+*seat request* waits for the desk to pick who it is; the held balls are then applied.
+
+The latest ``OPEN`` of each lane is also remembered for a few hours, so a night started
+after the scorer opened its lanes is laid out as the scorer has it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from alley_poker.league.night_plan import who_is
+from alley_poker.ledger import CommandRefused
+from alley_poker.service.alley import FINISHED, AlleyService
+from drivers.base import LaneOpened
+
+log = logging.getLogger(__name__)
+
+#: An announcement older than this is last night's, not tonight's.
+ANNOUNCEMENT_TTL_S = 3 * 3600.0
+
+#: Who the assignment log names when the scorer's own line moved a bowler.
+SCORER = "scorer"
+
+
+class SeatRequests(Protocol):
+    """Where open seat requests are kept (``alley_poker.store.leagues.LeagueStore``)."""
+
+    def raise_seat_request(self, *, match_id: str, lane: int, slot: int,
+                           scorer_name: str) -> int: ...
+
+    def open_seat_requests(self) -> list[dict[str, Any]]: ...
+
+    def seat_request(self, request_id: int) -> dict[str, Any] | None: ...
+
+    def resolve_seat_request(self, request_id: int, bowler: str, *, actor: str) -> bool: ...
+
+    def bowlers(self, league_id: str, *, include_retired: bool = False) -> list[Any]: ...
+
+
+class SeatingError(ValueError):
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+class ScorerSeating:
+    """Listens to the scorer's ``OPEN`` lines and seats league matches from them."""
+
+    def __init__(self, service: AlleyService, requests: SeatRequests, *,
+                 clock=time.monotonic):
+        self.service = service
+        self.requests = requests
+        self.clock = clock
+        self._announced: dict[int, tuple[float, list[tuple[int, str]]]] = {}
+        self._lock = threading.Lock()
+
+    def announced(self) -> dict[int, list[tuple[int, str]]]:
+        """Lanes the scorer opened lately and not yet given to a match: lane → slots."""
+        now = self.clock()
+        with self._lock:
+            return {lane: list(slots) for lane, (at, slots) in self._announced.items()
+                    if now - at < ANNOUNCEMENT_TTL_S
+                    and not self._unfinished_on(lane)}
+
+    def on_lane_opened(self, event: LaneOpened) -> None:
+        slots = [(seat.slot, seat.name) for seat in event.bowlers if seat.name.strip()]
+        with self._lock:
+            self._announced[event.lane] = (self.clock(), slots)
+        for match_id in self._unfinished_on(event.lane):
+            try:
+                self._seat(match_id, event.lane, slots)
+            except (CommandRefused, ValueError) as problem:
+                log.warning("lane %s: not seated from the scorer: %s", event.lane, problem)
+
+    def _unfinished_on(self, lane: int) -> list[str]:
+        return [m for m in self.service.lanes.matches_on(lane)
+                if self.service.state(m).status not in FINISHED]
+
+    def _seat(self, match_id: str, lane: int, named: list[tuple[int, str]]) -> None:
+        state = self.service.state(match_id)
+        tag = state.league
+        if not tag:
+            return  # a match made by hand keeps the slots the desk gave it
+        roster = self.requests.bowlers(tag["league_id"], include_retired=True)
+        current = dict(self.service.lanes.assignment(match_id).slots)
+        wanted: dict[tuple[int, int], str] = {}
+        unsure: list[tuple[int, str]] = []
+        for slot, shown in named:
+            seats = [p.name for p in who_is(shown, roster) if p.name in state.bowlers]
+            if len(seats) == 1 and seats[0] not in wanted.values():
+                wanted[(lane, slot)] = seats[0]
+            else:
+                unsure.append((slot, shown))
+        slots = {key: name for key, name in current.items()
+                 if key[0] != lane and name not in wanted.values()}
+        slots.update(wanted)
+        if slots != current:
+            self.service.seat_bowlers(match_id, slots, actor=SCORER,
+                                      reason=f"seated from the scorer's lane {lane} line")
+        already = {(r["lane"], r["slot"], r["scorer_name"])
+                   for r in self.requests.open_seat_requests() if r["match_id"] == match_id}
+        for slot, shown in unsure:
+            if (lane, slot, shown) in already:
+                continue
+            request_id = self.requests.raise_seat_request(
+                match_id=match_id, lane=lane, slot=slot, scorer_name=shown)
+            self.service.announce("alley", {
+                "kind": "seat_request", "id": request_id, "match_id": match_id,
+                "lane": lane, "slot": slot, "scorer_name": shown,
+                "message": f"lane {lane} slot {slot}: the scorer shows {shown!r}, who is not "
+                           f"one bowler of match {match_id}: pick who it is"})
+        self._apply_held(lane, [slot for (on, slot) in wanted])
+
+    def pick(self, request_id: int, bowler: str, *, actor: str) -> str:
+        """The desk says who the scorer's name is: seat them in that slot, apply held balls."""
+        request = self.requests.seat_request(request_id)
+        if request is None or request.get("resolved_at") is not None:
+            raise SeatingError(f"seat request {request_id} is not open (already picked, or "
+                               "unknown)", "request_id")
+        match_id, lane, slot = request["match_id"], request["lane"], request["slot"]
+        state = self.service.state(match_id)
+        if bowler not in state.bowlers:
+            raise SeatingError(f"{bowler!r} is not a bowler of match {match_id}: pick one of "
+                               + ", ".join(state.bowlers), "bowler")
+        if state.status in FINISHED:
+            raise SeatingError(f"match {match_id} is {state.status}: nobody can be seated",
+                               "request_id")
+        current = self.service.lanes.assignment(match_id)
+        slots = {key: name for key, name in (current.slots if current else {}).items()
+                 if name != bowler and key != (lane, slot)}
+        slots[(lane, slot)] = bowler
+        self.service.seat_bowlers(
+            match_id, slots, actor=actor,
+            reason=f"the desk says the scorer's {request['scorer_name']!r} is {bowler}")
+        self.requests.resolve_seat_request(request_id, bowler, actor=actor)
+        self.service.announce("alley", {"kind": "seat_request_resolved", "id": request_id,
+                                        "match_id": match_id, "bowler": bowler})
+        applied = self._apply_held(lane, [slot], actor=actor)
+        return (f"{bowler} bowls in lane {lane} slot {slot}"
+                + (f"; {applied} held ball(s) applied" if applied else ""))
+
+    def _apply_held(self, lane: int, slots: list[int], *, actor: str = SCORER) -> int:
+        """Offer again the balls held because these slots had nobody."""
+        applied = 0
+        waiting = sorted((item for item in self.service.held.open_items()
+                          if item["lane"] == lane and item["slot"] in slots
+                          and item["match_id"] is None), key=lambda item: item["id"])
+        for item in waiting:
+            if self.service.router.apply_held(item["id"], actor=actor).done:
+                applied += 1
+        return applied
+
+
+def seat_requests_view(requests: SeatRequests, states: Mapping[str, Any]) -> list[dict]:
+    """Open seat requests with the bowlers the desk may pick from."""
+    return [dict(r, choices=list(states[r["match_id"]].bowlers))
+            for r in requests.open_seat_requests() if r["match_id"] in states]
