@@ -11,7 +11,8 @@ Everything per-centre carries a ``centre`` key.  A match is ``(centre, match_id)
 centres on one database may both have a match "m1" and never see each other's.
 
 >>> sorted(metadata.tables)
-['api_tokens', 'events', 'held_balls', 'kiosk_devices', 'lane_assignments', 'matches']
+['api_tokens', 'events', 'held_balls', 'kiosk_devices', 'lane_assignments', 'league_bowlers',
+ 'league_nights', 'leagues', 'matches', 'seat_requests']
 >>> [column.name for column in events.columns]
 ['id', 'match_id', 'seq', 'type', 'data', 'recorded_at', 'centre']
 """
@@ -21,7 +22,9 @@ from __future__ import annotations
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
+    Date,
     DateTime,
     ForeignKeyConstraint,
     Index,
@@ -177,4 +180,92 @@ kiosk_devices = Table(
     Column("revoked_at", DateTime(timezone=True), nullable=True),
     UniqueConstraint("token_hash"),
     Index("ix_kiosk_devices_centre_code", "centre", "code"),
+)
+
+# --- the league (store/leagues.py; the domain is alley_poker/league) ------------------------
+
+#: A league of a centre: its settings, as alley_poker.league.League holds them.
+leagues = Table(
+    "leagues",
+    metadata,
+    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    Column("league_id", String(32), nullable=False),
+    Column("name", String(60), nullable=False),
+    Column("rule_book", String(100), nullable=False),
+    Column("ante_cents", Integer, nullable=False),
+    Column("weekday", Integer, nullable=False),           # 0 Monday .. 6 Sunday
+    Column("start_time", String(5), nullable=False),      # "HH:MM", local
+    Column("time_zone", String(64), nullable=False),      # IANA name
+    Column("lane_pairs", JSON(none_as_null=True), nullable=False),   # [[1, 2], [3, 4]]
+    Column("games", Integer, nullable=False),
+    Column("handicap_percent", Integer, nullable=False),
+    Column("handicap_basis_pins", Integer, nullable=False),
+    Column("lowest_draw_by", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("centre", "league_id"),
+)
+
+#: The people of a league's roster.  Never deleted: a retired bowler (``active`` false) keeps
+#: the history the event log holds under their id.
+league_bowlers = Table(
+    "league_bowlers",
+    metadata,
+    Column(
+        "id",
+        BigInteger().with_variant(Integer(), "sqlite"),
+        primary_key=True,
+        autoincrement=True,
+    ),
+    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    Column("league_id", String(32), nullable=False),
+    Column("name", String(40), nullable=False),
+    Column("scorer_name", String(24), nullable=False),
+    Column("average", Integer, nullable=True),
+    Column("handicap_basis", String(16), nullable=False),   # "book" or "league"
+    Column("team", String(40), nullable=True),
+    Column("active", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    ForeignKeyConstraint(["centre", "league_id"], ["leagues.centre", "leagues.league_id"]),
+    Index(None, "centre", "league_id"),
+)
+
+#: A league night as started from the desk: who checked in.  The night's matches are in the
+#: event log (their ``match_created`` carries the night's id).
+league_nights = Table(
+    "league_nights",
+    metadata,
+    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    Column("night_id", String(64), nullable=False),       # "<league_id>-<YYYY-MM-DD>"
+    Column("league_id", String(32), nullable=False),
+    Column("night_date", Date, nullable=False),           # the league's local date
+    Column("checked_in", JSON(none_as_null=True), nullable=False),   # [bowler id, ...]
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("started_by", String(128), nullable=False),
+    PrimaryKeyConstraint("centre", "night_id"),
+    ForeignKeyConstraint(["centre", "league_id"], ["leagues.centre", "leagues.league_id"]),
+    Index(None, "centre", "league_id"),
+)
+
+#: A name the scorer announced for a lane's slot that matched nobody on the roster (or more
+#: than one): it waits here until the desk picks the bowler.  Never guessed.
+seat_requests = Table(
+    "seat_requests",
+    metadata,
+    Column(
+        "id",
+        BigInteger().with_variant(Integer(), "sqlite"),
+        primary_key=True,
+        autoincrement=True,
+    ),
+    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    Column("match_id", String(64), nullable=False),
+    Column("lane", Integer, nullable=False),
+    Column("slot", Integer, nullable=False),
+    Column("scorer_name", String(64), nullable=False),
+    Column("raised_at", DateTime(timezone=True), nullable=False),
+    Column("resolved_bowler", BigInteger().with_variant(Integer(), "sqlite"), nullable=True),
+    Column("resolved_by", String(128), nullable=True),
+    Column("resolved_at", DateTime(timezone=True), nullable=True),
+    Index(None, "centre", "resolved_at"),
 )
