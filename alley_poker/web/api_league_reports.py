@@ -69,16 +69,40 @@ def csv_file(filename: str, text: str) -> Response:
         "Content-Disposition": f'attachment; filename="{filename}"'})
 
 
+def projection() -> Any:
+    """The live season projection of this process (fed from the bus, rebuilt at start)."""
+    return league_desk().standings.projection
+
+
 def standings_report(league: League) -> dict[str, Any]:
-    desk = league_desk()
-    rows = desk.standings_rows(league)
-    house = desk.house_cents(league)
-    net = sum(row.net_cents for row in rows)
+    """The season table (by net money; ``by_wins`` gives the order by matches won) and the
+    money's reconciliation: every bowler's net plus the house's share is zero."""
+    season = projection()
+    rows = season.standings(league.league_id)
+    check = season.reconciliation(league.league_id)
     return {"league_id": league.league_id, "time_zone": league.time_zone,
             "standings": plain(league, rows),
             "by_wins": [row.bowler_id for row in sorted(
-                rows, key=lambda row: (-row.matches_won, -row.net_cents))],
-            "net_cents": net, "house_cents": house, "reconciles": net + house == 0}
+                rows, key=lambda row: (-row.matches_won, -row.net_cents, row.name))],
+            "net_cents": check.bowlers_net_cents, "guests_net_cents": check.guests_net_cents,
+            "house_cents": check.house_cents, "in_play_cents": check.in_play_cents,
+            "reconciles": check.balanced}
+
+
+def bowler_history_report(league: League, bowler: Any) -> dict[str, Any]:
+    season = projection()
+    row = next((row for row in season.standings(league.league_id)
+                if row.bowler_id == bowler.bowler_id), None)
+    return {"bowler_id": bowler.bowler_id, "name": bowler.name, "time_zone": league.time_zone,
+            "totals": plain(league, row) if row is not None else None,
+            "matches": plain(league, season.history(bowler.bowler_id))}
+
+
+def night_sheet_report(league: League, night_date: date) -> dict[str, Any]:
+    """The treasurer's sheet of one night: every match and the night's totals."""
+    from alley_poker.league.night_sheet import night_sheet as sheet_of
+
+    return plain(league, sheet_of(projection(), league, night_date))
 
 
 @api.get("/leagues/<league_id>/standings")
@@ -91,14 +115,7 @@ def standings(league_id: str):
 @commissioner_required
 def bowler_history(league_id: str, bowler_id: int):
     league = existing_league(league_id)
-    bowler = existing_bowler(league, bowler_id)
-    desk = league_desk()
-    row = next((row for row in desk.standings_rows(league) if row.bowler_id == bowler_id),
-               None)
-    return jsonify({"bowler_id": bowler.bowler_id, "name": bowler.name,
-                    "time_zone": league.time_zone,
-                    "totals": plain(league, row) if row is not None else None,
-                    "matches": plain(league, desk.history(bowler.bowler_id))})
+    return jsonify(bowler_history_report(league, existing_bowler(league, bowler_id)))
 
 
 @api.get("/leagues/<league_id>/nights/<night_date>/sheet")
@@ -106,7 +123,7 @@ def bowler_history(league_id: str, bowler_id: int):
 def night_sheet(league_id: str, night_date: str):
     league = existing_league(league_id)
     night = started_night(league, night_date_from(night_date))
-    return jsonify(plain(league, league_desk().night_sheet(league, night.night_date)))
+    return jsonify(night_sheet_report(league, night.night_date))
 
 
 @api.get("/leagues/<league_id>/nights/<night_date>.csv")
