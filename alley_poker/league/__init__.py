@@ -13,7 +13,7 @@ from alley_poker.league.calendar import (
     season_dates,
     to_local,
 )
-from alley_poker.league.errors import LeagueError, RosterImportError
+from alley_poker.league.errors import LeagueError, LeagueNotFound, RosterImportError
 from alley_poker.league.handicap import HandicapRule
 from alley_poker.league.league import League, parse_start_time
 from alley_poker.league.roster import Bowler, BowlerDraft, check_fields, parse_roster_csv
@@ -24,6 +24,7 @@ __all__ = [
     "HandicapRule",
     "League",
     "LeagueError",
+    "LeagueNotFound",
     "RosterImportError",
     "check_fields",
     "local_iso",

@@ -24,6 +24,10 @@ class LeagueError(ValueError):
         self.field = field
 
 
+class LeagueNotFound(LeagueError):
+    """No league, bowler, night or seat request by that id (in this centre)."""
+
+
 class RosterImportError(LeagueError):
     """A roster file with bad rows: ``problems`` holds ``(line number, reason)`` for EVERY bad
     row, in file order.  Line numbers are the file's own (the header is line 1)."""

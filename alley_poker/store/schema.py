@@ -10,7 +10,7 @@ builds both back-ends.
 Everything per-centre carries a ``centre`` key.  A match is ``(centre, match_id)``: two
 centres on one database may both have a match "m1" and never see each other's.
 
->>> sorted(metadata.tables)
+>>> sorted(metadata.tables)  # doctest: +NORMALIZE_WHITESPACE
 ['api_tokens', 'events', 'held_balls', 'kiosk_devices', 'lane_assignments', 'league_bowlers',
  'league_nights', 'leagues', 'matches', 'seat_requests']
 >>> [column.name for column in events.columns]

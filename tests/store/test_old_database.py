@@ -8,6 +8,7 @@ import json
 import shutil
 import sqlite3
 from datetime import UTC, datetime
+from pathlib import Path
 
 import sqlalchemy as sa
 from alembic import command
@@ -23,9 +24,16 @@ OLD_TABLES = ("matches", "events", "lane_assignments", "api_tokens", "held_balls
               "kiosk_devices")
 
 
-def old_rows(path) -> dict[str, list[dict]]:
+def fixture_copy(folder: Path) -> Path:
+    """A copy of the fixture to open: even reading a WAL database writes files beside it."""
+    copy = folder / "old.sqlite3"
+    shutil.copyfile(DATABASE, copy)
+    return copy
+
+
+def old_rows(path: Path) -> dict[str, list[dict]]:
     """Every row of the old database, read with plain sqlite3 (no migration, no SQLAlchemy)."""
-    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    connection = sqlite3.connect(path)
     connection.row_factory = sqlite3.Row
     try:
         [(version,)] = connection.execute("SELECT version_num FROM alembic_version")
@@ -64,17 +72,16 @@ def assert_everything_kept(store: EventStore, rows: dict[str, list[dict]]) -> No
         assert connection.execute(sa.text("SELECT count(*) FROM leagues")).scalar_one() == 0
 
 
-def test_the_fixture_is_an_old_release_with_a_settled_night():
+def test_the_fixture_is_an_old_release_with_a_settled_night(tmp_path):
     summary = json.loads(SUMMARY.read_text())
     assert len(summary) == 2
     assert {match["status"] for match in summary.values()} == {"settled"}
     assert sum(match["events"] for match in summary.values()) == len(
-        old_rows(DATABASE)["events"])
+        old_rows(fixture_copy(tmp_path))["events"])
 
 
 def test_the_old_sqlite_database_upgrades_with_every_event_kept(tmp_path):
-    copy = tmp_path / "old.sqlite3"
-    shutil.copyfile(DATABASE, copy)
+    copy = fixture_copy(tmp_path)
     rows = old_rows(copy)
     with EventStore.open(f"sqlite:///{copy}") as store:
         assert_everything_kept(store, rows)
@@ -84,8 +91,8 @@ def test_the_old_sqlite_database_upgrades_with_every_event_kept(tmp_path):
 
 
 def test_the_old_database_copied_into_postgresql_at_0006_upgrades_with_every_event_kept(
-        postgresql_url):
-    rows = old_rows(DATABASE)
+        postgresql_url, tmp_path):
+    rows = old_rows(fixture_copy(tmp_path))
     engine = sa.create_engine(postgresql_url)
     try:
         config = alembic_config()
