@@ -28,6 +28,17 @@ class LeagueDesk:
         self.standings.close()
 
 
+def league_average(store: LeagueStore, standings: LiveStandings,
+                   bowler_id: int) -> tuple[int, int] | None:
+    """(games bowled, league average) of a roster bowler so far, from the live standings."""
+    league_id = store.bowler(bowler_id).league_id
+    with standings.reading() as season:
+        for row in season.standings(league_id):
+            if row.bowler_id == bowler_id and row.games and row.average is not None:
+                return row.games, row.average
+    return None
+
+
 def open_league_desk(service: AlleyService) -> LeagueDesk:
     """The league side of ``service``'s centre; sets ``service.seating``."""
     store = LeagueStore(service.repository.store.engine, centre=service.centre)
@@ -35,5 +46,6 @@ def open_league_desk(service: AlleyService) -> LeagueDesk:
     seating = ScorerSeating(service, store)
     service.seating = seating
     nights = LeagueNights(service, store, announced=seating.announced,
-                          league_average=standings.league_average)
+                          league_average=lambda bowler_id: league_average(store, standings,
+                                                                          bowler_id))
     return LeagueDesk(store, nights, seating, standings)

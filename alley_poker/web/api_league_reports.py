@@ -9,12 +9,14 @@ league's own time zone.  Money and names are not for the settee: the commissione
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, datetime
 from typing import Any
 
 from flask import Response, jsonify
 
-from alley_poker.league import League, local_iso
+from alley_poker.league import League, to_local
 from alley_poker.web.api import api
 from alley_poker.web.api_leagues import existing_bowler, existing_league, league_desk
 from alley_poker.web.auth import commissioner_required
@@ -37,7 +39,7 @@ def plain(league: League, value: Any) -> Any:
         return {field.name: plain(league, getattr(value, field.name))
                 for field in dataclasses.fields(value)}
     if isinstance(value, datetime):
-        return local_iso(league, value)
+        return to_local(league, value).isoformat()
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, dict):
@@ -69,17 +71,20 @@ def csv_file(filename: str, text: str) -> Response:
         "Content-Disposition": f'attachment; filename="{filename}"'})
 
 
-def projection() -> Any:
-    """The live season projection of this process (fed from the bus, rebuilt at start)."""
-    return league_desk().standings.projection
+@contextmanager
+def projection() -> Iterator[Any]:
+    """The live season projection of this process (fed from the bus, rebuilt at start),
+    held still while it is read."""
+    with league_desk().standings.reading() as season:
+        yield season
 
 
 def standings_report(league: League) -> dict[str, Any]:
     """The season table (by net money; ``by_wins`` gives the order by matches won) and the
     money's reconciliation: every bowler's net plus the house's share is zero."""
-    season = projection()
-    rows = season.standings(league.league_id)
-    check = season.reconciliation(league.league_id)
+    with projection() as season:
+        rows = season.standings(league.league_id)
+        check = season.reconciliation(league.league_id)
     return {"league_id": league.league_id, "time_zone": league.time_zone,
             "standings": plain(league, rows),
             "by_wins": [row.bowler_id for row in sorted(
@@ -90,19 +95,21 @@ def standings_report(league: League) -> dict[str, Any]:
 
 
 def bowler_history_report(league: League, bowler: Any) -> dict[str, Any]:
-    season = projection()
-    row = next((row for row in season.standings(league.league_id)
-                if row.bowler_id == bowler.bowler_id), None)
+    with projection() as season:
+        row = next((row for row in season.standings(league.league_id)
+                    if row.bowler_id == bowler.bowler_id), None)
+        matches = season.history(bowler.bowler_id)
     return {"bowler_id": bowler.bowler_id, "name": bowler.name, "time_zone": league.time_zone,
             "totals": plain(league, row) if row is not None else None,
-            "matches": plain(league, season.history(bowler.bowler_id))}
+            "matches": plain(league, matches)}
 
 
 def night_sheet_report(league: League, night_date: date) -> dict[str, Any]:
     """The treasurer's sheet of one night: every match and the night's totals."""
     from alley_poker.league.night_sheet import night_sheet as sheet_of
 
-    return plain(league, sheet_of(projection(), league, night_date))
+    with projection() as season:
+        return plain(league, sheet_of(season, league, night_date))
 
 
 @api.get("/leagues/<league_id>/standings")

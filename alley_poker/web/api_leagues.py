@@ -14,15 +14,27 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from datetime import UTC, date, datetime
 from typing import Any
 
 from flask import current_app, jsonify
 
-from alley_poker.league import Bowler, BowlerDraft, HandicapRule, League, LeagueError
-from alley_poker.league import RosterImportError, local_iso, parse_start_time
+from alley_poker.league import (
+    Bowler,
+    BowlerDraft,
+    HandicapRule,
+    League,
+    LeagueError,
+    LeagueNotFound,
+    RosterImportError,
+    night_date_of,
+    parse_start_time,
+    to_local,
+)
 from alley_poker.service.league_desk import LeagueDesk
 from alley_poker.service.league_nights import LeagueNightError
-from alley_poker.service.seating import SeatingError, seat_requests_view
+from alley_poker.service.seating import SeatingError
+from alley_poker.store.event_store import as_utc
 from alley_poker.web.api import alley, api, known_match_ids, match_summary, validated_body
 from alley_poker.web.auth import commissioner_actor, commissioner_required
 from alley_poker.web.errors import ApiError
@@ -61,8 +73,16 @@ def league_rules() -> Iterator[None]:
         yield
     except RosterImportError:
         raise
+    except LeagueNotFound as missing:
+        raise ApiError(404, "not_found", str(missing), missing.field) from None
     except (LeagueError, LeagueNightError, SeatingError) as refused:
         raise ApiError(400, "bad_request", str(refused), refused.field) from None
+
+
+def tonight(league: League) -> date:
+    """The night the league is bowling now, in its own time zone (after midnight, the night
+    that began the evening before)."""
+    return night_date_of(league, datetime.now(UTC))
 
 
 def existing_league(league_id: str) -> League:
@@ -70,11 +90,8 @@ def existing_league(league_id: str) -> League:
     if len(league_id) <= 32:
         try:
             return league_desk().store.league(league_id)
-        except LookupError:
+        except LeagueNotFound:
             pass
-        except LeagueError as missing:  # the store's "no such league"
-            if missing.field not in (None, "league_id"):
-                raise
     raise ApiError(404, "not_found", f"no league {league_id!r}", "league_id")
 
 
@@ -84,7 +101,7 @@ def existing_bowler(league: League, bowler_id: int) -> Bowler:
     if bowler_id < MAX_ID:
         try:
             found = league_desk().store.bowler(bowler_id)
-        except (LookupError, LeagueError):
+        except LeagueNotFound:
             found = None
     if found is None or found.league_id != league.league_id:
         raise ApiError(404, "not_found", f"no bowler {bowler_id} in {league.name}", "bowler_id")
@@ -100,7 +117,7 @@ def league_view(league: League) -> dict[str, Any]:
             "handicap_percent": league.handicap.percent,
             "handicap_basis": league.handicap.basis,
             "handicap": str(league.handicap), "lowest_draw_by": league.lowest_draw_by,
-            "tonight": league_desk().tonight(league).isoformat()}
+            "tonight": tonight(league).isoformat()}
 
 
 def bowler_view(league: League, bowler: Bowler) -> dict[str, Any]:
@@ -171,7 +188,7 @@ def update_league(league_id: str):
 # --- the roster ------------------------------------------------------------------------------
 @api.get("/leagues/<league_id>/bowlers")
 @commissioner_required
-def list_bowlers(league_id: str):
+def list_roster(league_id: str):
     query = validated_query(RosterQuery)
     league = existing_league(league_id)
     bowlers = league_desk().store.bowlers(league.league_id,
@@ -230,7 +247,7 @@ def night_view(league: League, night: Any) -> dict[str, Any]:
     started = getattr(night, "started_at", None)
     return {"night_id": night.night_id, "night_date": night.night_date.isoformat(),
             "checked_in": list(night.checked_in),
-            "started_at": local_iso(league, started) if started else None,
+            "started_at": to_local(league, started).isoformat() if started else None,
             "started_by": getattr(night, "started_by", None),
             "matches": night_matches(night.night_id)}
 
@@ -249,7 +266,7 @@ def list_nights(league_id: str):
     league = existing_league(league_id)
     nights = league_desk().store.nights(league.league_id)
     return jsonify({"time_zone": league.time_zone,
-                    "tonight": league_desk().tonight(league).isoformat(),
+                    "tonight": tonight(league).isoformat(),
                     "nights": [night_view(league, night) for night in nights]})
 
 
@@ -259,7 +276,7 @@ def start_night(league_id: str):
     body = validated_body(StartNightBody)
     league = existing_league(league_id)
     desk = league_desk()
-    night_date = body.night_date or desk.tonight(league)
+    night_date = body.night_date or tonight(league)
     if any(night.night_date == night_date for night in desk.store.nights(league.league_id)):
         raise ApiError(409, "conflict", f"the night of {night_date.isoformat()} has already "
                        f"started for {league.name}", "night_date")
@@ -280,20 +297,18 @@ def start_night(league_id: str):
 @api.get("/seat-requests")
 @commissioner_required
 def list_seat_requests():
-    desk = league_desk()
     service = alley()
-    waiting = desk.store.open_seat_requests()
-    states = {r["match_id"]: service.state(r["match_id"]) for r in waiting}
-    return jsonify({"seat_requests": [seat_request_view(r)
-                                      for r in seat_requests_view(desk.store, states)]})
+    waiting = league_desk().store.open_seat_requests()
+    return jsonify({"seat_requests": [
+        seat_request_view(request, list(service.state(request.match_id).bowlers))
+        for request in waiting]})
 
 
-def seat_request_view(request: dict[str, Any]) -> dict[str, Any]:
-    raised = request.get("raised_at")
-    return {"id": request["id"], "match_id": request["match_id"], "lane": request["lane"],
-            "slot": request["slot"], "scorer_name": request["scorer_name"],
-            "raised_at": raised.isoformat() if hasattr(raised, "isoformat") else raised,
-            "choices": list(request.get("choices", []))}
+def seat_request_view(request: Any, choices: list[str]) -> dict[str, Any]:
+    """An open seat request, with the match's bowlers the desk may pick from."""
+    return {"id": request.id, "match_id": request.match_id, "lane": request.lane,
+            "slot": request.slot, "scorer_name": request.scorer_name,
+            "raised_at": as_utc(request.raised_at).isoformat(), "choices": choices}
 
 
 @api.post("/seat-requests/<int:request_id>/pick")
@@ -301,11 +316,12 @@ def seat_request_view(request: dict[str, Any]) -> dict[str, Any]:
 def pick_seat(request_id: int):
     body = validated_body(PickSeatBody)
     desk = league_desk()
-    if request_id >= MAX_ID or desk.store.seat_request(request_id) is None:
-        raise ApiError(404, "not_found", f"no seat request {request_id}", "request_id")
+    if request_id >= MAX_ID or not any(
+            request.id == request_id for request in desk.store.open_seat_requests()):
+        raise ApiError(404, "not_found", f"no open seat request {request_id}", "request_id")
     try:
         message = desk.seating.pick(request_id, body.bowler, actor=actor())
-    except SeatingError as refused:
+    except (SeatingError, LeagueError) as refused:
         status = 409 if refused.field == "request_id" else 400
         raise ApiError(status, "conflict" if status == 409 else "bad_request", str(refused),
                        refused.field) from None
