@@ -1,0 +1,99 @@
+"""CSV exports for the treasurer: the night, the standings and the roster.  Money is written
+as dollars (``"12.50"``, ``"-1.00"``), times in the league's time zone (``zoneinfo``; the
+store and the log keep UTC).
+
+>>> dollars(1250), dollars(-101), dollars(0)
+('12.50', '-1.01', '0.00')
+>>> from datetime import datetime, UTC
+>>> local_time(datetime(2026, 11, 25, 2, 30, tzinfo=UTC), "America/Chicago")
+'2026-11-24 20:30 CST'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from alley_poker.league.night_sheet import NightSheet
+from alley_poker.league.standings import StandingRow
+
+
+def dollars(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    whole, part = divmod(abs(cents), 100)
+    return f"{sign}{whole}.{part:02d}"
+
+
+def local_time(moment: datetime | None, time_zone: str) -> str:
+    """An aware moment in the league's zone, with the zone's abbreviation ("" for None)."""
+    if moment is None:
+        return ""
+    return moment.astimezone(ZoneInfo(time_zone)).strftime("%Y-%m-%d %H:%M %Z")
+
+
+def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+NIGHT_HEADER = ("match_id", "lanes", "status", "started", "settled", "seat", "bowler_id",
+                "scores", "handicap", "ante", "buys", "refund", "won", "net", "winner",
+                "hand")
+
+
+def night_csv(sheet: NightSheet, time_zone: str) -> str:
+    """One row per seat of every match of the night, then a TOTAL row."""
+    rows: list[list[Any]] = []
+    for match in sheet.matches:
+        for line in match.lines:
+            rows.append([
+                match.match_id, "-".join(map(str, match.lanes)), line.status,
+                local_time(match.created_at, time_zone), local_time(match.settled_at, time_zone),
+                line.seat, "" if line.bowler_id is None else line.bowler_id,
+                " ".join(map(str, line.scores)), line.handicap, dollars(line.antes_cents),
+                dollars(line.buys_cents), dollars(line.refunds_cents), dollars(line.won_cents),
+                dollars(line.net_cents), "yes" if line.won else "", line.hand])
+    rows.append(["TOTAL", "", "", "", "", "", "", "", "", dollars(sheet.antes_cents),
+                 dollars(sheet.buys_cents), dollars(sheet.refunded_cents),
+                 dollars(sheet.paid_out_cents), "", "",
+                 f"house {dollars(sheet.house_cents)}; in play {dollars(sheet.in_play_cents)}"])
+    return _csv(NIGHT_HEADER, rows)
+
+
+STANDINGS_HEADER = ("place", "bowler_id", "name", "nights", "matches", "won", "money_won",
+                    "antes", "buys", "refunds", "net", "best_hand", "strikes", "spares",
+                    "gutters", "games", "pins", "average")
+
+
+def standings_csv(rows: Sequence[StandingRow], *, house_cents: int = 0) -> str:
+    """The standings in order, then a HOUSE row when the house kept money (so the net
+    column sums to zero with it)."""
+    body: list[list[Any]] = [[
+        place, row.bowler_id, row.name, row.nights, row.matches, row.matches_won,
+        dollars(row.money_won_cents), dollars(row.antes_cents), dollars(row.buys_cents),
+        dollars(row.refunds_cents), dollars(row.net_cents),
+        row.best_hand.describe if row.best_hand else "", row.strikes, row.spares,
+        row.gutters, row.games, row.pins, "" if row.average is None else row.average]
+        for place, row in enumerate(rows, start=1)]
+    if house_cents:
+        body.append(["", "", "HOUSE", "", "", "", "", "", "", "", dollars(house_cents),
+                     "", "", "", "", "", "", ""])
+    return _csv(STANDINGS_HEADER, body)
+
+
+ROSTER_HEADER = ("name", "scorer_name", "average", "handicap_basis", "team", "active")
+
+
+def roster_csv(bowlers: Iterable[Any]) -> str:
+    """The roster in the import format (``name,scorer_name,average,handicap_basis,team``,
+    plus ``active``), from anything with those attributes (the roster's ``Bowler``)."""
+    return _csv(ROSTER_HEADER, [[
+        b.name, b.scorer_name, "" if b.average is None else b.average, b.handicap_basis,
+        b.team or "", "yes" if b.active else "no"] for b in bowlers])
