@@ -9,6 +9,7 @@ league's own time zone.  Money and names are not for the settee: the commissione
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
@@ -16,12 +17,15 @@ from typing import Any
 
 from flask import Response, jsonify
 
-from alley_poker.league import League, to_local
-from alley_poker.web.api import api
+from alley_poker.league import League, exports, to_local
+from alley_poker.league.night_sheet import NightSheet, night_sheet
+from alley_poker.web.api import alley, api
 from alley_poker.web.api_leagues import existing_bowler, existing_league, league_desk
 from alley_poker.web.auth import commissioner_required
 from alley_poker.web.errors import ApiError
 from alley_poker.web.queries import _iso_day
+
+LANES_AT_END = re.compile(r"-(\d+)-(\d+)$")
 
 
 def plain(league: League, value: Any) -> Any:
@@ -104,12 +108,31 @@ def bowler_history_report(league: League, bowler: Any) -> dict[str, Any]:
             "matches": plain(league, matches)}
 
 
-def night_sheet_report(league: League, night_date: date) -> dict[str, Any]:
-    """The treasurer's sheet of one night: every match and the night's totals."""
-    from alley_poker.league.night_sheet import night_sheet as sheet_of
-
+def sheet_of(league: League, night: Any) -> NightSheet:
+    """The projection's sheet of a started night (its matches with the lanes they hold or
+    held: a league match's id ends with its lane pair, ``tue-2026-11-24-3-4``)."""
+    service = alley()
     with projection() as season:
-        return plain(league, sheet_of(season, league, night_date))
+        match_ids = season.match_ids(league.league_id, night.night_id)
+        lanes = {}
+        for match_id in match_ids:
+            held = service.lanes.assignment(match_id)
+            pair = LANES_AT_END.search(match_id)
+            lanes[match_id] = (list(held.lanes) if held else
+                               [int(pair[1]), int(pair[2])] if pair else [])
+        try:
+            return night_sheet(season, league.league_id, night.night_id, lanes=lanes)
+        except KeyError:
+            raise ApiError(404, "not_found", f"{league.name} has no match on the night of "
+                           f"{night.night_date.isoformat()}", "night_date") from None
+
+
+def night_sheet_report(league: League, night: Any) -> dict[str, Any]:
+    """The treasurer's sheet of one night: every match, its pot, winners, hands, payouts,
+    refunds, and the night's totals; times in the league's time zone."""
+    sheet = sheet_of(league, night)
+    return {**plain(league, sheet), "time_zone": league.time_zone,
+            "balanced": sheet.balanced}
 
 
 @api.get("/leagues/<league_id>/standings")
@@ -127,10 +150,10 @@ def bowler_history(league_id: str, bowler_id: int):
 
 @api.get("/leagues/<league_id>/nights/<night_date>/sheet")
 @commissioner_required
-def night_sheet(league_id: str, night_date: str):
+def night_sheet_json(league_id: str, night_date: str):
     league = existing_league(league_id)
     night = started_night(league, night_date_from(night_date))
-    return jsonify(night_sheet_report(league, night.night_date))
+    return jsonify(night_sheet_report(league, night))
 
 
 @api.get("/leagues/<league_id>/nights/<night_date>.csv")
@@ -138,18 +161,24 @@ def night_sheet(league_id: str, night_date: str):
 def night_csv(league_id: str, night_date: str):
     league = existing_league(league_id)
     night = started_night(league, night_date_from(night_date))
-    return csv_file(f"{night.night_id}.csv", league_desk().night_csv(league, night.night_date))
+    return csv_file(f"{night.night_id}.csv", exports.night_csv(sheet_of(league, night),
+                                                                 league.time_zone))
 
 
 @api.get("/leagues/<league_id>/standings.csv")
 @commissioner_required
 def standings_csv(league_id: str):
     league = existing_league(league_id)
-    return csv_file(f"{league.league_id}-standings.csv", league_desk().standings_csv(league))
+    with projection() as season:
+        rows = season.standings(league.league_id)
+        house = season.house_cents(league.league_id)
+    return csv_file(f"{league.league_id}-standings.csv",
+                    exports.standings_csv(rows, house_cents=house))
 
 
 @api.get("/leagues/<league_id>/roster.csv")
 @commissioner_required
 def roster_csv(league_id: str):
     league = existing_league(league_id)
-    return csv_file(f"{league.league_id}-roster.csv", league_desk().roster_csv(league))
+    bowlers = league_desk().store.bowlers(league.league_id, include_retired=True)
+    return csv_file(f"{league.league_id}-roster.csv", exports.roster_csv(bowlers))

@@ -126,5 +126,5 @@ def league_night_sheet(league_id: str, night_date: str):
         except ApiError:
             abort(404)
         return {"league": league_view(found), "night": night_view(found, night),
-                "sheet": night_sheet_report(found, night.night_date)}
+                "sheet": night_sheet_report(found, night)}
     return _signed_in_page("commissioner_league_sheet.html", build)
