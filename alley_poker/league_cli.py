@@ -34,7 +34,7 @@ def league_demo(weeks: int, seed: int | None, database: Path | None) -> None:
     from alley_poker.season_demo import run_season
 
     result = run_season(weeks=weeks, seed=seed, database=database, echo=click.echo)
-    if result.unsettled or result.net_total_cents + result.house_cents != 0:
+    if result.unsettled or not result.reconciles:
         raise SystemExit(1)
 
 

@@ -62,12 +62,12 @@ class SeasonResult:
     league_id: str
     nights: list[str] = field(default_factory=list)
     standings: list[Any] = field(default_factory=list)
-    house_cents: int = 0
+    reconciliation: Any = None
     unsettled: list[str] = field(default_factory=list)
 
     @property
-    def net_total_cents(self) -> int:
-        return sum(row.net_cents for row in self.standings)
+    def reconciles(self) -> bool:
+        return self.reconciliation is not None and self.reconciliation.balanced
 
 
 def money(cents: int) -> str:
@@ -120,12 +120,11 @@ def run_season(*, weeks: int = 4, seed: int | None = None, database: Path | None
                 result.unsettled.extend([match_id] if state.status not in FINISHED else [])
                 winners = ", ".join(f"{name} {money(cents)}"
                                     for name, cents in state.won.items() if cents)
-                echo(f"  {match_id}: {state.status}, pot {money(state.pot_cents)}"
-                     + (f"; won by {winners}" if winners else ""))
-        desk.standings.catch_up()
-        projection = desk.standings.projection
-        result.standings = projection.standings(LEAGUE_ID)
-        result.house_cents = projection.house_cents(LEAGUE_ID)
+                echo(f"  {match_id}: {state.status}"
+                     + (f"; the pot went to {winners}" if winners else ""))
+        with desk.standings.reading() as projection:
+            result.standings = projection.standings(LEAGUE_ID)
+            result.reconciliation = projection.reconciliation(LEAGUE_ID)
     finally:
         bowlers.stop()
         desk.close()
@@ -170,15 +169,21 @@ def _close_if_open(service, match_id: str, echo: Callable[[str], None]) -> None:
 
 def _print_standings(result: SeasonResult, echo: Callable[[str], None]) -> None:
     echo(f"\nSeason standings after {len(result.nights)} nights (by net money):")
-    echo(f"  {'bowler':<14}{'nights':>7}{'won':>5}{'net':>10}{'avg':>6}  best hand")
+    echo(f"  {'bowler':<13}{'nights':>7}{'won':>5}{'net':>9}{'games':>7}{'avg':>5}"
+         "  best hand")
     for row in result.standings:
-        echo(f"  {row.name:<14}{row.nights:>7}{row.matches_won:>5}{money(row.net_cents):>10}"
-             f"{row.average if row.average is not None else '-':>6}  {row.best_hand or '-'}")
-    total = result.net_total_cents
-    echo(f"\nnets add up to {money(total)}; the house kept {money(result.house_cents)}; "
-         f"together {money(total + result.house_cents)}"
-         + (": the money reconciles" if total + result.house_cents == 0
-            else ": THE MONEY DOES NOT RECONCILE"))
+        best = (f"{row.best_hand.describe} ({' '.join(row.best_hand.cards)})"
+                if row.best_hand else "-")
+        average = "-" if row.average is None else str(row.average)
+        echo(f"  {row.name:<13}{row.nights:>7}{row.matches_won:>5}{money(row.net_cents):>9}"
+             f"{row.games:>7}{average:>5}  {best}")
+    money_check = result.reconciliation
+    if money_check is not None:
+        echo(f"\nnets add up to {money(money_check.bowlers_net_cents)}; the house kept "
+             f"{money(money_check.house_cents)}; still in play "
+             f"{money(money_check.in_play_cents)}: "
+             + ("the money reconciles to $0.00" if money_check.balanced
+                else "THE MONEY DOES NOT RECONCILE"))
     if result.unsettled:
         echo("not settled: " + ", ".join(result.unsettled))
     echo(f"ledger stored in {result.database}; `alley-poker serve` on it shows the tablet's "

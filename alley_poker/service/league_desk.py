@@ -28,24 +28,21 @@ class LeagueDesk:
         self.standings.close()
 
 
-def league_average(store: LeagueStore, standings: LiveStandings,
-                   bowler_id: int) -> tuple[int, int] | None:
-    """(games bowled, league average) of a roster bowler so far, from the live standings."""
-    league_id = store.bowler(bowler_id).league_id
-    with standings.reading() as season:
-        for row in season.standings(league_id):
-            if row.bowler_id == bowler_id and row.games and row.average is not None:
-                return row.games, row.average
-    return None
-
-
 def open_league_desk(service: AlleyService) -> LeagueDesk:
     """The league side of ``service``'s centre; sets ``service.seating``."""
     store = LeagueStore(service.repository.store.engine, centre=service.centre)
     standings = LiveStandings(service)
     seating = ScorerSeating(service, store)
     service.seating = seating
+
+    def league_average(bowler_id: int) -> tuple[int, int] | None:
+        """(games, average) the bowler has bowled in their league so far, from the log."""
+        league_id = store.bowler(bowler_id).league_id
+        with standings.reading() as projection:
+            row = next((r for r in projection.standings(league_id)
+                        if r.bowler_id == bowler_id), None)
+        return None if row is None or row.average is None else (row.games, row.average)
+
     nights = LeagueNights(service, store, announced=seating.announced,
-                          league_average=lambda bowler_id: league_average(store, standings,
-                                                                          bowler_id))
+                          league_average=league_average)
     return LeagueDesk(store, nights, seating, standings)

@@ -23,6 +23,7 @@ from datetime import date, datetime
 from typing import Any, Protocol
 
 from alley_poker.config import rule_book_path
+from alley_poker.league import LeagueNotFound
 from alley_poker.league.calendar import night_id
 from alley_poker.league.night_plan import NightPlanError, plan_night
 from alley_poker.ledger import CommandRefused
@@ -97,12 +98,16 @@ class LeagueNights:
         """Create and start tonight's matches for the ``checked_in`` roster ids."""
         league = self._league(league_id)
         night = night_id(league.league_id, night_date)
-        if any(_night_id(known) == night for known in self.book.nights(league_id)):
+        if any(known.night_id == night for known in self.book.nights(league_id)):
             raise LeagueNightError(
                 f"the night of {night_date.isoformat()} has already started for "
                 f"{league.name}", "night_date")
         people = self._checked_in(league, list(checked_in))
         rules = self._rules(league)
+        try:
+            league.check_rule_book(rules)
+        except ValueError as problem:
+            raise LeagueNightError(str(problem), "ante_cents") from problem
         try:
             plan = plan_night(league.lane_pairs, people, announced=self.announced(),
                               min_per_match=rules.min_bowlers,
@@ -131,11 +136,11 @@ class LeagueNights:
                     self.service.execute(match_id, c.ConsentToAnte(name, actor=actor))
                 self.service.execute(match_id, c.StartMatch(actor=actor))
                 seating[match_id] = dict(pair.slots)
+            self.book.record_night(league.league_id, night_date,
+                                   [p.bowler_id for p in people], actor=actor)
         except (CommandRefused, ValueError) as refused:
             self._undo_half_night(made, actor, str(refused))
             raise LeagueNightError(f"the night did not start: {refused}") from refused
-        self.book.record_night(league.league_id, night_date, [p.bowler_id for p in people],
-                               actor=actor)
         self.service.announce("alley", {"kind": "league_night_started", "night_id": night,
                                         "matches": made, "actor": actor})
         return NightStarted(night, night_date, tuple(made), seating)
@@ -143,7 +148,7 @@ class LeagueNights:
     def _league(self, league_id: str) -> Any:
         try:
             return self.book.league(league_id)
-        except LookupError as missing:
+        except LeagueNotFound as missing:
             raise LeagueNightError(f"there is no league {league_id!r}", "league_id") from missing
 
     def _checked_in(self, league: Any, ids: list[int]) -> list[Any]:
@@ -187,7 +192,3 @@ class LeagueNights:
             except CommandRefused:
                 continue
 
-
-def _night_id(night: Any) -> str:
-    return night if isinstance(night, str) else getattr(night, "night_id", None) or night[
-        "night_id"]

@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Mapping
 from typing import Any, Protocol
 
 from alley_poker.league.night_plan import who_is
@@ -35,16 +34,14 @@ SCORER = "scorer"
 
 
 class SeatRequests(Protocol):
-    """Where open seat requests are kept (``alley_poker.store.leagues.LeagueStore``)."""
+    """Where seat requests are kept (``alley_poker.store.leagues.LeagueStore``)."""
 
-    def raise_seat_request(self, *, match_id: str, lane: int, slot: int,
-                           scorer_name: str) -> int: ...
+    def raise_seat_request(self, match_id: str, lane: int, slot: int,
+                           scorer_name: str) -> Any: ...
 
-    def open_seat_requests(self) -> list[dict[str, Any]]: ...
+    def open_seat_requests(self, match_id: str | None = None) -> list[Any]: ...
 
-    def seat_request(self, request_id: int) -> dict[str, Any] | None: ...
-
-    def resolve_seat_request(self, request_id: int, bowler: str, *, actor: str) -> bool: ...
+    def resolve_seat_request(self, request_id: int, bowler_id: int, *, actor: str) -> Any: ...
 
     def bowlers(self, league_id: str, *, include_retired: bool = False) -> list[Any]: ...
 
@@ -78,11 +75,18 @@ class ScorerSeating:
         slots = [(seat.slot, seat.name) for seat in event.bowlers if seat.name.strip()]
         with self._lock:
             self._announced[event.lane] = (self.clock(), slots)
-        for match_id in self._unfinished_on(event.lane):
+        for match_id in self._matches_for(event.lane):
             try:
                 self._seat(match_id, event.lane, slots)
             except (CommandRefused, ValueError) as problem:
                 log.warning("lane %s: not seated from the scorer: %s", event.lane, problem)
+
+    def _matches_for(self, lane: int) -> list[str]:
+        """Unfinished matches on ``lane`` or the other lane of its pair: a league match whose
+        bowlers the scorer has all moved to one lane still owns the pair."""
+        partner = lane + 1 if lane % 2 else lane - 1
+        found = self._unfinished_on(lane)
+        return found + [m for m in self._unfinished_on(partner) if m not in found]
 
     def _unfinished_on(self, lane: int) -> list[str]:
         return [m for m in self.service.lanes.matches_on(lane)
@@ -109,15 +113,13 @@ class ScorerSeating:
         if slots != current:
             self.service.seat_bowlers(match_id, slots, actor=SCORER,
                                       reason=f"seated from the scorer's lane {lane} line")
-        already = {(r["lane"], r["slot"], r["scorer_name"])
-                   for r in self.requests.open_seat_requests() if r["match_id"] == match_id}
+        waiting = {r.id for r in self.requests.open_seat_requests(match_id)}
         for slot, shown in unsure:
-            if (lane, slot, shown) in already:
-                continue
-            request_id = self.requests.raise_seat_request(
-                match_id=match_id, lane=lane, slot=slot, scorer_name=shown)
+            request = self.requests.raise_seat_request(match_id, lane, slot, shown)
+            if request.id in waiting:
+                continue  # the scorer opened the next game with the same names
             self.service.announce("alley", {
-                "kind": "seat_request", "id": request_id, "match_id": match_id,
+                "kind": "seat_request", "id": request.id, "match_id": match_id,
                 "lane": lane, "slot": slot, "scorer_name": shown,
                 "message": f"lane {lane} slot {slot}: the scorer shows {shown!r}, who is not "
                            f"one bowler of match {match_id}: pick who it is"})
@@ -125,15 +127,17 @@ class ScorerSeating:
 
     def pick(self, request_id: int, bowler: str, *, actor: str) -> str:
         """The desk says who the scorer's name is: seat them in that slot, apply held balls."""
-        request = self.requests.seat_request(request_id)
-        if request is None or request.get("resolved_at") is not None:
+        request = next((r for r in self.requests.open_seat_requests()
+                        if r.id == request_id), None)
+        if request is None:
             raise SeatingError(f"seat request {request_id} is not open (already picked, or "
                                "unknown)", "request_id")
-        match_id, lane, slot = request["match_id"], request["lane"], request["slot"]
+        match_id, lane, slot = request.match_id, request.lane, request.slot
         state = self.service.state(match_id)
-        if bowler not in state.bowlers:
+        people = (state.league or {}).get("people", {})
+        if bowler not in state.bowlers or bowler not in people:
             raise SeatingError(f"{bowler!r} is not a bowler of match {match_id}: pick one of "
-                               + ", ".join(state.bowlers), "bowler")
+                               + ", ".join(b for b in state.bowlers if b in people), "bowler")
         if state.status in FINISHED:
             raise SeatingError(f"match {match_id} is {state.status}: nobody can be seated",
                                "request_id")
@@ -143,8 +147,11 @@ class ScorerSeating:
         slots[(lane, slot)] = bowler
         self.service.seat_bowlers(
             match_id, slots, actor=actor,
-            reason=f"the desk says the scorer's {request['scorer_name']!r} is {bowler}")
-        self.requests.resolve_seat_request(request_id, bowler, actor=actor)
+            reason=f"the desk says the scorer's {request.scorer_name!r} is {bowler}")
+        try:
+            self.requests.resolve_seat_request(request_id, people[bowler], actor=actor)
+        except ValueError as refused:  # picked meanwhile at another tablet
+            raise SeatingError(str(refused), "request_id") from refused
         self.service.announce("alley", {"kind": "seat_request_resolved", "id": request_id,
                                         "match_id": match_id, "bowler": bowler})
         applied = self._apply_held(lane, [slot], actor=actor)
@@ -161,9 +168,3 @@ class ScorerSeating:
             if self.service.router.apply_held(item["id"], actor=actor).done:
                 applied += 1
         return applied
-
-
-def seat_requests_view(requests: SeatRequests, states: Mapping[str, Any]) -> list[dict]:
-    """Open seat requests with the bowlers the desk may pick from."""
-    return [dict(r, choices=list(states[r["match_id"]].bowlers))
-            for r in requests.open_seat_requests() if r["match_id"] in states]

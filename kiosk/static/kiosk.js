@@ -209,6 +209,11 @@
     const score = el("div", "score");
     score.append(el("span", "frame", b.frame ? "Frame " + b.frame : (b.game ? "Game done" : "")),
                  el("span", "total", at.score === undefined || at.score === null ? "" : "Total " + at.score));
+    // A league match with handicaps: the handicap and the handicapped total beside the
+    // natural score ("187 · hdcp 31 → 218"); the natural score stays first and unchanged.
+    if (typeof b.handicap === "number" && typeof at.score === "number") {
+      score.append(el("span", "handicap", "· hdcp " + b.handicap + " → " + (at.score + b.handicap)));
+    }
     panel.append(score);
     panel.append(el("div", "scoresheet", b.scoresheet || "—"));
     const hand = el("div", "hand");

@@ -60,8 +60,8 @@ def test_one_action_starts_every_match_of_the_night(desk, store_service):
     # 90% of (220 - average); no average yet: no handicap.
     assert first.handicaps == {"Ann Smith": 63, "Bob Jones": 18, "Cal Ray": 0}
     assert store_service.lanes.bowler_at(2, 1) == ("tue-2026-11-24-1-2", "Bob Jones")
-    assert [n.night_id if hasattr(n, "night_id") else n["night_id"]
-            for n in desk.store.nights("tue")] == ["tue-2026-11-24"]
+    assert [n.night_id
+ for n in desk.store.nights("tue")] == ["tue-2026-11-24"]
 
 
 def test_a_night_that_cannot_start_writes_nothing(desk, store_service):
@@ -106,7 +106,7 @@ def test_a_name_the_roster_does_not_know_waits_for_the_desk(desk, store_service)
     store_service.handle_lane_event(LaneOpened(
         lane=1, bowlers=(BowlerSlot(1, "ANN"), BowlerSlot(2, "SUB")), game=1))
     requests = desk.store.open_seat_requests()
-    assert [(r["lane"], r["slot"], r["scorer_name"]) for r in requests] == [(1, 2, "SUB")]
+    assert [(r.lane, r.slot, r.scorer_name) for r in requests] == [(1, 2, "SUB")]
     # Nobody was guessed into slot 2: its ball is held, not dealt.
     store_service.handle_lane_event(ball(1, 2, 1, 10, standing=()))
     assert all(not games[0] for games in store_service.state(match_id).balls.values())
@@ -117,8 +117,8 @@ def test_a_name_the_roster_does_not_know_waits_for_the_desk(desk, store_service)
     assert len(desk.store.open_seat_requests()) == 1
 
     with pytest.raises(SeatingError, match="not a bowler of match"):
-        desk.seating.pick(requests[0]["id"], "Dee Long", actor=DESK)
-    said = desk.seating.pick(requests[0]["id"], "Cal Ray", actor=DESK)
+        desk.seating.pick(requests[0].id, "Dee Long", actor=DESK)
+    said = desk.seating.pick(requests[0].id, "Cal Ray", actor=DESK)
 
     assert "1 held ball(s) applied" in said
     assert store_service.lanes.bowler_at(1, 2) == (match_id, "Cal Ray")
@@ -126,7 +126,7 @@ def test_a_name_the_roster_does_not_know_waits_for_the_desk(desk, store_service)
     assert desk.store.open_seat_requests() == []
     assert store_service.held.open_items() == []
     with pytest.raises(SeatingError, match="not open"):
-        desk.seating.pick(requests[0]["id"], "Cal Ray", actor=DESK)
+        desk.seating.pick(requests[0].id, "Cal Ray", actor=DESK)
 
 
 def test_a_night_started_after_the_scorer_opened_its_lanes_follows_the_scorer(
