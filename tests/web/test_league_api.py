@@ -209,3 +209,24 @@ def test_seat_requests_list_and_a_pick_of_an_unknown_request_is_not_found(desk):
     assert desk.get("/seat-requests").get_json() == {"seat_requests": []}
     refused(desk.send("POST", "/seat-requests/7/pick", {"bowler": "Ann Smith"}), 404,
             "request_id")
+
+
+def test_a_scorer_name_nobody_matches_waits_for_the_desks_pick(desk, service):
+    from drivers.base import BowlerSlot, LaneOpened
+
+    desk.send("POST", "/leagues/tue/roster", {"csv": ROSTER})
+    assert start_night(desk, ["Ann Smith", "Bob Jones", "Cy Young"]).status_code == 201
+    service.handle_lane_event(LaneOpened(
+        lane=3, bowlers=(BowlerSlot(1, "ANN"), BowlerSlot(2, "SUB")), game=1))
+    (waiting,) = desk.get("/seat-requests").get_json()["seat_requests"]
+    assert (waiting["lane"], waiting["slot"], waiting["scorer_name"]) == (3, 2, "SUB")
+    assert sorted(waiting["choices"]) == ["Ann Smith", "Bob Jones", "Cy Young"]
+    url = f"/seat-requests/{waiting['id']}/pick"
+    refused(desk.send("POST", url, {"bowler": "Nobody Here"}), 400, "bowler")
+    refused(desk.send("POST", url, {"bowler": ""}), 422, "bowler")
+    picked = desk.send("POST", url, {"bowler": "Cy Young"})
+    assert picked.status_code == 200 and "Cy Young bowls in lane 3 slot 2" in picked.get_json()[
+        "message"]
+    assert service.lanes.bowler_at(3, 2) == ("tue-2026-11-24-3-4", "Cy Young")
+    assert desk.get("/seat-requests").get_json()["seat_requests"] == []
+    refused(desk.send("POST", url, {"bowler": "Cy Young"}), 404, "request_id")

@@ -231,3 +231,24 @@ def test_the_night_sheet_shows_every_match_and_prints_without_the_nav(
 def _lanes_three_and_four_are_free(service):
     """The service's started match m1 holds lanes 1-2; the league bowls on 3-4."""
     assert service.lanes.matches_on(3) == []
+
+
+def test_the_dashboard_asks_who_a_scorer_name_is_and_seats_the_pick(
+        browser, live_server, app, service):
+    from drivers.base import BowlerSlot, LaneOpened
+
+    client, csrf = league_with_roster(app)
+    ids = [b.bowler_id for b in app.extensions["league_desk"].store.bowlers("tue")]
+    assert client.post("/api/v1/leagues/tue/nights", headers={"X-CSRFToken": csrf}, json={
+        "night_date": "2026-11-24", "checked_in": ids}).status_code == 201
+    service.handle_lane_event(LaneOpened(
+        lane=4, bowlers=(BowlerSlot(1, "BOBBY"),), game=1))
+    page = tablet(browser, live_server.url)
+    request = page.locator("#seat-request-list li.seat-request")
+    request.wait_for()
+    assert "the scorer shows “BOBBY”" in request.inner_text()
+    request.locator("select").select_option("Bob Jones")
+    request.locator("button").click()
+    page.wait_for_selector("#notice >> text=Bob Jones bowls in lane 4 slot 1")
+    page.wait_for_selector("#seat-requests", state="hidden")
+    assert service.lanes.bowler_at(4, 1) == ("tue-2026-11-24-3-4", "Bob Jones")
