@@ -38,7 +38,7 @@ class LeagueList(BaseModel):
     leagues: list[LeagueView]
 
 
-class BowlerView(BaseModel):
+class RosterBowler(BaseModel):
     bowler_id: int
     league_id: str
     name: str
@@ -50,13 +50,13 @@ class BowlerView(BaseModel):
     handicap: int
 
 
-class BowlerList(BaseModel):
-    bowlers: list[BowlerView]
+class RosterList(BaseModel):
+    bowlers: list[RosterBowler]
 
 
 class RosterImported(BaseModel):
     imported: int
-    bowlers: list[BowlerView]
+    bowlers: list[RosterBowler]
 
 
 class NightMatch(BaseModel):
@@ -154,14 +154,14 @@ def add_league_paths(doc: Any, base: str, path, security: list) -> None:
             response=LeagueView, body=s.UpdateLeagueBody, errors=("404",), security=security,
             parameters=league_id)
     doc.add(f"{league}/bowlers", "get", "The league's roster (active bowlers unless asked)",
-            response=BowlerList, errors=("404", "422"), security=security,
+            response=RosterList, errors=("404", "422"), security=security,
             parameters=[*league_id, *_queries(q.RosterQuery)])
-    doc.add(f"{league}/bowlers", "post", "Add a bowler to the roster", response=BowlerView,
+    doc.add(f"{league}/bowlers", "post", "Add a bowler to the roster", response=RosterBowler,
             status="201", body=s.AddBowlerBody, errors=("404",), security=security,
             parameters=league_id)
     doc.add(f"{league}/bowlers/{{bowler_id}}", "patch",
             "Edit a bowler; active false retires them, true re-activates them",
-            response=BowlerView, body=s.EditBowlerBody, errors=("404",), security=security,
+            response=RosterBowler, body=s.EditBowlerBody, errors=("404",), security=security,
             parameters=[*league_id, *bowler_id])
     doc.add(f"{league}/roster", "post", "Import a roster CSV: all rows or none (400 lists "
             "every bad row as error.rows: line, reason)", response=RosterImported,
