@@ -86,9 +86,9 @@ def _screens_need_axe():
         skip_or_fail(f"{AXE} is missing: ./dev setup vendors axe-core from npm")
 
 
-@pytest.mark.parametrize("width", [1280, 390])
 def test_the_league_pages_have_no_serious_accessibility_violation(
-        browser, live_server, app, service, width):
+        browser, live_server, app, service, width=390):
+    """At a phone's width, the narrowest the tablet pages are used at."""
     from tests.web.test_league_pages import play_a_night
 
     play_a_night(app, service)
