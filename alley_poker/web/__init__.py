@@ -20,6 +20,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from alley_poker.service import AlleyService, open_service
 from alley_poker.service.health import FeedStatusBoard
+from alley_poker.service.league_desk import open_league_desk
 from alley_poker.service.night_close import NightCloseBoard
 from alley_poker.store.api_tokens import ApiTokenStore
 from alley_poker.store.kiosk_devices import KioskDeviceStore
@@ -91,6 +92,10 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     app.extensions["kiosk_devices"] = (
         KioskDeviceStore(store.engine, centre=app.config["CENTRE"]) if store is not None
         else None)
+    # Leagues (rosters, nights, standings) live in the same database as the events.
+    app.extensions["league_desk"] = (
+        getattr(service, "league_desk", None) or open_league_desk(service)
+        if store is not None else None)
     install_request_guard(app, CSRFProtect(app))
     register_error_handlers(app)
     for blueprint in (kiosk, commissioner, api):

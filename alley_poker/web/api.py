@@ -88,6 +88,8 @@ def validated_body(model: type[Body], *, empty_allowed: bool = False) -> Body:
 from alley_poker.web import (  # noqa: E402, F401
     api_commands,
     api_held,
+    api_league_reports,
+    api_leagues,
     api_reads,
     api_reports,
     api_screen,

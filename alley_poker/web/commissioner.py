@@ -38,7 +38,8 @@ commissioner = Blueprint("commissioner", __name__, url_prefix="/commissioner")
 
 #: The tablet's pages: endpoint, title (the navigation bar, in this order).
 PAGES = [("dashboard", "Lanes"), ("new_match", "New match"), ("manual_entry", "Manual entry"),
-         ("settlement", "Settlement"), ("audit", "Audit log"), ("tokens", "API tokens")]
+         ("settlement", "Settlement"), ("leagues", "League"), ("audit", "Audit log"),
+         ("tokens", "API tokens")]
 
 
 def tablet_page(template: str, **context: Any):
@@ -207,3 +208,7 @@ def pins():
     # 400 rather than the API's 422: the tablet's own route, answered so since it began.
     query = validated_query(PinsQuery, status=400, code="bad_request")
     return jsonify(judge_leave(query.before, query.standing, query.full_rack))
+
+
+# The league pages add their views to ``commissioner`` when imported (after tablet_page).
+from alley_poker.web import commissioner_league  # noqa: E402, F401

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from alley_poker.web import api_responses as r
 from alley_poker.web import queries as q
 from alley_poker.web import schemas as s
+from alley_poker.web.openapi_leagues import add_league_paths
 
 REF = "#/components/schemas/{model}"
 
@@ -28,9 +29,11 @@ ERRORS = {
     "400": "the body is not a JSON object (not JSON, or nested too deeply to read)",
     "401": "not signed in as the commissioner, or a bad API token",
     "403": "missing or wrong CSRF token, or a token where the tablet is needed",
-    "404": "no such match, command, token, or kiosk waiting with that code",
+    "404": "no such match, command, token, kiosk waiting with that code, league, bowler, "
+           "night or seat request",
     "409": "refused by the ledger's rules, the match is past the body's expected_seq "
-           "(stale_version), or the lanes are taken",
+           "(stale_version), the lanes are taken, or the league, night or seat request "
+           "exists or was decided already",
     "413": "the body is larger than the server accepts (64 KB)",
     "422": "the body or a query parameter failed validation, or names a lane the centre "
            "does not have (unknown_lane)",
@@ -197,6 +200,7 @@ def openapi_document() -> dict[str, Any]:
     doc.add(f"{base}/kiosks/{{device_id}}", "delete", "Revoke a paired kiosk at once",
             response=None, status="204", errors=("404",), security=TABLET,
             parameters=[_path("device_id", {"type": "integer"})])
+    add_league_paths(doc, base, _path, COMMISSIONER)
     doc.add(f"{base}/openapi.json", "get", "This document", response={"type": "object"})
 
     return {

@@ -108,6 +108,11 @@ class AuditQuery(ApiQuery):
                                 description="at most this many (default 200; the CSV: all)")] = 200
 
 
+class RosterQuery(ApiQuery):
+    include_retired: bool = Field(default=False, description=(
+        "true: retired bowlers too (they keep their history)"))
+
+
 class PinsQuery(QueryParameters):
     """The tablet's pin diagram.  Here an empty ``standing=`` is a leave: no pin standing."""
 

@@ -23,6 +23,8 @@
                                                      : answer.status + " " + answer.statusText);
       problem.field = reply && reply.error ? reply.error.field : null;
       problem.status = answer.status;
+      // A roster file's refusal lists each bad row ({line, reason}).
+      problem.rows = reply && reply.error && reply.error.rows ? reply.error.rows : null;
       throw problem;
     }
     return reply;

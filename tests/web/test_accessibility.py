@@ -84,3 +84,20 @@ def test_the_settlement_view_has_no_serious_accessibility_violation(
 def _screens_need_axe():
     if not AXE.exists():
         skip_or_fail(f"{AXE} is missing: ./dev setup vendors axe-core from npm")
+
+
+def test_the_league_pages_have_no_serious_accessibility_violation(
+        browser, live_server, app, service, width=390):
+    """At a phone's width, the narrowest the tablet pages are used at."""
+    from tests.web.test_league_pages import play_a_night
+
+    play_a_night(app, service)
+    page = sign_in(browser, live_server.url)
+    page.set_viewport_size({"width": width, "height": 900})
+    for path in ("leagues", "leagues/tue", "leagues/tue/night", "leagues/tue/standings",
+                 "leagues/tue/nights/2026-11-24"):
+        page.goto(f"{live_server.url}/commissioner/{path}")
+        page.wait_for_load_state("networkidle")
+        assert serious_violations(page) == [], path
+        # Nothing is cut off at a phone's width: the page never scrolls sideways.
+        assert page.evaluate("document.documentElement.scrollWidth") <= width + 1, path
