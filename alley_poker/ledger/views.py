@@ -71,7 +71,7 @@ def _progress(state: MatchState, bowler: str) -> dict[str, Any]:
     return view
 
 
-def _handicapped(state: MatchState, bowler: str) -> dict[str, Any]:
+def handicap_view(state: MatchState, bowler: str) -> dict[str, Any]:
     """A handicap match's figures beside the natural score: the handicap (pins per game), the
     scratch series so far and the series with the handicap added for every game begun
     (None while a game is under correction review)."""
@@ -117,7 +117,7 @@ def public_match_view(state: MatchState) -> dict[str, Any]:
         bowlers[bowler] = (bowler_view(state, bowler, value=values.get(bowler))
                            | _progress(state, bowler))
         if state.handicaps:
-            bowlers[bowler] |= _handicapped(state, bowler)
+            bowlers[bowler] |= handicap_view(state, bowler)
     view = {
         "match_id": state.match_id,
         "seq": state.seq,
@@ -134,7 +134,14 @@ def public_match_view(state: MatchState) -> dict[str, Any]:
         "shares": dict(result.get("shares", {})),
         "reviews": [dict(review) for review in state.reviews.values()],
     }
-    # Only a league match carries these, so every other match's view is as it always was.
+    return view | league_view(state)
+
+
+def league_view(state: MatchState) -> dict[str, Any]:
+    """A league match's top-level keys: ``league`` (its league and night; the roster ids stay
+    out) and ``handicaps``, each only when the match has it, so every other match's view is
+    as it always was."""
+    view: dict[str, Any] = {}
     if state.league is not None:
         view["league"] = {key: state.league[key]
                           for key in ("league_id", "night_id", "night_date")}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from alley_poker.ledger.state import MatchState
-from alley_poker.ledger.views import bowler_view
+from alley_poker.ledger.views import bowler_view, handicap_view, league_view
 from alley_poker.scenario.runner import ScenarioRun
 
 #: Event data keys that are bookkeeping rather than the fact itself.
@@ -16,6 +16,9 @@ def to_json(run: ScenarioRun) -> dict[str, Any]:
     """The scenario runner's ``--json`` object (a contract: outside checks parse it)."""
     state = run.state
     bowlers = {bowler: bowler_view(state, bowler) for bowler in state.bowlers}
+    if state.handicaps:  # a handicap match: each bowler's handicap and both series
+        for bowler, entry in bowlers.items():
+            entry.update(handicap_view(state, bowler))
     result = state.result or {}
     out: dict[str, Any] = {
         "status": state.status,
@@ -28,6 +31,7 @@ def to_json(run: ScenarioRun) -> dict[str, Any]:
         "reviews": [dict(review) for review in state.reviews.values()],
         "events": [_event_view(event) for event in run.events],
     }
+    out.update(league_view(state))  # "league" and "handicaps", only for a league match
     if run.error is not None:
         out["error"] = str(run.error)
     return out
@@ -59,9 +63,11 @@ def to_text(run: ScenarioRun) -> str:
              + "  ".join(f"{j}={p}" for j, p in data["jokers"].items())]
     for name, entry in data["bowlers"].items():
         hole = f"  hole {entry['hole']}" if entry["hole"] else ""
+        series = (f"   series {entry['scratch_series']} + hdcp {entry['handicap']}/game "
+                  f"= {entry['handicap_series']}" if "handicap" in entry else "")
         lines.append(f"  {name:<12} {' '.join(entry['hand']) or '-':<30} {entry['describe']}"
                      f"{hole}   paid {_money(entry['paid_cents'])}"
-                     f"   won {_money(entry['won_cents'])}")
+                     f"   won {_money(entry['won_cents'])}{series}")
         for decision in entry["pending"]:
             lines.append(f"      pending {decision['kind']} ({decision['id']}) until "
                          f"{decision['deadline']}")

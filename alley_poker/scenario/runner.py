@@ -98,12 +98,17 @@ class _Runner:
         body = table_of(step, "setup")
         bowlers = take(body, "bowlers", list, "setup")
         consent = take(body, "consent", bool, "setup", default=True)
-        self.execute(c.CreateMatch(
+        command = c.CreateMatch(
             MATCH_ID, bowlers, take(body, "games", int, "setup", default=1),
             take(body, "ante_cents", int, "setup", default=None, optional=True),
             take(body, "rules", dict, "setup", default=None, optional=True),
-            test_mode=True, actor=COMMISSIONER))
+            test_mode=True, actor=COMMISSIONER,
+            # A league match's tag and handicaps, as a league night records them (the ledger
+            # checks both and refuses a bad one, naming it).
+            league=take(body, "league", dict, "setup", default=None, optional=True),
+            handicaps=take(body, "handicaps", dict, "setup", default=None, optional=True))
         no_more_keys(body, "setup")
+        self.execute(command)
         if consent:
             for bowler in bowlers:
                 self.execute(c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))

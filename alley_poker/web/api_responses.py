@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from alley_poker.web.match_view_schema import MatchView
 from alley_poker.web.schemas import LaneSlot
 
 
@@ -61,7 +62,7 @@ class ScreenBowler(BaseModel):
 
 class ScreenMatch(BaseModel):
     match_id: str
-    state: dict[str, Any]
+    state: MatchView
     bowlers: dict[str, ScreenBowler]
 
 

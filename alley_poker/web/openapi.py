@@ -6,6 +6,9 @@ bodies, responses and query strings alike).
 ('3.1.0', True)
 >>> "RecordBallBody" in doc["components"]["schemas"]
 True
+>>> match_view = doc["paths"]["/api/v1/matches/{match_id}"]["get"]["responses"]["200"]
+>>> match_view["content"]["application/json"]["schema"]
+{'$ref': '#/components/schemas/MatchView'}
 >>> from alley_poker.web.schemas import COMMAND_BODIES
 >>> len([path for path in doc["paths"] if "/commands/" in path]) == len(COMMAND_BODIES)
 True
@@ -21,6 +24,7 @@ from alley_poker.web import api_responses as r
 from alley_poker.web import queries as q
 from alley_poker.web import schemas as s
 from alley_poker.web.openapi_leagues import add_league_paths
+from alley_poker.web.match_view_schema import MatchView
 
 REF = "#/components/schemas/{model}"
 
@@ -128,11 +132,11 @@ def openapi_document() -> dict[str, Any]:
             "What a lane pair's kiosk shows: its matches and the result settled there last",
             response=r.LaneScreen, errors=("404",), parameters=pair)
     doc.add(f"{base}/matches", "get", "Every match of this centre", response=r.MatchList)
-    doc.add(f"{base}/matches", "post", "Create a match on lane slots", response={
-        "type": "object"}, status="201", body=s.CreateMatchBody, errors=("409",),
-        security=COMMISSIONER)
+    doc.add(f"{base}/matches", "post", "Create a match on lane slots",
+            response=MatchView, status="201", body=s.CreateMatchBody, errors=("409",),
+            security=COMMISSIONER)
     doc.add(match, "get", "The public state of a match (never the draw pile's order)",
-            response={"type": "object"}, errors=("404",), parameters=match_id)
+            response=MatchView, errors=("404",), parameters=match_id)
     doc.add(f"{match}/lanes", "get", "The match's lane slots", response=r.MatchLanes,
             errors=("404",), parameters=match_id)
     doc.add(f"{match}/lanes", "put", "Move the match's bowlers between lane slots",

@@ -31,7 +31,8 @@ def test_there_is_a_scenario_per_rule():
                  "both_jokers_armed_single_swap", "split_steal_joker_no_swap",
                  "morgan_made_and_broken", "holland_daze_resets_streak",
                  "empty_pile_courtesy_ties", "lowest_score_tie_draws", "buy_wins_automatically",
-                 "split_pot_odd_cents", "correction_review_applied"):
+                 "split_pot_odd_cents", "correction_review_applied",
+                 "lowest_score_draw_by_handicap"):
         assert rule in names
     for path in FILES:
         assert path.with_suffix(".expected.json").exists(), f"{path.name} has no expectation"
@@ -138,3 +139,32 @@ def test_text_output_and_seed(tmp_path: Path):
     result = CliRunner().invoke(main, ["scenario", "run", str(path), "--seed", "7"])
     assert result.exit_code == 0
     assert "winners: Ann ($1.52), Bob ($1.51)" in result.stdout
+
+
+def test_the_handicap_scenario_draws_for_the_lowest_scratch_series_under_the_default_rule():
+    """Without ``lowest_score_draw_by = "handicap"`` the same games offer Ann (lowest scratch
+    series) the draw, not Bob: the rule, not the games, makes the example's difference."""
+    lines = (SCENARIOS / "lowest_score_draw_by_handicap.jsonl").read_text().splitlines()
+    setup = next(i for i, line in enumerate(lines) if line.startswith('{"setup"'))
+    step = json.loads(lines[setup])
+    del step["setup"]["rules"]
+    lines[setup] = json.dumps(step)
+    stack = next(i for i, line in enumerate(lines) if line.startswith('{"stack"'))
+    run = run_scenario(lines[:stack])
+    assert run.error is None
+    assert [d["bowler"] for d in run.state.decisions.values()] == ["Ann"]
+    assert run.state.handicaps == {"Ann": 30, "Bob": 0, "Cy": 10}
+
+
+@pytest.mark.parametrize(("setup", "reason"), [
+    ({"handicaps": {"Zed": 3}}, "handicaps: 'Zed' is not a bowler of this match"),
+    ({"handicaps": {"Ann": 301}}, "Ann's handicap must be a whole number of pins from 0 to 300"),
+    ({"handicaps": [3]}, "setup: 'handicaps' has the wrong type"),
+    ({"league": {"league_id": "tue"}}, "league: missing night_id, night_date, people"),
+    ({"league": "tue"}, "setup: 'league' has the wrong type"),
+])
+def test_a_bad_league_setup_names_the_problem_and_creates_nothing(setup, reason):
+    run = run_scenario([json.dumps({"setup": {"bowlers": ["Ann", "Bob"], **setup}})])
+    assert run.error is not None and run.error.line == 1
+    assert reason in str(run.error)
+    assert run.state.status == "new" and run.events == []
