@@ -23,8 +23,8 @@ from pydantic import BaseModel
 from alley_poker.web import api_responses as r
 from alley_poker.web import queries as q
 from alley_poker.web import schemas as s
-from alley_poker.web.openapi_leagues import add_league_paths
 from alley_poker.web.match_view_schema import MatchView
+from alley_poker.web.openapi_leagues import add_league_paths
 
 REF = "#/components/schemas/{model}"
 
