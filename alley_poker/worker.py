@@ -27,6 +27,7 @@ from alley_poker.config import AlleyConfig
 from alley_poker.service import open_service
 from alley_poker.service.election import CentreElection, ElectionUnavailable
 from alley_poker.service.feeds import FeedSupervisor
+from alley_poker.service.league_desk import attach_scorer_seating
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
 from alley_poker.service.scheduler import centre_scheduler
 from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_switching
@@ -144,6 +145,7 @@ class CentreWorker:
         bus = RedisBus(self.redis_url, channel_prefix=centre_channel_prefix(self.centre))
         try:
             service = open_service(self.database_url, centre=self.centre, bus=bus)
+            attach_scorer_seating(service)  # the feeds are read here, so seating is done here
             emitter = external_emitter(service, self.redis_url)
             feeds = FeedSupervisor(self.config.feeds, service.handle_lane_event)
             scheduler = centre_scheduler(service, self.config, feeds)

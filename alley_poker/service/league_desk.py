@@ -28,12 +28,22 @@ class LeagueDesk:
         self.standings.close()
 
 
+def attach_scorer_seating(service: AlleyService,
+                          store: LeagueStore | None = None) -> ScorerSeating:
+    """Seat ``service``'s league matches from the scorer's ``OPEN`` lines: every process that
+    reads a scorer's feed needs it (the all-in-one server, and a centre's worker)."""
+    if store is None:
+        store = LeagueStore(service.repository.store.engine, centre=service.centre)
+    seating = ScorerSeating(service, store)
+    service.seating = seating
+    return seating
+
+
 def open_league_desk(service: AlleyService) -> LeagueDesk:
     """The league side of ``service``'s centre; sets ``service.seating``."""
     store = LeagueStore(service.repository.store.engine, centre=service.centre)
     standings = LiveStandings(service)
-    seating = ScorerSeating(service, store)
-    service.seating = seating
+    seating = attach_scorer_seating(service, store)
 
     def league_average(bowler_id: int) -> tuple[int, int] | None:
         """(games, average) the bowler has bowled in their league so far, from the log."""
