@@ -70,6 +70,8 @@ class MatchState:
         self.status = "new"
         self.rules: RuleBook | None = None
         self.test_mode = False
+        # {"scheme", "commitment", "salt", "seed" (hex once revealed)}; None: not committed.
+        self.fairness: dict[str, str | None] | None = None
         self.games = 0
         self.ante_cents = 0
         self.bowlers: list[str] = []
@@ -202,6 +204,7 @@ class MatchState:
         other.seq = self.seq
         other.rules = self.rules
         other.test_mode = self.test_mode
+        other.fairness = self.fairness
         other.games = self.games
         other.ante_cents = self.ante_cents
         other._load_core(self._core_copy())
@@ -219,6 +222,7 @@ class MatchState:
             "seq": self.seq,
             "rules": self.rules.model_dump() if self.rules else None,
             "test_mode": self.test_mode,
+            "fairness": self.fairness,
             "games": self.games,
             "ante_cents": self.ante_cents,
             **core_to_json(self._core_copy()),
