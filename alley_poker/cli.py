@@ -248,5 +248,14 @@ def simulate(**options: object) -> None:
         raise click.ClickException(str(exc)) from exc
 
 
+def _add_fairness_commands() -> None:
+    from alley_poker.cli_fairness import COMMANDS
+
+    for command in COMMANDS:
+        main.add_command(command)
+
+
+_add_fairness_commands()
+
 if __name__ == "__main__":  # pragma: no cover
     main()
