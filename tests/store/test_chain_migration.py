@@ -28,7 +28,7 @@ def test_existing_events_are_sealed_and_the_start_is_recorded(store_url):
                 sa.text("INSERT INTO events (match_id, seq, type, data, recorded_at, centre) "
                         "VALUES ('old', :seq, 'hole_deepened', :data, :now, 'default')"),
                 {"seq": seq, "now": now,
-                 "data": '{"at":"2026-03-06T19:00:00Z","data":{"n":%d}}' % seq})
+                 "data": f'{{"at":"2026-03-06T19:00:00Z","data":{{"n":{seq}}}}}'})
     engine.dispose()
 
     with EventStore.open(store_url) as store:
