@@ -9,6 +9,7 @@ import click
 
 from alley_poker import __version__
 from alley_poker.cards import parse_cards
+from alley_poker.cli_fairness import COMMANDS as FAIRNESS_COMMANDS
 from alley_poker.league_cli import league
 
 
@@ -257,6 +258,8 @@ def simulate(**options: object) -> None:
 
 
 main.add_command(league)
+for command in FAIRNESS_COMMANDS:
+    main.add_command(command)
 
 
 if __name__ == "__main__":  # pragma: no cover

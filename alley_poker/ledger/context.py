@@ -12,6 +12,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any, NoReturn
 
+from alley_poker.fairness.deal import DrawStream, RandomForTests, SeededDeal
 from alley_poker.ledger.commands import Command
 from alley_poker.ledger.errors import CommandRefused
 from alley_poker.ledger.events import Event
@@ -21,12 +22,14 @@ from alley_poker.ledger.state import MatchState
 class Context:
     """One command in progress: ``state`` is the scratch copy, ``events`` what it produced."""
 
-    def __init__(self, state: MatchState, command: Command, rng: random.Random, now: datetime):
+    def __init__(self, state: MatchState, command: Command,
+                 rng: random.Random | SeededDeal | RandomForTests, now: datetime):
         if not isinstance(now, datetime) or now.tzinfo is None:
             raise ValueError("handle needs an aware datetime for `now`")
         self.state = state.clone()
         self.command = command
-        self.rng = rng
+        # A bare random.Random is the explicit test-only source (seeded tests, scenarios).
+        self.source = RandomForTests(rng) if isinstance(rng, random.Random) else rng
         self.now = now.astimezone(UTC)
         self.events: list[Event] = []
         self._common = {
@@ -43,11 +46,35 @@ class Context:
         self.events.append(event)
         return event
 
+    def draws(self, use: str) -> DrawStream:
+        """The random stream for ``use`` by the event this command emits next.
+
+        A committed match draws only from its own seed (never from anything else); a match
+        without a commitment (test sources, matches from before fair dealing) draws from the
+        given source, or from the system's CSPRNG when the source is another match's seed.
+        """
+        seq = self.state.seq + 1
+        fairness = self.state.fairness
+        if fairness is not None:
+            if getattr(self.source, "commitment", None) != fairness["commitment"]:
+                refuse(f"match {self.state.match_id} is dealt from its committed seed, which "
+                       "this process does not hold; nothing was done", "match_id")
+            return self.source.stream(fairness["salt"], use, seq)
+        if isinstance(self.source, SeededDeal):
+            return RandomForTests(random.SystemRandom()).stream(None, use, seq)
+        return self.source.stream(None, use, seq)
+
     def shuffle(self, why: str) -> None:
         """Reshuffle the draw pile (the resulting order goes into the event)."""
-        order = list(self.state.pile)
-        self.rng.shuffle(order)
+        order = self.draws("reshuffle").shuffled(self.state.pile)
         self.emit("pile_shuffled", order=order, why=why)
+
+    def reveal_seed(self) -> None:
+        """At settlement or void: publish the seed of a committed match (once)."""
+        fairness = self.state.fairness
+        if fairness is not None and fairness["seed"] is None \
+                and getattr(self.source, "commitment", None) == fairness["commitment"]:
+            self.emit("seed_revealed", seed=self.source.seed.hex())
 
     def deadline(self, seconds: int) -> str:
         return iso(self.now + timedelta(seconds=seconds))

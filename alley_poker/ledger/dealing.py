@@ -83,8 +83,9 @@ def _courtesy_draw(ctx: Context, bowler: str, reason: str,
     if not candidates:
         return _skip(ctx, bowler, reason, for_ball,
                      "the draw pile is empty and the drawer holds the most cards")
-    victim = candidates[0] if len(candidates) == 1 else ctx.rng.choice(candidates)
-    card = ctx.rng.choice(state.hands[victim])
+    draws = ctx.draws("courtesy")
+    victim = candidates[0] if len(candidates) == 1 else draws.pick(candidates)
+    card = draws.pick(state.hands[victim])
     ctx.emit("card_taken", bowler=bowler, from_bowler=victim, card=card, via="courtesy",
              reason=reason, for_ball=for_ball)
     return card

@@ -143,6 +143,7 @@ def confirm_result(ctx: Context) -> None:
     for bowler, cents in state.result["shares"].items():
         if cents:
             ctx.emit("payout", bowler=bowler, cents=cents)
+    ctx.reveal_seed()
     ctx.emit("match_settled", reason=getattr(ctx.command, "reason", ""))
 
 
@@ -175,6 +176,7 @@ def settle_as_hands_stand(ctx: Context) -> None:
     for bowler, cents in state.result["shares"].items():
         if cents:
             ctx.emit("payout", bowler=bowler, cents=cents)
+    ctx.reveal_seed()
     ctx.emit("match_settled", reason=reason)
 
 
@@ -198,4 +200,5 @@ def void_match(ctx: Context) -> None:
         refuse(f"a {state.status} match cannot be voided"
                + (" (undo the result first)" if state.status == "settled" else ""), "status")
     refunds = {b: cents for b, cents in state.paid.items() if cents}
+    ctx.reveal_seed()
     ctx.emit("match_voided", refunds=refunds, reason=getattr(ctx.command, "reason", ""))

@@ -39,6 +39,9 @@ EVENT_KEYS: dict[str, frozenset[str]] = {
         "match_started": "pile powers antes",
         "bowler_added": "bowler ante_paid",
         "bowler_removed": "bowler refund_cents",
+        # provably fair dealing (docs/fairness.md)
+        "deal_committed": "scheme commitment salt",
+        "seed_revealed": "seed",
         # the pile and cards
         "pile_shuffled": "order why",
         "pile_stacked": "order",

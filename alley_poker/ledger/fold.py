@@ -281,6 +281,19 @@ def _result_undone(s: MatchState, d: dict, e: Event) -> None:
     s.end_stage = "showdown"
 
 
+def _deal_committed(s: MatchState, d: dict, e: Event) -> None:
+    if s.fairness is not None:
+        raise ValueError("the deal is already committed")
+    s.fairness = {"scheme": d["scheme"], "commitment": d["commitment"], "salt": d["salt"],
+                  "seed": None}
+
+
+def _seed_revealed(s: MatchState, d: dict, e: Event) -> None:
+    if s.fairness is None:
+        raise ValueError("a seed revealed for a match that committed none")
+    s.fairness = {**s.fairness, "seed": d["seed"]}  # replaced: clones may share the dict
+
+
 def _match_voided(s: MatchState, d: dict, e: Event) -> None:
     for bowler, cents in d["refunds"].items():
         s.paid[bowler] -= cents
@@ -301,6 +314,8 @@ APPLY = {
     "match_created": _match_created,
     "consent_recorded": _consent_recorded,
     "match_started": _match_started,
+    "deal_committed": _deal_committed,
+    "seed_revealed": _seed_revealed,
     "bowler_added": _bowler_added,
     "bowler_removed": _bowler_removed,
     "pile_shuffled": _pile_shuffled,

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 from datetime import datetime
 
+from alley_poker.fairness.deal import RandomForTests, SeededDeal
 from alley_poker.ledger import commands as c
 from alley_poker.ledger import corrections, deciding, endgame, play, undo
 from alley_poker.ledger.context import Context, refuse
@@ -13,6 +14,9 @@ from alley_poker.ledger.decisions import require_commissioner
 from alley_poker.ledger.events import Event
 from alley_poker.ledger.invariants import check_invariants
 from alley_poker.ledger.state import MatchState
+
+#: Where a command's cards come from (see :func:`handle`).
+DealSource = random.Random | SeededDeal | RandomForTests
 
 
 def _commissioner(action: Callable[[Context], None]) -> Callable[[Context, c.Command], None]:
@@ -61,9 +65,13 @@ def _reapplied(ctx: Context, command: c.Command) -> None:
         endgame.advance_end(ctx)
 
 
-def handle(state: MatchState, command: c.Command, *, rng: random.Random,
+def handle(state: MatchState, command: c.Command, *, rng: DealSource,
            now: datetime) -> list[Event]:
     """The events ``command`` produces against ``state`` (which is never modified).
+
+    ``rng`` is where the cards come from: a match's :class:`SeededDeal` (fair dealing,
+    docs/fairness.md) or, in tests and scenarios, a seeded ``random.Random`` (the explicit
+    test-only source; its matches commit to no seed).
 
     Raises :class:`CommandRefused` with the reason when the command does not apply; then
     nothing happened.
@@ -86,7 +94,7 @@ ante from Ann, Bob
     return decide(state, command, rng=rng, now=now)[0]
 
 
-def decide(state: MatchState, command: c.Command, *, rng: random.Random,
+def decide(state: MatchState, command: c.Command, *, rng: DealSource,
            now: datetime) -> tuple[list[Event], MatchState]:
     """:func:`handle`, and also the state after the events: a new state, checked against
     every invariant, that a caller keeping the match in memory can take as it is instead of

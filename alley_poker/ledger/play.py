@@ -15,6 +15,7 @@ from alley_poker.ledger.decisions import (
     require_commissioner,
 )
 from alley_poker.ledger.endgame import all_games_complete, begin_end, rebuild_game
+from alley_poker.ledger.fair_deal import commit_deal
 from alley_poker.ledger.league_tags import handicap_table, league_tag
 from alley_poker.ledger.losing import is_gutter_ball, lose_card, return_cards
 from alley_poker.ledger.rules import RuleBook, RuleBookError
@@ -69,6 +70,7 @@ def create_match(ctx: Context, cmd: c.CreateMatch) -> None:
         tags["handicaps"] = handicap_table(cmd.handicaps, bowlers)
     ctx.emit("match_created", bowlers=bowlers, games=cmd.games, ante_cents=ante,
              rules=rules.model_dump(), test_mode=bool(cmd.test_mode), **tags)
+    commit_deal(ctx)
 
 
 def consent(ctx: Context, cmd: c.ConsentToAnte) -> None:
@@ -92,8 +94,7 @@ def start_match(ctx: Context, cmd: c.StartMatch) -> None:
     if waiting:
         refuse(f"waiting for consent to the {state.ante_cents}-cent ante from "
                + ", ".join(waiting), "consents")
-    pile = [str(card) for card in FULL_DECK]
-    ctx.rng.shuffle(pile)
+    pile = ctx.draws("deck").shuffled([str(card) for card in FULL_DECK])
     good = state.rules.good_joker
     powers = {"JOKER-A": "good" if good == "JOKER-A" else "bad",
               "JOKER-B": "good" if good == "JOKER-B" else "bad"}

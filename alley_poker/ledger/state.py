@@ -70,6 +70,8 @@ class MatchState:
         self.status = "new"
         self.rules: RuleBook | None = None
         self.test_mode = False
+        # {"scheme", "commitment", "salt", "seed" (hex once revealed)}; None: not committed.
+        self.fairness: dict[str, str | None] | None = None
         self.games = 0
         self.ante_cents = 0
         self.league: dict[str, Any] | None = None   # a league match's tag (match_created)
@@ -204,6 +206,7 @@ class MatchState:
         other.seq = self.seq
         other.rules = self.rules
         other.test_mode = self.test_mode
+        other.fairness = self.fairness
         other.games = self.games
         other.ante_cents = self.ante_cents
         other.league = self.league        # set once at creation, never changed in place
@@ -223,6 +226,7 @@ class MatchState:
             "seq": self.seq,
             "rules": self.rules.model_dump() if self.rules else None,
             "test_mode": self.test_mode,
+            "fairness": self.fairness,
             "games": self.games,
             "ante_cents": self.ante_cents,
             "league": self.league,

@@ -133,6 +133,8 @@ def public_match_view(state: MatchState) -> dict[str, Any]:
         "winners": list(result.get("winners", [])),
         "shares": dict(result.get("shares", {})),
         "reviews": [dict(review) for review in state.reviews.values()],
+        # The commitment to the deal's seed (docs/fairness.md); the seed once revealed.
+        "fairness": dict(state.fairness) if state.fairness is not None else None,
     }
     return view | league_view(state)
 

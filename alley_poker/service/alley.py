@@ -350,9 +350,10 @@ def open_service(database_url: str, *, centre: str = "default",
                  bus: EventBus | None = None) -> AlleyService:
     """The service of ``centre`` over the event store at ``database_url``, lanes restored.
 
-    Shuffles use ``random.SystemRandom`` (a cryptographically strong source) unless a seeded
-    ``rng_factory`` is given for tests and simulations.  ``bus`` defaults to an in-process
-    one; give a :class:`~alley_poker.service.redis_bus.RedisBus` when processes share a centre.
+    Matches are dealt fairly (a committed seed per match, docs/fairness.md) unless a seeded
+    ``rng_factory`` is given for tests and simulations (a test-only source, no commitment).
+    ``bus`` defaults to an in-process one; give a
+    :class:`~alley_poker.service.redis_bus.RedisBus` when processes share a centre.
     """
     from alley_poker.store import EventStore
     from alley_poker.store.held_balls import HeldBallLog
@@ -360,6 +361,6 @@ def open_service(database_url: str, *, centre: str = "default",
     from alley_poker.store.repository import MatchRepository
 
     store = EventStore.open(database_url, centre=centre)
-    repository = MatchRepository(store, rng_factory=rng_factory or random.SystemRandom)
+    repository = MatchRepository(store, rng_factory=rng_factory)
     return AlleyService(repository, bus=bus, assignments=LaneAssignmentLog(store),
                         centre=centre, held=HeldBallLog(store))

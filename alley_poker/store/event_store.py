@@ -63,6 +63,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import StaticPool
 
+from alley_poker.store import chain
 from alley_poker.store.schema import DEFAULT_CENTRE, events, matches
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -217,9 +218,10 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
         ]
         try:
             with self.write_transaction() as connection:
-                last_seq = _last_seq(connection, self.centre, match_id)
+                last_seq, last_hash = chain.last_link(connection, self.centre, match_id)
                 if last_seq != expected_seq:
                     raise ConcurrencyConflict(match_id, expected_seq, last_seq)
+                chain.seal(rows, last_hash)
                 if expected_seq == 0:
                     connection.execute(
                         insert(matches).values(
@@ -266,14 +268,13 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
             return outcomes
         try:
             with self.write_transaction() as connection:
-                last_seqs: dict[str, int] = {}
+                last_links: dict[str, tuple[int, str]] = {}
                 rows_to_insert: list[dict[str, Any]] = []
                 for index, match_id, expected_seq, rows in accepted:
                     if not rows:
                         continue
-                    last_seq = last_seqs.get(match_id)
-                    if last_seq is None:
-                        last_seq = _last_seq(connection, self.centre, match_id)
+                    last_seq, last_hash = last_links.get(match_id) or chain.last_link(
+                        connection, self.centre, match_id)
                     if last_seq != expected_seq:
                         outcomes[index] = ConcurrencyConflict(match_id, expected_seq, last_seq)
                         continue
@@ -281,7 +282,7 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
                         connection.execute(insert(matches).values(
                             match_id=match_id, centre=self.centre, created_at=recorded_at))
                     rows_to_insert.extend(rows)
-                    last_seqs[match_id] = expected_seq + len(rows)
+                    last_links[match_id] = (expected_seq + len(rows), chain.seal(rows, last_hash))
                 if rows_to_insert:
                     connection.execute(_INSERT_EVENTS, rows_to_insert)
         except sqlalchemy.exc.IntegrityError as error:

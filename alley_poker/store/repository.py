@@ -53,6 +53,7 @@ from typing import Any
 from urllib.parse import quote
 
 from alley_poker import __version__
+from alley_poker.fairness.deal import SeededDeal
 from alley_poker.ledger import (
     CommandRefused,
     Event,
@@ -67,6 +68,7 @@ from alley_poker.ledger import (
     replay,
 )
 from alley_poker.ledger.commands import Command
+from alley_poker.store.deal_seeds import SeedVault
 from alley_poker.store.event_store import ConcurrencyConflict, EventStore, utcnow
 
 log = logging.getLogger(__name__)
@@ -75,17 +77,21 @@ log = logging.getLogger(__name__)
 class MatchRepository:
     """Matches rebuilt from the store on first use, kept in memory, changed only by commands.
 
-    ``rng_factory`` makes the random source for each command (a cryptographically strong
-    one in play, a seeded one in tests and the simulator); ``clock`` gives the aware UTC
-    time stamped on the events a command produces.  ``snapshots`` keeps states on disk
-    (by default beside a SQLite database file; ``None``: never) so that rebuilding a long
-    log starts from its latest snapshot instead of its first event.
+    Without ``rng_factory`` every new match is dealt fairly: a secret seed per match (kept in
+    :class:`~alley_poker.store.deal_seeds.SeedVault`) committed in its log before any card
+    and revealed at settlement (docs/fairness.md).  ``rng_factory`` is the explicit
+    test-only alternative: a seeded ``random.Random`` per command, whose matches carry no
+    commitment (tests, scenarios, simulations that need the same cards every run).
+    ``clock`` gives the aware UTC time stamped on the events a command produces.
+    ``snapshots`` keeps states on disk (by default beside a SQLite database file; ``None``:
+    never) so that rebuilding a long log starts from its latest snapshot instead of its
+    first event.
     """
 
     def __init__(
         self,
         store: EventStore,
-        rng_factory: Callable[[], random.Random] = random.SystemRandom,
+        rng_factory: Callable[[], random.Random] | None = None,
         clock: Callable[[], datetime] = utcnow,
         snapshots: SnapshotFolder | str | None = "beside the database",
     ) -> None:
@@ -94,6 +100,7 @@ class MatchRepository:
         self.snapshots = (SnapshotFolder.beside(store) if isinstance(snapshots, str)
                           else snapshots)
         self._rng_factory = rng_factory
+        self._seeds = SeedVault(store) if rng_factory is None else None
         self._clock = clock
         self._states: dict[str, MatchState] = {}
         self._locks: dict[str, threading.Lock] = {}
@@ -156,7 +163,8 @@ class MatchRepository:
         raise StaleVersion(expected_seq=expected_seq, actual_seq=state.seq) from None
 
     def _decide_and_store(self, match_id: str, state: MatchState, command: Command) -> list[Event]:
-        events, after = decide(state, command, rng=self._rng_factory(), now=self._clock())
+        events, after = decide(state, command, rng=self._source(match_id, state),
+                               now=self._clock())
         if not events:
             return []
         self._commits.append(match_id, [event_to_record(e) for e in events], state.seq)
@@ -167,6 +175,20 @@ class MatchRepository:
         self._states[match_id] = after
         self._maybe_snapshot(after, event_to_record(events[-1]))
         return events
+
+    def _source(self, match_id: str, state: MatchState) -> random.Random | SeededDeal:
+        if self._seeds is None:
+            return self._rng_factory()
+        if state.status == "new":  # creating the match: draw (or find) its seed
+            seed = self._seeds.seed_for(match_id, create=True)
+        elif state.fairness is not None:
+            seed = self._seeds.seed_for(match_id)
+        else:  # a match from before fair dealing: the ledger deals it from SystemRandom
+            return random.SystemRandom()
+        if seed is None:
+            raise CommandRefused(f"match {match_id} is dealt from a committed seed that is "
+                                 "missing from this database; nothing was done", "match_id")
+        return SeededDeal(seed)
 
     # -------------------------------------------------------------------------------- states
 

@@ -11,10 +11,10 @@ Everything per-centre carries a ``centre`` key.  A match is ``(centre, match_id)
 centres on one database may both have a match "m1" and never see each other's.
 
 >>> sorted(metadata.tables)  # doctest: +NORMALIZE_WHITESPACE
-['api_tokens', 'events', 'held_balls', 'kiosk_devices', 'lane_assignments', 'league_bowlers',
- 'league_nights', 'leagues', 'matches', 'seat_requests']
+['api_tokens', 'chain_starts', 'deal_seeds', 'events', 'held_balls', 'kiosk_devices',
+ 'lane_assignments', 'league_bowlers', 'league_nights', 'leagues', 'matches', 'seat_requests']
 >>> [column.name for column in events.columns]
-['id', 'match_id', 'seq', 'type', 'data', 'recorded_at', 'centre']
+['id', 'match_id', 'seq', 'type', 'data', 'recorded_at', 'centre', 'prev_hash', 'hash']
 """
 
 from __future__ import annotations
@@ -84,8 +84,37 @@ events = Table(
     Column("data", JSON(none_as_null=True), nullable=False),
     Column("recorded_at", DateTime(timezone=True), nullable=False),
     Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    # The hash chain (store/chain.py, docs/fairness.md): the previous event's hash in the
+    # match (64 zeros for its first) and SHA-256(previous hash || canonical record), in hex.
+    Column("prev_hash", String(64), nullable=True),
+    Column("hash", String(64), nullable=True),
     UniqueConstraint("centre", "match_id", "seq"),
     ForeignKeyConstraint(["centre", "match_id"], ["matches.centre", "matches.match_id"]),
+)
+
+# Where the hash chain starts: one row per migration that sealed the events it found (their
+# hashes vouch for them from ``started_at`` on, not from when they were appended).
+chain_starts = Table(
+    "chain_starts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("sealed_events", Integer, nullable=False),
+    # The global id of the last event sealed by the migration; later ones were chained as
+    # they were appended.  None when the database held no events.
+    Column("last_sealed_id", BigInteger, nullable=True),
+)
+
+# Each fair match's secret server seed (hex), kept until settlement reveals it in the log.
+# Written before the match's first event, so it has no foreign key to ``matches``.
+deal_seeds = Table(
+    "deal_seeds",
+    metadata,
+    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    Column("match_id", String(64), nullable=False),
+    Column("seed", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("centre", "match_id"),
 )
 
 # Which scorer slot on which lane is which bowler of a match.  Append-only like the events, so

@@ -1,5 +1,6 @@
 """Public reads of ``/api/v1``: lanes, matches, bowlers, hands, decisions, reviews, events,
-feeds and the OpenAPI document.  Open to every screen; nothing here reveals the pile order."""
+feeds, the OpenAPI document, and a finished match's export.  Open to every screen; nothing
+here reveals the pile order of a match still in play."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from typing import Any
 from flask import current_app, jsonify
 
 from alley_poker.ledger.views import bowler_view, pending_view
+from alley_poker.service.fair_export import ExportRefused, match_export
 from alley_poker.web.api import alley, api, existing_state, known_match_ids, match_summary
+from alley_poker.web.errors import ApiError
 from alley_poker.web.openapi import openapi_document
 from alley_poker.web.public import public_event, public_match_view
 from alley_poker.web.queries import EventsQuery, validated_query
@@ -133,3 +136,15 @@ def list_feeds():
 @api.get("/openapi.json")
 def openapi():
     return jsonify(openapi_document())
+
+
+@api.get("/matches/<match_id>/export")
+def export_match(match_id: str):
+    """The match's whole log with its revealed seed and chain head (docs/fairness.md), for
+    anyone to verify; only once it is settled or void (before, the log holds the pile)."""
+    service = alley()
+    existing_state(service, match_id)
+    try:
+        return jsonify(match_export(service, match_id))
+    except ExportRefused as refused:
+        raise ApiError(409, "not_finished", str(refused), "match_id") from None

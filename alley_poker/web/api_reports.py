@@ -16,6 +16,7 @@ from flask import Response, current_app, jsonify
 
 from alley_poker.config import centre_zone
 from alley_poker.service.audit import AuditFilter, audit_entries
+from alley_poker.service.fair_export import match_fairness
 from alley_poker.service.settlement import night_settlement
 from alley_poker.web.api import alley, api
 from alley_poker.web.auth import commissioner_required
@@ -32,7 +33,8 @@ FORMULA_START = re.compile(r"^[=+\-@\t\r]")
 def _settlement() -> dict[str, Any]:
     night = validated_query(SettlementQuery).date
     report = night_settlement(alley(), on=night).as_dict()
-    return {"date": night.isoformat() if night else None, **report}
+    deals = [match_fairness(alley(), match["match_id"]) for match in report["matches"]]
+    return {"date": night.isoformat() if night else None, **report, "fair_deals": deals}
 
 
 def _audit(query: AuditQuery, *, complete: bool = False) -> list[dict[str, Any]]:

@@ -232,6 +232,27 @@ class UnsettledMatchView(BaseModel):
     pot_cents: int
 
 
+class FairDealView(BaseModel):
+    match_id: str
+    status: str
+    scheme: str | None = Field(description="null: dealt before fair dealing (not verifiable)")
+    commitment: str | None = Field(description="SHA-256 of the seed, published before play")
+    salt: str | None
+    seed: str | None = Field(description="revealed when the match is settled or voided")
+    chain_head: str | None = Field(description="hash of the match's last stored event")
+
+
+class MatchExport(BaseModel):
+    format: str
+    version: int
+    match_id: str
+    centre: str
+    status: str
+    fairness: dict[str, Any]
+    chain_head: str | None
+    events: list[dict[str, Any]]
+
+
 class SettlementReport(BaseModel):
     date: str | None
     bowlers: list[BowlerMoneyView]
@@ -239,6 +260,8 @@ class SettlementReport(BaseModel):
     unsettled: list[UnsettledMatchView] = Field(
         description="every match neither settled nor void (empty once the night is over)")
     totals: SettlementTotals
+    fair_deals: list[FairDealView] = Field(
+        description="each match's commitment, revealed seed and chain head (docs/fairness.md)")
 
 
 class AuditEntryView(BaseModel):

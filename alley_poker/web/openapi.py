@@ -168,6 +168,9 @@ def openapi_document() -> dict[str, Any]:
     doc.add(f"{match}/events", "get", "Public events after a sequence number, in order",
             response=r.EventPage, errors=("404", "422"),
             parameters=[*match_id, *_queries(q.EventsQuery)])
+    doc.add(f"{match}/export", "get", "A settled or void match's whole log, revealed seed and "
+            "chain head, for anyone to verify (docs/fairness.md)", response=r.MatchExport,
+            errors=("404", "409"), parameters=match_id)
     doc.add(f"{base}/feeds", "get", "Health of every scoreboard feed", response=r.FeedList)
 
     for kind, body in s.COMMAND_BODIES.items():

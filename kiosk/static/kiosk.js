@@ -7,6 +7,7 @@
   const connection = document.getElementById("connection");
   const matchLine = document.getElementById("match-line");
   const pot = document.getElementById("pot");
+  const fairDeal = document.getElementById("fair-deal");
   const banner = document.getElementById("banner");
   const fourColour = document.getElementById("four-colour");
   const pairing = document.getElementById("pairing");
@@ -356,10 +357,22 @@
                         (winners.length > 1 ? " split: " : ": ") + split.join(" · ")));
   }
 
+  // The commitment to the deal's seed before the first card; the seed once it is revealed
+  // (docs/fairness.md): anyone can check every card with `alley-poker verify`.
+  function showFairDeal(state) {
+    const fair = state && state.fairness;
+    fairDeal.hidden = !fair;
+    if (!fair) return;
+    fairDeal.textContent = fair.seed
+      ? "Fair deal: seed revealed " + fair.seed + " (commitment " + fair.commitment + ")"
+      : "Fair deal: cards sealed by commitment " + fair.commitment;
+  }
+
   function render() {
     panels.replaceChildren();
     const state = matches[shownMatch()];
     showResult(state);
+    showFairDeal(state);
     if (!state) { matchLine.textContent = "Waiting for a match…"; pot.textContent = ""; return; }
     matchLine.textContent = "Match " + state.match_id + " · " + state.status + whereAt(state);
     pot.textContent = "Pot " + money(state.winners && state.winners.length ? paidIn(state) : state.pot_cents);

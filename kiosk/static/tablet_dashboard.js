@@ -263,6 +263,11 @@
     live.append(el("h3", "", "Match " + matchId + " · " + lanes + " · " + state.status +
                    " · " + state.games + " game" + (state.games === 1 ? "" : "s") +
                    " · pot " + T.money(state.pot_cents) + " · ante " + T.money(state.ante_cents)));
+    if (state.fairness) {
+      live.append(el("p", "fair-deal", state.fairness.seed
+        ? "Seed revealed: " + state.fairness.seed + " (commitment " + state.fairness.commitment + ")"
+        : "Deal commitment: " + state.fairness.commitment));
+    }
     const table = el("table", "bowlers");
     const head = el("tr");
     BOWLER_COLUMNS.forEach(function (title) { head.append(el("th", "", title)); });

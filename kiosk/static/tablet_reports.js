@@ -47,6 +47,13 @@
                    T.el("td", "", T.money(totals.won_cents - totals.paid_cents)));
         tbody.append(row);
       }
+      const deals = document.getElementById("fair-deals");
+      if (deals) {
+        rows(deals.querySelector("tbody"), reply.fair_deals || [], function (m) {
+          return [m.match_id, m.status, m.commitment || "(dealt before fair dealing)",
+                  m.seed || (m.commitment ? "revealed at settlement" : "—"), m.chain_head || "—"];
+        }, 5);
+      }
     }).catch(function (problem) { failed(tbody, 5, problem); });
   }
 

@@ -175,7 +175,7 @@ def test_losing_the_race_twice_refuses_the_command_and_keeps_the_winners_events(
         ours.execute("m1", c.CommissionerAddBowler("Cy", reason="late", actor="commissioner:pat"))
 
     assert [r["type"] for r in store.load("m1")] == [
-        "match_created", "consent_recorded", "consent_recorded",
+        "match_created", "deal_committed", "consent_recorded", "consent_recorded",
     ]
     assert ours.state("m1") == rival.state("m1")
     assert ours.state("m1").status == "open"
@@ -226,7 +226,8 @@ def test_an_expected_seq_lost_at_the_append_is_stale_not_decided_again(store):
     with pytest.raises(StaleVersion, match=f"at seq {seen + 1}, not {seen}"):
         ours.execute("m1", c.ConsentToAnte("Bob", actor="commissioner:pat"), expected_seq=seen)
 
-    assert [r["type"] for r in store.load("m1")] == ["match_created", "consent_recorded"]
+    assert [r["type"] for r in store.load("m1")] == ["match_created", "deal_committed",
+                                                  "consent_recorded"]
     assert ours.state("m1") == rival.state("m1")
 
 

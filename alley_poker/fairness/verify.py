@@ -1,0 +1,184 @@
+"""``alley-poker verify``: check a match export against its commitment, card by card.
+
+The verifier trusts nothing in the export but the rules: the seed must hash to the
+commitment published before the first card; every shuffle (the first deck, each reshuffle)
+and every courtesy draw is recomputed from the seed; every event is folded into the match
+again (each card drawn must be the top of the pile, every state invariant must hold).  It
+stops at the first event that disagrees and names it.
+
+>>> verify_export({"format": "something else"}).problem
+'not a match export (format must be "alley-poker-match-export", version 1)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from alley_poker.cards import FULL_DECK
+from alley_poker.fairness import chain
+from alley_poker.fairness.deal import Drbg, verify_seed
+from alley_poker.ledger import (
+    EventFormatError,
+    InvariantViolation,
+    MatchState,
+    check_invariants,
+    event_from_record,
+)
+from alley_poker.ledger.events import Event
+
+EXPORT_FORMAT = "alley-poker-match-export"
+EXPORT_VERSION = 1
+
+
+@dataclass
+class Verdict:
+    """OK (``problem`` None) or the first disagreement; ``seq`` names the event if any."""
+
+    match_id: str | None
+    problem: str | None = None
+    seq: int | None = None
+    events: int = 0
+    chain_head: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+    def __str__(self) -> str:
+        if self.ok:
+            return (f"OK: match {self.match_id}: {self.events} events, every card follows from "
+                    f"the revealed seed; chain head {self.chain_head}")
+        where = f" event #{self.seq}" if self.seq is not None else ""
+        return f"FAILED: match {self.match_id}{where}: {self.problem}"
+
+
+class _Disagreement(Exception):
+    def __init__(self, seq: int | None, problem: str) -> None:
+        super().__init__(problem)
+        self.seq, self.problem = seq, problem
+
+
+def verify_export(export: Mapping[str, Any]) -> Verdict:
+    """The verdict on one match export (the format of ``docs/fairness.md``)."""
+    if not isinstance(export, Mapping) or export.get("format") != EXPORT_FORMAT \
+            or export.get("version") != EXPORT_VERSION:
+        return Verdict(None, f'not a match export (format must be "{EXPORT_FORMAT}", '
+                             f"version {EXPORT_VERSION})")
+    match_id = export.get("match_id")
+    verdict = Verdict(match_id)
+    records = export.get("events")
+    if not isinstance(records, list) or not records:
+        verdict.problem = "the export carries no events"
+        return verdict
+    try:
+        verdict.events = _check(match_id, records, export.get("fairness") or {})
+    except _Disagreement as found:
+        verdict.problem, verdict.seq = found.problem, found.seq
+        return verdict
+    verdict.chain_head = chain.head(records)
+    stated = export.get("chain_head")
+    if stated is not None and stated != verdict.chain_head:
+        verdict.problem = (f"the events hash to chain head {verdict.chain_head}, but the export "
+                           f"states {stated}")
+    return verdict
+
+
+def _check(match_id: Any, records: list, fairness: Mapping[str, Any]) -> int:
+    events = []
+    for index, record in enumerate(records, start=1):
+        try:
+            events.append(event_from_record(record))
+        except EventFormatError as error:
+            raise _Disagreement(index, f"not a ledger event: {error}") from None
+    committed = next((e for e in events if e.type == "deal_committed"), None)
+    if committed is None:
+        raise _Disagreement(None, "the match committed to no seed (dealt before fair dealing "
+                                  "or by a test source): it cannot be verified")
+    first_card = next((e.seq for e in events if e.type in ("match_started", "card_drawn")),
+                      None)
+    if first_card is not None and first_card < committed.seq:
+        raise _Disagreement(committed.seq, "the commitment came after the first card")
+    revealed = next((e["seed"] for e in events if e.type == "seed_revealed"), None)
+    seed_text = fairness.get("seed") or revealed
+    if not seed_text:
+        raise _Disagreement(None, "the seed is not revealed yet (it is revealed when the match "
+                                  "settles or is voided)")
+    try:
+        seed = bytes.fromhex(seed_text)
+    except (TypeError, ValueError):
+        raise _Disagreement(None, f"the revealed seed {seed_text!r} is not hex") from None
+    if revealed is not None and revealed != seed_text:
+        raise _Disagreement(None, "the export's seed differs from the one revealed in the log")
+    if len(seed) != 32 or not verify_seed(seed, committed["commitment"]):
+        raise _Disagreement(committed.seq, "the revealed seed does not match the commitment "
+                                           f"{committed['commitment']}")
+    drbg = Drbg(seed, committed["salt"])
+    state = MatchState.empty(match_id)
+    for event in events:
+        _check_randomness(drbg, state, event)
+        try:
+            if event.data.get("action") == event.seq and state.seq:
+                check_invariants(state)  # a whole command's events make a sound match
+            state.apply(event)
+        except InvariantViolation as error:
+            raise _Disagreement(event.seq, f"{event.type} does not replay: {error}") from None
+    try:
+        check_invariants(state)
+    except InvariantViolation as error:
+        raise _Disagreement(state.seq, f"the match does not end sound: {error}") from None
+    return len(events)
+
+
+def _check_randomness(drbg: Drbg, state: MatchState, event: Event) -> None:
+    seq, data = event.seq, event.data
+    if event.type == "match_started":
+        _same_order(seq, "the first deck", data["pile"],
+                    drbg.stream("deck", seq).shuffled([str(card) for card in FULL_DECK]))
+    elif event.type == "pile_shuffled" and str(data["why"]).startswith("undo:"):
+        # An undo puts the cards later actions were dealt back on top, in the order they
+        # were dealt; the rest of the pile keeps its order.  Nothing random happens.
+        order, pile = list(data["order"]), state.pile
+        if not any(order[k:] == [card for card in pile if card not in order[:k]]
+                   for k in range(len(order) + 1)) or sorted(order) != sorted(pile):
+            raise _Disagreement(seq, "the undo's re-ordering of the pile is not a move of "
+                                     "dealt cards to the top")
+    elif event.type == "pile_shuffled":
+        _same_order(seq, "the reshuffled pile", data["order"],
+                    drbg.stream("reshuffle", seq).shuffled(state.pile))
+    elif event.type == "pile_stacked":
+        raise _Disagreement(seq, "the pile was stacked by hand (a test-mode facility): this "
+                                 "deal is not from the seed")
+    elif event.type == "card_drawn":
+        top = state.pile[0] if state.pile else None
+        if data["card"] != top:
+            raise _Disagreement(seq, f"{data['bowler']} is recorded drawing {data['card']}, but "
+                                     f"the top of the pile was {top}")
+    elif event.type == "card_taken" and data["via"] == "courtesy":
+        victim, card = _courtesy(drbg, state, seq, data["bowler"])
+        if (data["from_bowler"], data["card"]) != (victim, card):
+            raise _Disagreement(seq, f"the courtesy draw took {data['card']} from "
+                                     f"{data['from_bowler']}; the seed takes {card} from {victim}")
+
+
+def _courtesy(drbg: Drbg, state: MatchState, seq: int, bowler: str) -> tuple[str, str]:
+    counts = {b: len(state.hands[b]) for b in state.bowlers}
+    most = max(counts.values())
+    candidates = [b for b in state.bowlers if b != bowler and counts[b] == most and most > 0]
+    if not candidates:
+        raise _Disagreement(seq, "a courtesy draw where the rules allow none")
+    stream = drbg.stream("courtesy", seq)
+    victim = candidates[0] if len(candidates) == 1 else stream.pick(candidates)
+    return victim, stream.pick(state.hands[victim])
+
+
+def _same_order(seq: int, what: str, recorded: list, derived: list[str]) -> None:
+    if list(recorded) == derived:
+        return
+    position = next((i for i, (a, b) in enumerate(zip(recorded, derived, strict=False))
+                     if a != b), min(len(recorded), len(derived)))
+    got = recorded[position] if position < len(recorded) else "nothing"
+    raise _Disagreement(seq, f"{what} has {got} at position {position + 1}; the seed puts "
+                             f"{derived[position] if position < len(derived) else 'nothing'} "
+                             "there")

@@ -1,0 +1,40 @@
+"""The deal's commitment on the kiosk before the first ball, the seed after the match ends
+(real headless Chromium)."""
+
+from __future__ import annotations
+
+from alley_poker.ledger import commands as c
+from alley_poker.service import open_service
+from alley_poker.web import create_app
+from tests.web.conftest import DESK, PIN, serve, start_match
+from tests.web.test_kiosk_browser import open_kiosk
+
+
+def test_the_kiosk_shows_the_commitment_before_the_first_ball_and_the_seed_after(
+        browser, tmp_path):
+    service = open_service(f"sqlite:///{tmp_path / 'ledger.sqlite3'}")  # fair dealing
+    start_match(service)
+    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret"},
+                     service=service)
+    server = serve(app)
+    try:
+        fairness = service.state("m1").fairness
+        assert service.state("m1").balls_recorded == 0
+        page = open_kiosk(browser, server.url)
+        shown = page.locator("#fair-deal")
+        shown.wait_for(state="visible")
+        assert fairness["commitment"] in shown.inner_text()
+        assert "seed revealed" not in shown.inner_text()
+
+        service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+        service.execute("m1", c.CommissionerSettleAsHandsStand(reason="closing",
+                                                                actor=DESK))
+        seed = service.state("m1").fairness["seed"]
+        assert service.state("m1").status == "settled" and len(seed) == 64
+        page.wait_for_function(
+            "text => document.getElementById('fair-deal').textContent.includes(text)",
+            arg=seed, timeout=5000)
+        assert fairness["commitment"] in shown.inner_text()
+    finally:
+        server.stop()
+        service.repository.store.close()
