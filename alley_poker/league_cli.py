@@ -7,6 +7,7 @@ scorer's balls, so it must be the one that knows tonight's matches are on the la
 
 from __future__ import annotations
 
+import threading
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -26,16 +27,29 @@ def league() -> None:
 @click.option("--seed", type=int, default=None, help="Seed for the simulated bowlers.")
 @click.option("--database", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="SQLite file for the ledger (default: a new temporary file).")
-def league_demo(weeks: int, seed: int | None, database: Path | None) -> None:
+@click.option("--port", type=click.IntRange(0, 65535), default=None,
+              help="Then serve the commissioner's tablet on this port (0: any free port), "
+                   "to see the standings there, until Ctrl-C.")
+def league_demo(weeks: int, seed: int | None, database: Path | None,
+                port: int | None) -> None:
     """Bowl a season of a 12-bowler league on the simulator and print the standings.
 
     Exit status 1 if a match was left unsettled or the money does not reconcile.
     """
     from alley_poker.season_demo import run_season
 
-    result = run_season(weeks=weeks, seed=seed, database=database, echo=click.echo)
+    result = run_season(weeks=weeks, seed=seed, database=database, echo=click.echo,
+                        port=port, linger=_until_interrupted)
     if result.unsettled or not result.reconciles:
         raise SystemExit(1)
+
+
+def _until_interrupted() -> None:
+    click.echo("the tablet stays up until you press Ctrl-C")
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        click.echo("stopping")
 
 
 @league.group("night")

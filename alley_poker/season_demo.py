@@ -23,13 +23,15 @@ from datetime import time as time_of_day
 from pathlib import Path
 from typing import Any
 
-from alley_poker.demo import COMMISSIONER, DemoBowlers
+from alley_poker.config import AlleyConfig, BackupConfig, CentreConfig, DatabaseConfig
+from alley_poker.demo import COMMISSIONER, DEMO_PIN, DemoBowlers
 from alley_poker.league import HandicapRule, League, season_dates
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
 from alley_poker.service import open_service
 from alley_poker.service.alley import FINISHED
 from alley_poker.service.league_desk import open_league_desk
+from alley_poker.web.server import AlleyServer
 from drivers.bowler_model import BowlerProfile
 from drivers.simulator import LaneSetup, Simulator
 
@@ -87,9 +89,14 @@ def demo_league() -> League:
 
 
 def run_season(*, weeks: int = 4, seed: int | None = None, database: Path | None = None,
-               first_night: date = date(2026, 9, 1),
-               echo: Callable[[str], None] = print) -> SeasonResult:
-    """Bowl ``weeks`` league nights into a SQLite ledger and return the season's standings."""
+               first_night: date = date(2026, 9, 1), echo: Callable[[str], None] = print,
+               port: int | None = None,
+               linger: Callable[[], None] | None = None) -> SeasonResult:
+    """Bowl ``weeks`` league nights into a SQLite ledger and return the season's standings.
+
+    With ``port`` the commissioner's tablet is served on it after the season (the same
+    server ``alley-poker serve`` runs), and ``linger`` is called before it stops.
+    """
     rng = random.Random(seed)
     if database is None:
         database = Path(tempfile.mkdtemp(prefix="alley-poker-season-")) / "season.sqlite3"
@@ -127,9 +134,25 @@ def run_season(*, weeks: int = 4, seed: int | None = None, database: Path | None
             result.reconciliation = projection.reconciliation(LEAGUE_ID)
     finally:
         bowlers.stop()
+    _print_standings(result, echo)
+    if port is None:
         desk.close()
         service.repository.store.close()
-    _print_standings(result, echo)
+        return result
+    service.league_desk = desk  # the tablet reads the same projection the season built
+    server = AlleyServer(AlleyConfig(
+        centre=CentreConfig(name="Demo Lanes", lanes=4),
+        database=DatabaseConfig(url=f"sqlite:///{database}"),
+        backup=BackupConfig(enabled=False)), pin=DEMO_PIN, port=port, service=service)
+    server.start()
+    echo(f"the tablet's standings: {server.base_url}/commissioner/leagues/{LEAGUE_ID}/standings"
+         f" (PIN {DEMO_PIN})")
+    try:
+        if linger is not None:
+            linger()
+    finally:
+        desk.close()
+        server.stop()  # pages and deadlines; closes the ledger
     return result
 
 
@@ -186,5 +209,4 @@ def _print_standings(result: SeasonResult, echo: Callable[[str], None]) -> None:
                 else "THE MONEY DOES NOT RECONCILE"))
     if result.unsettled:
         echo("not settled: " + ", ".join(result.unsettled))
-    echo(f"ledger stored in {result.database}; `alley-poker serve` on it shows the tablet's "
-         "standings page")
+    echo(f"ledger stored in {result.database}")
