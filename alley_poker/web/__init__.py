@@ -30,6 +30,7 @@ from alley_poker.web.commissioner import commissioner
 from alley_poker.web.errors import register_error_handlers
 from alley_poker.web.kiosk import kiosk
 from alley_poker.web.kiosk_pairing import KioskGate
+from alley_poker.web.page_filters import cards_markup, money_markup
 from alley_poker.web.sign_in_limits import install_sign_in_limits
 from alley_poker.web.sockets import SocketBridge
 from alley_poker.web.tokens import install_request_guard
@@ -98,6 +99,8 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
         if store is not None else None)
     install_request_guard(app, CSRFProtect(app))
     register_error_handlers(app)
+    app.add_template_filter(cards_markup, "cards")
+    app.add_template_filter(money_markup, "money")
     for blueprint in (kiosk, commissioner, api):
         app.register_blueprint(blueprint)
     install_sign_in_limits(app)

@@ -19,6 +19,7 @@ from flask import Response, jsonify
 
 from alley_poker.league import League, exports, to_local
 from alley_poker.league.night_sheet import NightSheet, night_sheet
+from alley_poker.store.chain import chain_head
 from alley_poker.web.api import alley, api
 from alley_poker.web.api_leagues import existing_bowler, existing_league, league_desk
 from alley_poker.web.auth import commissioner_required
@@ -131,8 +132,11 @@ def night_sheet_report(league: League, night: Any) -> dict[str, Any]:
     """The treasurer's sheet of one night: every match, its pot, winners, hands, payouts,
     refunds, and the night's totals; times in the league's time zone."""
     sheet = sheet_of(league, night)
+    store = alley().repository.store
+    # The hash of each match's last event, so a paper copy pins the log (docs/fairness.md).
+    heads = {m.match_id: chain_head(store, m.match_id) for m in sheet.matches}
     return {**plain(league, sheet), "time_zone": league.time_zone,
-            "balanced": sheet.balanced}
+            "balanced": sheet.balanced, "chain_heads": heads}
 
 
 @api.get("/leagues/<league_id>/standings")

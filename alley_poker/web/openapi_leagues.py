@@ -173,7 +173,8 @@ def add_league_paths(doc: Any, base: str, path, security: list) -> None:
             response=NightStartedView, status="201", body=s.StartNightBody,
             errors=("404", "409"), security=security, parameters=league_id)
     doc.add(f"{league}/nights/{{night_date}}/sheet", "get",
-            "A night's sheet: every match, pot, winners, payouts, refunds, totals",
+            "A night's sheet: every match, pot, winners, payouts, refunds, totals, and each "
+            "match's chain head (chain_heads)",
             response={"type": "object"}, errors=("404",), security=security,
             parameters=[*league_id, *night_date])
     doc.add(f"{league}/nights/{{night_date}}.csv", "get", "A night as CSV",

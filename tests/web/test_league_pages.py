@@ -9,7 +9,9 @@ import random
 
 import pytest
 
+from alley_poker.cards import card_text
 from alley_poker.league.night_sheet import night_sheet
+from alley_poker.store.chain import chain_head
 from tests.league.play import bowl_match
 from tests.web.conftest import PIN, signed_in_client
 from tests.web.test_league_api import ROSTER, TUESDAY
@@ -213,6 +215,12 @@ def test_the_night_sheet_shows_every_match_and_prints_without_the_nav(
         assert row.locator("td.payout").inner_text() == money(line.won_cents)
         if line.hand:
             assert line.hand in row.inner_text()
+        for code in line.cards:  # written as people read them: 10♥, not TH
+            assert card_text(code.partition("=")[0]) in row.inner_text()
+            assert code not in row.inner_text().split()
+    # The paper copy pins the log: the hash of the match's last event.
+    assert section.locator(".chain-head").inner_text() == chain_head(
+        service.repository.store, match_id)
     totals = page.locator("#night-totals")
     assert totals.locator("tr:has-text('Antes') td").inner_text() == "$6.00"  # 3 x $2.00
     assert totals.locator("tr:has-text('Paid out') td").inner_text() == money(
