@@ -556,6 +556,10 @@
     refreshScreen(120);
   });
 
+  // For the bowler's phone code, shown on request (kiosk_phone_code.js).
+  window.AlleyKiosk = { socket: socket, shown: function () { return matches[shownMatch()]; },
+                        isPaired: function () { return paired; } };
+
   fourColour.addEventListener("change", function () {
     document.body.classList.toggle("four-colour", fourColour.checked);
   });
