@@ -5,7 +5,7 @@ The decision body carries the kind, a client request id and the kind's own answe
 answer is then validated by the same pydantic model as the tablet's command of that kind
 (``alley_poker.web.kiosk_decisions``), so only the envelope is described here.
 
->>> PhoneDecisionBody.model_validate({"kind": "guess", "request_id": "tap-1",
+>>> PhoneDecisionBody.model_validate({"kind": "guess", "request_id": "tap-0001",
 ...                                   "side": "left"}).answer()
 {'side': 'left'}
 """
