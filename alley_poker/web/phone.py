@@ -25,8 +25,16 @@ import logging
 import re
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, make_response, redirect, render_template
-from flask import request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_socketio import SocketIO, emit, join_room
 from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage

@@ -29,7 +29,6 @@ from markupsafe import escape
 from alley_poker.config import centre_zone
 from alley_poker.ledger import CommandRefused
 from alley_poker.service import AlleyService
-from alley_poker.service.alley import FINISHED
 from alley_poker.service.phone_nights import night_of_match
 from alley_poker.store.phone_links import PhoneLink, PhoneLinkStore
 from alley_poker.web.api import alley, api, existing_state, known_match_ids, validated_body

@@ -156,7 +156,7 @@ def test_showing_a_code_again_turns_off_the_one_not_scanned(app):
 
 
 def test_an_expired_link_is_refused_with_a_clear_page(app, service):
-    phone, csrf, code = phone_of(app)
+    phone, csrf, _code = phone_of(app)
     waiting = mint(app, "Bob")
     with service.repository.store.engine.begin() as connection:
         connection.execute(update(phone_links).values(
