@@ -141,6 +141,9 @@ def test_an_expired_or_revoked_phone_shows_a_clear_page(browser, live_server, ap
     page = context.new_page()
     url = code_url(app, "Bob").replace("http://localhost", live_server.url)
     page.goto(url)
+    # The page has read its lanes (/api/v1/phone/me): no read of its own is left to race
+    # the navigation below (a read refused after the revocation reloads the page).
+    page.wait_for_function("document.querySelector('#my-score').textContent.includes('Lane')")
     link_id = app.extensions["phone_links"].list("m1")[-1].id
     app.extensions["phone_links"].revoke(link_id)
     answer = page.goto(f"{live_server.url}/phone")
