@@ -7,7 +7,10 @@ subprocess and photographs its pages with Playwright's headless Chromium:
 - ``kiosk.png``: the kiosk of lanes 1-2 during play (1920x1080, the lane TV);
 - ``kiosk-390.png``: the same kiosk on a phone (390x844);
 - ``tablet.png``: the commissioner's tablet (1280x800);
-- ``kiosk-settled.png``: the kiosk after the match settled (the result stays on screen).
+- ``kiosk-settled.png``: the kiosk after the match settled (the result stays on screen);
+- ``phone.png``: a bowler's own phone page (390x844), opened by their code's URL.
+
+``--phone-only`` takes just the phone's (a minute instead of a whole demo match).
 
 Usage: ``.venv/bin/python scripts/screenshots.py [--out docs/images] [--port 8765]``.
 """
@@ -50,6 +53,27 @@ def pair(kiosk, tablet) -> None:
     kiosk.wait_for_selector("body[data-paired=yes]")
 
 
+def phone_page(browser, tablet, path: Path) -> None:
+    """A bowler's phone, opened by the code the tablet shows for the first bowler on 1-2."""
+    url = tablet.evaluate("""async () => {
+      const screen = await window.Tablet.call("GET", "/api/v1/lanes/1-2/screen");
+      const match = screen.matches[0];
+      const code = await window.Tablet.call(
+        "POST", "/api/v1/matches/" + match.match_id + "/phone-links",
+        {bowler: match.state.seat_order[0]});
+      return code.url;
+    }""")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  device_scale_factor=1)
+    phone = context.new_page()
+    phone.goto(url)
+    phone.wait_for_selector("#my-hand .card")
+    phone.wait_for_selector("#board .board-bowler")
+    phone.wait_for_timeout(1200)
+    phone.screenshot(path=str(path))
+    context.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
@@ -57,6 +81,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--speed", type=float, default=6.0,
                         help="the demo's speed (slower leaves time to photograph play)")
+    parser.add_argument("--phone-only", action="store_true",
+                        help="take only phone.png (the rest of the night is not waited for)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
 
@@ -90,7 +116,12 @@ def main() -> None:
                 "/frame ([4-9]|10)/.test(document.getElementById('match-line').textContent)")
             kiosk.wait_for_selector("section.bowler.is-up")
             kiosk.wait_for_timeout(600)
-            kiosk.screenshot(path=str(args.out / "kiosk.png"))
+            if not args.phone_only:
+                kiosk.screenshot(path=str(args.out / "kiosk.png"))
+            phone_page(browser, tablet, args.out / "phone.png")
+            if args.phone_only:
+                browser.close()
+                return
 
             phone = browser.new_page(viewport={"width": 390, "height": 844})
             phone.goto(f"{url}/kiosk/1-2")
@@ -117,7 +148,7 @@ def main() -> None:
             demo.wait(timeout=30)
         except subprocess.TimeoutExpired:
             demo.kill()
-    for name in ("kiosk.png", "kiosk-390.png", "tablet.png", "kiosk-settled.png"):
+    for name in ("kiosk.png", "kiosk-390.png", "tablet.png", "kiosk-settled.png", "phone.png"):
         print(args.out / name)
 
 

@@ -12,7 +12,8 @@ centres on one database may both have a match "m1" and never see each other's.
 
 >>> sorted(metadata.tables)  # doctest: +NORMALIZE_WHITESPACE
 ['api_tokens', 'chain_starts', 'deal_seeds', 'events', 'held_balls', 'kiosk_devices',
- 'lane_assignments', 'league_bowlers', 'league_nights', 'leagues', 'matches', 'seat_requests']
+ 'lane_assignments', 'league_bowlers', 'league_nights', 'leagues', 'matches', 'phone_links',
+ 'phone_requests', 'seat_requests']
 >>> [column.name for column in events.columns]
 ['id', 'match_id', 'seq', 'type', 'data', 'recorded_at', 'centre', 'prev_hash', 'hash']
 """
@@ -297,4 +298,48 @@ seat_requests = Table(
     Column("resolved_by", String(128), nullable=True),
     Column("resolved_at", DateTime(timezone=True), nullable=True),
     Index(None, "centre", "resolved_at"),
+)
+
+
+# --- the bowler's phone (store/phone_links.py) ------------------------------------------------
+
+#: A bowler's phone link: one bowler of one match, for one night, until ``expires_at`` (the
+#: night's close) or ``revoked_at``.  Only SHA-256 hashes are kept: of the link's token (shown
+#: once, as a QR code) and of the session secret its first open exchanged it for.
+phone_links = Table(
+    "phone_links",
+    metadata,
+    Column(
+        "id",
+        BigInteger().with_variant(Integer(), "sqlite"),
+        primary_key=True,
+        autoincrement=True,
+    ),
+    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    Column("match_id", String(64), nullable=False),
+    Column("bowler", String(64), nullable=False),
+    Column("night_date", Date(), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("session_hash", String(64), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("created_by", String(128), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("opened_at", DateTime(timezone=True), nullable=True),
+    Column("revoked_at", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("token_hash"),
+    UniqueConstraint("session_hash"),
+    Index("ix_phone_links_centre_match_id", "centre", "match_id"),
+)
+
+#: A decision sent from a phone, by the client's request id: a double tap or a retried request
+#: finds its row and gets the first answer again instead of acting twice.
+phone_requests = Table(
+    "phone_requests",
+    metadata,
+    Column("link_id", BigInteger().with_variant(Integer(), "sqlite"), nullable=False),
+    Column("request_id", String(64), nullable=False),
+    Column("status", Integer(), nullable=True),
+    Column("answer", JSON(), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("link_id", "request_id"),
 )

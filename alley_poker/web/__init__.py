@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -24,6 +25,7 @@ from alley_poker.service.league_desk import open_league_desk
 from alley_poker.service.night_close import NightCloseBoard
 from alley_poker.store.api_tokens import ApiTokenStore
 from alley_poker.store.kiosk_devices import KioskDeviceStore
+from alley_poker.store.phone_links import PhoneLinkStore
 from alley_poker.web.api import api
 from alley_poker.web.auth import hash_pin
 from alley_poker.web.commissioner import commissioner
@@ -31,6 +33,7 @@ from alley_poker.web.errors import register_error_handlers
 from alley_poker.web.kiosk import kiosk
 from alley_poker.web.kiosk_pairing import KioskGate
 from alley_poker.web.page_filters import cards_markup, money_markup
+from alley_poker.web.phone import PhoneGate, install_log_redaction, phone
 from alley_poker.web.sign_in_limits import install_sign_in_limits
 from alley_poker.web.sockets import SocketBridge
 from alley_poker.web.tokens import install_request_guard
@@ -61,6 +64,13 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,
     # Decisions one paired kiosk may send per minute (a bowler taps a few times a frame).
     "KIOSK_DECISIONS_PER_MINUTE": 20,
+    # The night's close ([night] in alley.toml): a bowler's phone link ends then.
+    "NIGHT_CLOSE": "23:30",
+    # The close's time zone (IANA name); None or empty: TIME_ZONE's.
+    "NIGHT_TIMEZONE": None,
+    # Per phone link: decisions and reads (page data, live joins) a minute.
+    "PHONE_DECISIONS_PER_MINUTE": 20,
+    "PHONE_READS_PER_MINUTE": 120,
 }
 
 
@@ -93,6 +103,15 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     app.extensions["kiosk_devices"] = (
         KioskDeviceStore(store.engine, centre=app.config["CENTRE"]) if store is not None
         else None)
+    app.extensions["phone_links"] = (
+        PhoneLinkStore(store.engine, centre=app.config["CENTRE"]) if store is not None
+        else None)
+    app.extensions["phone_gate"] = PhoneGate(
+        decisions_per_minute=int(app.config["PHONE_DECISIONS_PER_MINUTE"]),
+        reads_per_minute=int(app.config["PHONE_READS_PER_MINUTE"]))
+    # A phone link's token must never reach a log: not the access log's request lines, not
+    # Flask's own error lines.
+    install_log_redaction(logging.getLogger("werkzeug"), app.logger)
     # Leagues (rosters, nights, standings) live in the same database as the events.
     app.extensions["league_desk"] = (
         getattr(service, "league_desk", None) or open_league_desk(service)
@@ -101,7 +120,7 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     register_error_handlers(app)
     app.add_template_filter(cards_markup, "cards")
     app.add_template_filter(money_markup, "money")
-    for blueprint in (kiosk, commissioner, api):
+    for blueprint in (kiosk, commissioner, phone, api):
         app.register_blueprint(blueprint)
     install_sign_in_limits(app)
     # Browsers ask for /favicon.ico whatever the page links: answer it, not a 404 per visit.

@@ -94,5 +94,7 @@ from alley_poker.web import (  # noqa: E402, F401
     api_reports,
     api_screen,
     kiosk_pairing,
+    phone,
+    phone_links,
     tokens,
 )

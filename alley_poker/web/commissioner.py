@@ -39,7 +39,7 @@ commissioner = Blueprint("commissioner", __name__, url_prefix="/commissioner")
 #: The tablet's pages: endpoint, title (the navigation bar, in this order).
 PAGES = [("dashboard", "Lanes"), ("new_match", "New match"), ("manual_entry", "Manual entry"),
          ("settlement", "Settlement"), ("leagues", "League"), ("audit", "Audit log"),
-         ("tokens", "API tokens")]
+         ("phones", "Phones"), ("tokens", "API tokens")]
 
 
 def tablet_page(template: str, **context: Any):
@@ -89,6 +89,11 @@ def settlement():
 @commissioner.get("/audit")
 def audit():
     return tablet_page("commissioner_audit.html")
+
+
+@commissioner.get("/phones")
+def phones():
+    return tablet_page("commissioner_phones.html")
 
 
 @commissioner.get("/tokens")

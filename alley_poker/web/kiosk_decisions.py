@@ -59,16 +59,24 @@ def answer_decision(service: AlleyService, allowed_matches: list[str],
     With ``desk_confirms_buys`` a buy is not run but announced to the tablet, which
     confirms it (the answer says ``"awaiting": "desk"``).
     """
+    return decide_for_bowler(service, allowed_matches, data,
+                             desk_confirms_buys=desk_confirms_buys)[0]
+
+
+def decide_for_bowler(service: AlleyService, allowed_matches: list[str], data: Any, *,
+                      desk_confirms_buys: bool = False) -> tuple[dict[str, Any], int]:
+    """:func:`answer_decision` with the HTTP status of its answer (the phone's API sends
+    it; a socket acknowledgement carries only the body)."""
     data = dict(data) if isinstance(data, dict) else {}
     match_id = data.pop("match_id", None)
     kind = data.pop("kind", None)
     if not isinstance(match_id, str) or match_id not in allowed_matches:
         return error_body("forbidden", "this kiosk's lanes have no such match", 403,
-                          "match_id")[0]
+                          "match_id")
     try:
         body_model = body_model_for(kind if isinstance(kind, str) else "")
     except KeyError as unknown:
-        return error_body("bad_request", unknown.args[0], 400, "kind")[0]
+        return error_body("bad_request", unknown.args[0], 400, "kind")
     try:
         body = body_model.model_validate(data)
         if desk_confirms_buys and isinstance(body, BuyBody) and body.accept:
@@ -77,22 +85,23 @@ def answer_decision(service: AlleyService, allowed_matches: list[str],
                         expected_seq=body.expected_seq)
     except ValidationError as invalid:
         problem = validation_error(invalid)
-        return error_body(problem.code, problem.message, 422, problem.field)[0]
+        return error_body(problem.code, problem.message, 422, problem.field)
     except CommandRefused as refused:
-        return error_body(refusal_code(refused), refused.reason, 409, refused.field)[0]
-    return {"ok": True}
+        return error_body(refusal_code(refused), refused.reason, 409, refused.field)
+    return {"ok": True}, 200
 
 
-def ask_the_desk(service: AlleyService, match_id: str, body: BuyBody) -> dict[str, Any]:
+def ask_the_desk(service: AlleyService, match_id: str,
+                 body: BuyBody) -> tuple[dict[str, Any], int]:
     """A buy tapped at a kiosk: the tablet is told, and confirms it (or not)."""
     state = service.state(match_id)
     if not any(decision.get("kind") == "buy" for decision in state.pending_for(body.bowler)):
         return error_body("command_refused", f"{body.bowler} has no buy to decide now", 409,
-                          "bowler")[0]
+                          "bowler")
     message = f"{body.bowler} asks to buy a card at the kiosk: confirm it on the tablet"
     service.announce("alley", {"kind": "buy_requested", "match_id": match_id,
                                "bowler": body.bowler, "message": message})
-    return {"ok": True, "awaiting": "desk", "message": message}
+    return {"ok": True, "awaiting": "desk", "message": message}, 200
 
 
 def register_decision_handlers(socketio: SocketIO, service: AlleyService,

@@ -120,6 +120,11 @@ class KioskGate:
         with self._lock:
             self._by_sid.pop(sid, None)
 
+    def device_of(self, sid: str) -> int | None:
+        """The id of the paired kiosk a socket joined as (None: not a paired kiosk)."""
+        with self._lock:
+            return self._by_sid.get(sid)
+
     def may_decide(self, sid: str) -> dict[str, Any] | None:
         """None when the socket's kiosk may send a decision now, else the error to answer."""
         with self._lock:

@@ -25,22 +25,26 @@ from alley_poker.web import queries as q
 from alley_poker.web import schemas as s
 from alley_poker.web.match_view_schema import MatchView
 from alley_poker.web.openapi_leagues import add_league_paths
+from alley_poker.web.openapi_phone import add_phone_paths
 
 REF = "#/components/schemas/{model}"
 
 #: What each error status means on this API (the body is always ErrorResponse).
 ERRORS = {
     "400": "the body is not a JSON object (not JSON, or nested too deeply to read)",
-    "401": "not signed in as the commissioner, or a bad API token",
-    "403": "missing or wrong CSRF token, or a token where the tablet is needed",
+    "401": "not signed in as the commissioner, or a bad API token; on the phone's routes: "
+           "no phone session, or its link was turned off or its night closed",
+    "403": "missing or wrong CSRF token, or a token where the tablet is needed; a phone "
+           "answering for another bowler or match",
     "404": "no such match, command, token, kiosk waiting with that code, league, bowler, "
-           "night or seat request",
+           "night, seat request or phone link",
     "409": "refused by the ledger's rules, the match is past the body's expected_seq "
            "(stale_version), the lanes are taken, or the league, night or seat request "
            "exists or was decided already",
     "413": "the body is larger than the server accepts (64 KB)",
     "422": "the body or a query parameter failed validation, or names a lane the centre "
            "does not have (unknown_lane)",
+    "429": "too many requests from this phone link; wait a moment",
 }
 COMMISSIONER = [{"commissionerSession": [], "csrfToken": []}, {"apiToken": []}]
 TABLET = [{"commissionerSession": [], "csrfToken": []}]
@@ -208,6 +212,7 @@ def openapi_document() -> dict[str, Any]:
             response=None, status="204", errors=("404",), security=TABLET,
             parameters=[_path("device_id", {"type": "integer"})])
     add_league_paths(doc, base, _path, COMMISSIONER)
+    add_phone_paths(doc, base, _path, TABLET)
     doc.add(f"{base}/openapi.json", "get", "This document", response={"type": "object"})
 
     return {
@@ -221,6 +226,7 @@ def openapi_document() -> dict[str, Any]:
                 "commissionerSession": {"type": "apiKey", "in": "cookie", "name": "session"},
                 "csrfToken": {"type": "apiKey", "in": "header", "name": "X-CSRFToken"},
                 "apiToken": {"type": "http", "scheme": "bearer"},
+                "phoneSession": {"type": "apiKey", "in": "cookie", "name": "alley_phone"},
             },
         },
     }

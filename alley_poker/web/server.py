@@ -178,6 +178,7 @@ class WebServer:
             self.app = create_app({
                 "COMMISSIONER_PIN": pin, "SECRET_KEY": secret_key, "CENTRE": centre,
                 "LANES": config.centre.lanes, "TIME_ZONE": config.centre.time_zone,
+                "NIGHT_CLOSE": config.night.close, "NIGHT_TIMEZONE": config.night.timezone,
                 "DATABASE_URL": database_url, "SOCKETIO_MESSAGE_QUEUE": redis_url,
                 # Sign-in attempts are counted across every web process of the centre (and
                 # per centre: a chain's centres behind one address do not share a count).
@@ -231,7 +232,10 @@ class AlleyServer:
         self.scheduler = centre_scheduler(self.service, config, self.feeds)
         self.app = create_app({"COMMISSIONER_PIN": pin, "CENTRE": self.service.centre,
                                "LANES": config.centre.lanes,
-                               "TIME_ZONE": config.centre.time_zone}, service=self.service)
+                               "TIME_ZONE": config.centre.time_zone,
+                               "NIGHT_CLOSE": config.night.close,
+                               "NIGHT_TIMEZONE": config.night.timezone},
+                              service=self.service)
         add_health_check(self.app, self.service)
         self.web = HttpThread(self.app, host, port)
         self.host, self.port = host, self.web.port

@@ -35,6 +35,8 @@ from alley_poker.web.errors import error_body
 from alley_poker.web.kiosk import parse_lane_pair
 from alley_poker.web.kiosk_decisions import register_decision_handlers
 from alley_poker.web.kiosk_pairing import KioskGate
+from alley_poker.web.phone import bowler_room, register_phone_room
+from alley_poker.web.phone_links import register_kiosk_codes
 from alley_poker.web.public import public_event, public_match_view
 from alley_poker.web.view_patch import view_patch
 
@@ -55,11 +57,14 @@ def room(centre: str, name: str) -> str:
 
 
 def match_rooms(service: AlleyService, match_id: str) -> list[str]:
-    """The rooms a change of ``match_id`` goes to: the match's and each of its lanes'."""
+    """The rooms a change of ``match_id`` goes to: the match's, each of its lanes' and each
+    of its bowlers' phones' (:func:`alley_poker.web.phone.bowler_room`)."""
     assignment = service.lanes.assignment(match_id)
     lanes = assignment.lanes if assignment else ()
+    bowlers = service.shared_state(match_id).bowlers
     return [room(service.centre, name)
-            for name in (f"match:{match_id}", *(f"lane:{lane}" for lane in lanes))]
+            for name in (f"match:{match_id}", *(f"lane:{lane}" for lane in lanes),
+                         *(bowler_room(match_id, bowler) for bowler in bowlers))]
 
 
 class MatchUpdates:
@@ -123,6 +128,8 @@ class SocketBridge:
         self.unsubscribe = self.updates.unsubscribe
         self._register_handlers()
         register_decision_handlers(socketio, service, self.kiosk_matches, self.gate)
+        register_kiosk_codes(socketio, service, self.kiosk_matches, self.gate)
+        register_phone_room(socketio, service)
 
     def on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
         self.updates.on_bus_message(topic, message)

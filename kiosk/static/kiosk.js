@@ -16,75 +16,16 @@
   const DEVICE_KEY = "alley-poker-kiosk-device:" + lanePair;
   let paired = false;
 
-  const SUITS = { S: ["♠", "spades"], H: ["♥", "hearts"], D: ["♦", "diamonds"], C: ["♣", "clubs"] };
-  const RANKS = { T: "10", J: "J", Q: "Q", K: "K", A: "A" };
-  const RANK_WORDS = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten" };
   const resultBox = document.getElementById("result");
   const matches = {};      // match_id -> public state
   const screens = {};      // match_id -> per bowler lane, who is up, running score (screen read)
   const changed = {};      // match_id -> when it last changed (a counter), to pick the shown one
   let changes = 0;
 
-  function money(cents) {
-    return "$" + Math.floor(cents / 100) + "." + String(cents % 100).padStart(2, "0");
-  }
-
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function cardFace(text) {
-    const card = el("div", "card");
-    card.dataset.card = text;
-    if (text === "GJ" || text === "BJ") {
-      const good = text === "GJ";
-      card.classList.add("joker", good ? "good" : "bad");
-      card.setAttribute("role", "img");
-      card.setAttribute("aria-label", good ? "Good joker" : "Bad joker");
-      const face = [el("span", "joker-mark"), el("span", "joker-word")];
-      face[0].dataset.face = good ? "★" : "☠";
-      face[1].dataset.face = good ? "GOOD JOKER" : "BAD JOKER";
-      face.forEach(function (part) { part.setAttribute("aria-hidden", "true"); });
-      card.append.apply(card, face);
-      return card;
-    }
-    const rank = text.slice(0, -1), suit = text.slice(-1);
-    const [symbol, suitName] = SUITS[suit] || ["?", "?"];
-    const shown = RANKS[rank] || rank;
-    card.classList.add("suit-" + suit);
-    card.setAttribute("role", "img");
-    card.setAttribute("aria-label", (RANK_WORDS[rank] || shown) + " of " + suitName);
-    // The face is drawn for the eye (CSS content from data-face); assistive technology reads
-    // the card's name, which for a card to tap begins with what to do ("Lose Ten of …").
-    const face = [el("span", "corner top"), el("span", "pip"), el("span", "corner bottom")];
-    face[0].dataset.face = face[2].dataset.face = shown + symbol;
-    face[1].dataset.face = symbol;
-    face.forEach(function (part) { part.setAttribute("aria-hidden", "true"); });
-    card.append.apply(card, face);
-    return card;
-  }
-
-  // A card as a person reads it, with its suit's symbol (4♥), red suits in red.
-  function cardText(text) {
-    const span = el("span", "card-text");
-    if (text === "GJ" || text === "BJ") {
-      span.textContent = text === "GJ" ? "good joker" : "bad joker";
-      return span;
-    }
-    const rank = text.slice(0, -1), suit = text.slice(-1);
-    span.textContent = (RANKS[rank] || rank) + ((SUITS[suit] || [suit])[0]);
-    span.classList.add("suit-" + suit);
-    return span;
-  }
-
-  function countdown(deadline) {
-    if (!deadline) return "";
-    const left = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
-    return Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
-  }
+  // Cards, money and elements are drawn as on every screen (card_faces.js).
+  const el = window.AlleyCards.el, money = window.AlleyCards.money;
+  const cardFace = window.AlleyCards.cardFace, cardText = window.AlleyCards.cardText;
+  const countdown = window.AlleyCards.countdown;
 
   // A bowler's answer, over the socket as that bowler; the ledger accepts it only while
   // the decision is theirs and open.  A refusal is announced; success re-renders the panel.
@@ -614,6 +555,10 @@
     if (take(message)) announce(message.events || [], matches[message.match_id]);
     refreshScreen(120);
   });
+
+  // For the bowler's phone code, shown on request (kiosk_phone_code.js).
+  window.AlleyKiosk = { socket: socket, shown: function () { return matches[shownMatch()]; },
+                        isPaired: function () { return paired; } };
 
   fourColour.addEventListener("change", function () {
     document.body.classList.toggle("four-colour", fourColour.checked);

@@ -101,3 +101,54 @@ def test_the_league_pages_have_no_serious_accessibility_violation(
         assert serious_violations(page) == [], path
         # Nothing is cut off at a phone's width: the page never scrolls sideways.
         assert page.evaluate("document.documentElement.scrollWidth") <= width + 1, path
+
+
+def test_the_phone_page_and_the_desks_codes_have_no_serious_accessibility_violation(
+        browser, live_server, app, service, width=390):
+    """The bowler's phone at 390 px with a decision open, the clear page of a spent code,
+    the tablet's phone codes with a code shown, and a kiosk showing a bowler's code."""
+    from tests.web.test_phone_browser import PHONE, code_url
+
+    url = code_url(app).replace("http://localhost", live_server.url)
+    context = browser.new_context(viewport=PHONE, is_mobile=True)
+    phone = context.new_page()
+    phone.goto(url)
+    service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+    service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor="feed:test"))
+    phone.wait_for_selector("#my-hand button.card-choice")
+    assert serious_violations(phone) == []
+    assert phone.evaluate("document.documentElement.scrollWidth") <= width + 1
+    context.close()
+    stranger = browser.new_context(viewport=PHONE, is_mobile=True)
+    spent = stranger.new_page()
+    spent.goto(url)  # another phone opens the same code: the "already opened" page
+    assert "already opened" in spent.locator("h1").inner_text()
+    assert serious_violations(spent) == []
+    stranger.close()
+
+    tablet = sign_in(browser, live_server.url)
+    tablet.set_viewport_size({"width": width, "height": 900})
+    tablet.goto(f"{live_server.url}/commissioner/phones")
+    tablet.locator("tr[data-bowler=Bob] button", has_text="Show code").click()
+    tablet.wait_for_selector("tr[data-bowler=Bob] figure.phone-code svg")
+    assert serious_violations(tablet) == []
+    assert tablet.evaluate("document.documentElement.scrollWidth") <= width + 1
+
+
+def test_a_kiosk_shows_a_bowlers_code_on_request_accessibly(browser, live_server, app):
+    from tests.web.conftest import pair_kiosk
+
+    secret = pair_kiosk(app, "1-2")
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.set_default_timeout(8_000)
+    page.add_init_script(f"localStorage.setItem('alley-poker-kiosk-device:1-2', '{secret}')")
+    page.goto(f"{live_server.url}/kiosk/1-2")
+    page.wait_for_selector("body[data-paired=yes]")
+    assert page.locator("#phone-code").is_hidden()  # not on screen until asked
+    page.click("#phone-code-button")
+    page.locator("#phone-code button", has_text="Ann").click()
+    page.wait_for_selector("#phone-code figure.phone-code svg")
+    assert page.locator("#phone-code-title").inner_text() == "Ann's phone code"
+    assert serious_violations(page) == []
+    page.click("#phone-code-close")
+    assert page.locator("#phone-code").is_hidden()

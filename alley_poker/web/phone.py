@@ -1,0 +1,260 @@
+"""The bowler's phone: a code's link opens the bowler's own page, live, for one night.
+
+``GET /p/<token>`` (the QR code's URL) exchanges the link's token, once, for a session
+cookie (``alley_phone``: HttpOnly, SameSite=Strict, gone at the night's close) and answers
+303 to ``/phone``, so the token leaves the address bar and the history; it is never written
+to a log (:class:`RedactPhoneTokens` rewrites it out of the access log's lines).  A code that
+is unknown, spent on another phone, revoked by the desk or past its night gets a page saying
+so and what to do, never an error dump.
+
+``/phone`` shows what the lane's kiosk shows (the public match view and the lane screen's
+lanes, who is up and the running scores, ``GET /api/v1/phone/me``) with the bowler's own
+hand first and their own pending decision to answer, ``POST /api/v1/phone/decisions``: the
+same validation and ledger commands as the kiosk and the tablet
+(:func:`~alley_poker.web.kiosk_decisions.decide_for_bowler`), acting as that bowler only, in
+that match only.  Each answer carries the phone's request id: a double tap or a retried
+request is answered as the first time and acted on once.  Live changes come over Socket.IO:
+``phone_join`` puts the socket in the bowler's room (:func:`bowler_room`), which receives
+every ``match_update`` of the match; the page joins again on every reconnection and when the
+phone wakes, and so is whole again.  Reads and decisions are rate-limited per link.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from flask import (
+    Blueprint,
+    current_app,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_socketio import SocketIO, emit, join_room
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from alley_poker.service import AlleyService
+from alley_poker.store.phone_links import LinkCheck, PhoneLink, PhoneLinkStore
+from alley_poker.web.api import alley, api, validated_body
+from alley_poker.web.api_screen import screen_match
+from alley_poker.web.errors import ApiError, error_body
+from alley_poker.web.kiosk_decisions import decide_for_bowler
+from alley_poker.web.phone_schemas import PhoneDecisionBody
+from alley_poker.web.public import public_match_view
+
+phone = Blueprint("phone", __name__)
+
+COOKIE = "alley_phone"
+
+#: The clear page for each code that does not open, and its status.
+CLOSED_PAGES = {
+    "unknown": (404, "This code is not known",
+                "Check that the whole code was scanned, or ask the desk for your code."),
+    "used": (410, "This code was already opened on a phone",
+             "A code opens one phone. If that was not you, or you changed phones, ask the "
+             "desk for a new code."),
+    "revoked": (410, "This code was turned off by the desk",
+                "Ask the desk for a new code."),
+    "expired": (410, "This code was for a night that has closed",
+                "Codes last until the night's close. Ask the desk for tonight's code."),
+    "none": (401, "Scan your code to follow your hand",
+             "Your code is on the tablet at the desk, on the night's sheet, or on your "
+             "lane's kiosk (ask it to show your code)."),
+}
+
+
+def bowler_room(match_id: str, bowler: str) -> str:
+    """The room of one bowler's phones (within the centre's rooms).
+
+    >>> bowler_room("m1", "Ann")
+    'phone:m1:Ann'
+    """
+    return f"phone:{match_id}:{bowler}"
+
+
+class RedactPhoneTokens(logging.Filter):
+    """Rewrites ``/p/<token>`` out of a log line, so no token is ever written to a log.
+
+    >>> record = logging.LogRecord("werkzeug", logging.INFO, "", 0,
+    ...     '%s - - "%s" %s', ("127.0.0.1", "GET /p/s3cr3t-T0ken_x HTTP/1.1", "303"), None)
+    >>> RedactPhoneTokens().filter(record), record.getMessage()
+    (True, '127.0.0.1 - - "GET /p/[token] HTTP/1.1" 303')
+    """
+
+    TOKEN = re.compile(r"/p/[^\s?\"'#]+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "/p/" in message:
+            record.msg, record.args = self.TOKEN.sub("/p/[token]", message), ()
+        return True
+
+
+def install_log_redaction(*loggers: logging.Logger) -> None:
+    """Put the redaction on the loggers that write request lines (once each)."""
+    for logger in loggers:
+        if not any(isinstance(f, RedactPhoneTokens) for f in logger.filters):
+            logger.addFilter(RedactPhoneTokens())
+
+
+class PhoneGate:
+    """Per-link rate limits: reads (page data, socket joins) and decisions."""
+
+    def __init__(self, *, decisions_per_minute: int, reads_per_minute: int):
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._decisions = RateLimitItemPerMinute(decisions_per_minute)
+        self._reads = RateLimitItemPerMinute(reads_per_minute)
+
+    def allows(self, link: PhoneLink, what: str) -> bool:
+        limit = self._decisions if what == "decide" else self._reads
+        return self._limiter.hit(limit, "phone", what, str(link.id))
+
+
+def link_store() -> PhoneLinkStore | None:
+    return current_app.extensions.get("phone_links")
+
+
+def phone_session() -> LinkCheck:
+    """The link this browser's phone cookie belongs to (status ``none`` without one)."""
+    links, session = link_store(), request.cookies.get(COOKIE, "")
+    if links is None or not session:
+        return LinkCheck("none")
+    return links.by_session(session)
+
+
+def closed_page(status: str):
+    code, title, advice = CLOSED_PAGES[status]
+    answer = make_response(render_template("phone_closed.html", title=title, advice=advice,
+                                           reason=status), code)
+    return _private(answer)
+
+
+def _private(answer):
+    answer.headers["Cache-Control"] = "no-store"
+    answer.headers["Referrer-Policy"] = "no-referrer"
+    return answer
+
+
+@phone.get("/p/<token>")
+def open_link(token: str):
+    links = link_store()
+    if links is None:
+        return closed_page("unknown")
+    checked = links.open(token)
+    if checked.status == "used":
+        mine = phone_session()
+        if mine.status == "ok" and mine.link is not None and mine.link.id == checked.link.id:
+            checked = mine  # the same phone scanning its code again
+    if checked.status != "ok" or checked.link is None:
+        return closed_page(checked.status)
+    answer = _private(redirect(url_for("phone.phone_page"), code=303))
+    if checked.session is not None:
+        answer.set_cookie(COOKIE, checked.session, expires=checked.link.expires_at,
+                          httponly=True, samesite="Strict", secure=request.is_secure, path="/")
+    return answer
+
+
+@phone.get("/phone")
+def phone_page():
+    checked = phone_session()
+    if checked.status != "ok" or checked.link is None:
+        return closed_page(checked.status)
+    link = checked.link
+    return _private(make_response(render_template(
+        "phone.html", bowler=link.bowler, match_id=link.match_id,
+        expires_at=link.expires_at.isoformat())))
+
+
+# --- the phone's JSON ------------------------------------------------------------------------
+def phone_link(what: str) -> PhoneLink:
+    """The caller's live link, within its rate; else the API error."""
+    checked = phone_session()
+    if checked.status != "ok" or checked.link is None:
+        code = {"revoked": "phone_link_revoked", "expired": "phone_link_expired"}.get(
+            checked.status, "phone_sign_in_required")
+        raise ApiError(401, code, CLOSED_PAGES[checked.status if checked.status in
+                                               CLOSED_PAGES else "none"][1])
+    if not current_app.extensions["phone_gate"].allows(checked.link, what):
+        raise ApiError(429, "too_many_requests", "too many requests from this phone; wait "
+                       "a moment")
+    return checked.link
+
+
+def phone_screen(service: AlleyService, link: PhoneLink) -> dict[str, Any] | None:
+    """The match as the kiosk shows it (its lanes, who is up, running scores)."""
+    state = service.state(link.match_id)
+    if state.status == "new":
+        return None
+    assignment = service.lanes.assignment(link.match_id)
+    if assignment is not None:
+        slots = assignment.slots
+    elif service.assignments is not None:  # settled: its lanes are free, its seats known
+        slots = service.assignments.last_held().get(link.match_id, {})
+    else:
+        slots = {}
+    return screen_match(state, slots)
+
+
+@api.get("/phone/me")
+def phone_me():
+    link = phone_link("read")
+    return jsonify({"bowler": link.bowler, "match_id": link.match_id,
+                    "night_date": link.night_date.isoformat(),
+                    "expires_at": link.expires_at.isoformat(),
+                    "screen": phone_screen(alley(), link)})
+
+
+@api.post("/phone/decisions")
+def phone_decide():
+    link = phone_link("decide")
+    body = validated_body(PhoneDecisionBody)
+    if body.bowler is not None and body.bowler != link.bowler:
+        raise ApiError(403, "forbidden", f"this phone answers for {link.bowler} only",
+                       "bowler")
+    if body.match_id is not None and body.match_id != link.match_id:
+        raise ApiError(403, "forbidden", f"this phone answers in match {link.match_id} only",
+                       "match_id")
+    links = link_store()
+    assert links is not None  # phone_link found the link there
+    earlier = links.claim_request(link.id, body.request_id)
+    if earlier is not None:
+        answer, status = earlier
+        return jsonify({**answer, "replayed": True} if status == 200 else answer), status
+    try:
+        answer, status = decide_for_bowler(
+            alley(), [link.match_id],
+            {**body.answer(), "match_id": link.match_id, "kind": body.kind,
+             "bowler": link.bowler})
+    except Exception:
+        links.finish_request(link.id, body.request_id, *error_body(
+            "server_error", "the decision could not be answered", 500))
+        raise
+    if status == 200:
+        answer = {"ok": True, "replayed": False}
+    links.finish_request(link.id, body.request_id, answer, status)
+    return jsonify(answer), status
+
+
+# --- the bowler's room -----------------------------------------------------------------------
+def register_phone_room(socketio: SocketIO, service: AlleyService) -> None:
+    """``phone_join``: the socket joins its bowler's room and receives the match's state."""
+    from alley_poker.web.sockets import room  # sockets registers this module's handler
+
+    @socketio.on("phone_join")
+    def _phone_join(*_data: Any) -> dict[str, Any]:
+        try:
+            link = phone_link("read")
+        except ApiError as refused:
+            return error_body(refused.code, refused.message, refused.status)[0]
+        join_room(room(service.centre, bowler_room(link.match_id, link.bowler)))
+        state = service.state(link.match_id)
+        if state.status != "new":
+            emit("state", {"match_id": link.match_id, "state": public_match_view(state)})
+        return {"ok": True, "match_id": link.match_id, "bowler": link.bowler}

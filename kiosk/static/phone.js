@@ -1,0 +1,276 @@
+// The bowler's phone: their own hand and decision first, the match board as the kiosk shows
+// it, live over Socket.IO in the bowler's room.  The page acts only through its session
+// cookie (set when the code was opened): the server answers for this bowler only.
+(function () {
+  "use strict";
+  const C = window.AlleyCards;
+  const me = document.getElementById("me");
+  const bowler = me.dataset.bowler, matchId = me.dataset.match;
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const connection = document.getElementById("connection");
+  const hand = document.getElementById("my-hand");
+  const describe = document.getElementById("my-describe");
+  const hole = document.getElementById("my-hole");
+  const myScore = document.getElementById("my-score");
+  const decisionBox = document.getElementById("decision");
+  const prompt = document.getElementById("decision-prompt");
+  const choices = document.getElementById("decision-choices");
+  const deadline = document.getElementById("decision-deadline");
+  const statusLine = document.getElementById("decision-status");
+  const moments = document.getElementById("moments");
+  const board = document.getElementById("board");
+  const boardLine = document.getElementById("board-line");
+  const confirmBuy = document.getElementById("confirm-buy");
+  let state = null;          // the match's public state
+  let seats = {};            // bowler -> lane, up, running score (the lane screen's read)
+  let shownDecision = "";    // the decision on screen (id and choices), kept while unchanged
+  let sending = false;
+
+  function requestId() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+  }
+
+  // One answer: one request id, however often it is sent (a retry after a dropped
+  // connection is the same request; the server acts on it once).
+  function send(kind, answer, decisionId) {
+    if (sending) return;
+    sending = true;
+    choices.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    hand.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    statusLine.textContent = "Sending…";
+    const body = JSON.stringify(Object.assign({ kind: kind, request_id: requestId(),
+                                                decision_id: decisionId }, answer));
+    function attempt(left) {
+      return fetch("/api/v1/phone/decisions", {
+        method: "POST", body: body, credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      }).catch(function (lost) {
+        if (left > 0) return new Promise(function (done) { setTimeout(done, 800); })
+          .then(function () { return attempt(left - 1); });
+        throw lost;
+      });
+    }
+    attempt(3).then(function (reply) {
+      if (reply.status === 401) { location.reload(); return null; }
+      return reply.json().then(function (answer) {
+        statusLine.textContent = answer.ok ? "Taken." : "Not taken: " + answer.error.message;
+      });
+    }).catch(function () {
+      statusLine.textContent = "No connection: nothing was sent twice. Try again.";
+    }).finally(function () {
+      sending = false;
+      shownDecision = "";
+      render();
+    });
+  }
+
+  function button(text, className, onTap) {
+    const b = C.el("button", "choice " + (className || ""), text);
+    b.type = "button";
+    b.addEventListener("click", onTap);
+    return b;
+  }
+
+  function cardButton(card, label, onTap) {
+    const b = C.el("button", "card-choice");
+    b.type = "button";
+    b.setAttribute("aria-label", label);
+    const face = C.cardFace(card);
+    face.removeAttribute("role");
+    face.setAttribute("aria-hidden", "true");
+    b.append(face);
+    b.addEventListener("click", onTap);
+    return b;
+  }
+
+  function askToBuy(price, decisionId) {
+    document.getElementById("confirm-text").textContent =
+      "A card from the pile for " + price + ", paid into the pot.";
+    const yes = document.getElementById("confirm-yes");
+    yes.textContent = "Buy for " + price;
+    yes.onclick = function () { confirmBuy.close(); send("buy", { accept: true }, decisionId); };
+    document.getElementById("confirm-no").onclick = function () { confirmBuy.close(); };
+    confirmBuy.showModal();
+  }
+
+  // The bowler's own open decision, with its answers and the deadline counting down.
+  function renderDecision(mine) {
+    const decision = mine.pending[0];
+    if (!decision) {
+      decisionBox.hidden = true;
+      shownDecision = "";
+      return false;
+    }
+    const key = JSON.stringify(decision) + (sending ? "…" : "");
+    decisionBox.hidden = false;
+    deadline.dataset.deadline = decision.deadline || "";
+    deadline.textContent = C.countdown(decision.deadline);
+    if (key === shownDecision) return true;
+    shownDecision = key;
+    choices.replaceChildren();
+    const id = decision.id;
+    if (decision.kind === "lose_card") {
+      const guess = decision.guess;
+      if (guess && !guess.outcome) {
+        prompt.textContent = "You guessed " + guess.side.toUpperCase() + ": watch the ball return.";
+      } else {
+        prompt.textContent = "Gutter ball: tap the card to lose.";
+        hand.replaceChildren.apply(hand, mine.hand.map(function (card) {
+          return cardButton(card, "Lose the " + C.cardName(card), function () {
+            send("lose-card", { card: card }, id);
+          });
+        }));
+        if (decision.guess_allowed && !guess) {
+          prompt.textContent = "Gutter ball: tap the card to lose, or guess the ball return.";
+          choices.append(button("◀ LEFT", "side-left", function () { send("guess", { side: "left" }, id); }),
+                         button("RIGHT ▶", "side-right", function () { send("guess", { side: "right" }, id); }));
+        }
+      }
+    } else if (decision.kind === "steal") {
+      prompt.textContent = "Split picked up: choose a card to steal.";
+      Object.keys(decision.choices).forEach(function (victim) {
+        decision.choices[victim].forEach(function (card) {
+          choices.append(cardButton(card, "Steal the " + C.cardName(card) + " from " + victim,
+                                    function () { send("steal", { from_bowler: victim, card: card }, id); }));
+        });
+      });
+    } else if (decision.kind === "end_draw") {
+      prompt.textContent = "Take the end-of-match draw?";
+      choices.append(button("YES — DRAW", "yes", function () { send("end-draw", { accept: true }, id); }),
+                     button("NO", "no", function () { send("end-draw", { accept: false }, id); }));
+    } else if (decision.kind === "buy") {
+      const price = C.money(state.ante_cents);
+      prompt.textContent = "Buy a card for " + price + "?";
+      choices.append(button("BUY — " + price, "yes", function () { askToBuy(price, id); }),
+                     button("NO", "no", function () { send("buy", { accept: false }, id); }));
+    } else {
+      prompt.textContent = decision.kind;
+    }
+    return true;
+  }
+
+  function renderMine(mine) {
+    const seat = seats[bowler] || {};
+    const parts = [];
+    if (seat.lane) parts.push("Lane " + seat.lane);
+    if (mine.frame) parts.push("Frame " + mine.frame);
+    if (typeof seat.score === "number") parts.push("Total " + seat.score);
+    if (seat.up && state.status === "playing") parts.push("▶ YOU'RE UP");
+    myScore.textContent = parts.join(" · ");
+    const choosing = renderDecision(mine) && hand.querySelector("button");
+    if (!choosing) {
+      hand.replaceChildren.apply(hand, mine.hand.length ? mine.hand.map(C.cardFace)
+                                                        : [C.el("span", "empty", "no cards yet")]);
+    }
+    describe.textContent = mine.describe;
+    hole.hidden = !(mine.hole < 0);
+    hole.textContent = mine.hole < 0 ? "IN THE HOLE −" + Math.abs(mine.hole) : "";
+  }
+
+  function renderBoard() {
+    const pot = C.money(state.pot_cents);
+    boardLine.textContent = "Pot " + pot + " · " + state.status +
+      ((state.winners || []).length ? " · won by " + state.winners.join(" & ") : "");
+    board.replaceChildren.apply(board, state.seat_order.map(function (name) {
+      const b = state.bowlers[name], seat = seats[name] || {};
+      const item = C.el("li", "board-bowler" + (name === bowler ? " is-me" : ""));
+      const head = C.el("p", "board-head");
+      head.append(C.el("strong", "", name + (name === bowler ? " (you)" : "")));
+      if (seat.lane) head.append(" · Lane " + seat.lane);
+      if (typeof seat.score === "number") head.append(" · Total " + seat.score);
+      if (seat.up && state.status === "playing") head.append(C.el("span", "up", " ▶ UP"));
+      const cards = C.el("p", "board-cards");
+      b.hand.forEach(function (card, i) { if (i) cards.append(" "); cards.append(C.cardText(card)); });
+      if (!b.hand.length) cards.append("no cards");
+      item.append(head, cards, C.el("p", "board-describe", b.describe +
+                  (b.hole < 0 ? " · in the hole −" + Math.abs(b.hole) : "") +
+                  (b.pending.length && name !== bowler ? " · deciding…" : "")));
+      return item;
+    }));
+  }
+
+  function render() {
+    if (!state || !state.bowlers[bowler]) return;
+    renderMine(state.bowlers[bowler]);
+    renderBoard();
+  }
+
+  // The bowler's moments: what happened to their hand, newest first.
+  function tell(text) {
+    const none = moments.querySelector(".none");
+    if (none) none.remove();
+    moments.prepend(C.el("li", "", text));
+    while (moments.children.length > 8) moments.lastElementChild.remove();
+  }
+  function remember(events) {
+    events.forEach(function (event) {
+      const d = event.data || {};
+      const card = d.card ? C.cardName(d.card) : "";
+      if (event.type === "jokers_swapped") tell("Freaky Friday: the jokers swapped.");
+      if (event.type === "showdown") tell("Showdown: " + (d.winners || []).join(" & ") + " won.");
+      if (d.from_bowler === bowler && event.type === "card_taken") tell(d.bowler + " took your " + card + ".");
+      if (d.bowler !== bowler) return;
+      if (event.type === "ball_recorded" && d.mark === "strike") tell("Strike!");
+      else if (event.type === "ball_recorded" && d.gutter_ball) tell("Gutter ball.");
+      else if (event.type === "card_drawn") tell("You drew the " + card + ".");
+      else if (event.type === "card_returned") tell("Your " + card + " went back to the pile.");
+      else if (event.type === "card_taken") tell("You took the " + card + " from " + d.from_bowler + ".");
+      else if (event.type === "hole_deepened") tell("You are in the hole.");
+      else if (event.type === "hole_paid_off") tell("A card paid off your hole.");
+      else if (event.type === "guess_resolved") tell("Your guess was " + (d.correct ? "right: you keep your cards." : "wrong."));
+      else if (event.type === "buy_paid") tell("You bought a card for " + C.money(d.cents) + ".");
+    });
+  }
+
+  function take(message) {
+    if (message.match_id !== matchId) return false;
+    const outcome = window.AlleyMatchUpdates.apply(state || undefined, message);
+    if (outcome.resync) { join(); return false; }
+    if (outcome.stale) return false;
+    state = outcome.state;
+    render();
+    return true;
+  }
+
+  // Lanes, who is up and running scores come with the phone's read (the kiosk's screen read).
+  let readTimer = null;
+  function refresh(delay) {
+    clearTimeout(readTimer);
+    readTimer = setTimeout(function () {
+      fetch("/api/v1/phone/me", { headers: { Accept: "application/json" }, credentials: "same-origin" })
+        .then(function (reply) {
+          if (reply.status === 401) { location.reload(); return null; }
+          return reply.ok ? reply.json() : null;
+        })
+        .then(function (read) {
+          if (!read || !read.screen) return;
+          seats = read.screen.bowlers;
+          take({ match_id: matchId, state: read.screen.state });
+          render();
+        })
+        .catch(function () { /* the next change or reconnection asks again */ });
+    }, delay || 0);
+  }
+
+  const socket = io({ transports: ["websocket"], reconnectionDelayMax: 3000 });
+  function join() {
+    socket.emit("phone_join", {}, function (reply) {
+      if (reply && reply.error) location.reload();  // the link ended: the page says why
+    });
+  }
+  function setConnection(to, text) { connection.dataset.state = to; connection.textContent = text; }
+  socket.on("connect", function () { setConnection("live", "● Live"); join(); refresh(0); });
+  socket.on("disconnect", function () { setConnection("down", "▲ Reconnecting…"); });
+  socket.on("state", take);
+  socket.on("match_update", function (message) {
+    if (take(message)) remember(message.events || []);
+    refresh(120);
+  });
+  // A phone that slept missed pushes: it asks for the whole state when it wakes.
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && socket.connected) { join(); refresh(0); }
+  });
+  setInterval(function () { deadline.textContent = C.countdown(deadline.dataset.deadline); }, 1000);
+})();

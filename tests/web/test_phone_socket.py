@@ -1,0 +1,133 @@
+"""The phone's live room over the network: a real python-socketio client with the phone's
+session cookie joins its bowler's room, receives every change, and resyncs after a drop."""
+
+from __future__ import annotations
+
+import functools
+import queue
+import signal
+import time
+from datetime import UTC, date, datetime, timedelta
+
+import socketio
+
+from alley_poker.ledger import commands as c
+from alley_poker.store.phone_links import PhoneLinkStore
+from alley_poker.web.public import public_match_view
+from alley_poker.web.view_patch import take_update
+from tests.web.conftest import free_port, pair_kiosk, serve_in_process
+from tests.web.test_sockets import KioskClient
+
+
+def phone_session(service, bowler: str = "Ann") -> str:
+    """A code minted and opened as the tablet and the phone would: the phone's cookie."""
+    links = PhoneLinkStore(service.repository.store.engine)
+    made = links.mint("m1", bowler, date.today(), datetime.now(UTC) + timedelta(hours=3),
+                      actor="commissioner:test")
+    return links.open(made.secret).session
+
+
+class PhoneClient:
+    """Like phone.js: joins its room on every (re)connection, with the session cookie."""
+
+    def __init__(self, url: str, session: str | None):
+        self.messages: queue.Queue = queue.Queue()
+        self.joins: queue.Queue = queue.Queue()
+        self.client = socketio.Client(reconnection=True, reconnection_delay=0.1,
+                                      reconnection_delay_max=0.5)
+
+        @self.client.event
+        def connect():
+            self.client.emit("phone_join", {}, callback=self.joins.put)
+
+        for kind in ("state", "match_update"):
+            self.client.on(kind, functools.partial(self._put, kind))
+        headers = {"Cookie": f"alley_phone={session}"} if session else {}
+        self.client.connect(url, transports=["websocket"], headers=headers, wait_timeout=5)
+
+    def _put(self, kind, message):
+        self.messages.put((kind, message))
+
+    def next(self, timeout: float = 5.0):
+        return self.messages.get(timeout=timeout)
+
+    def close(self):
+        ws = getattr(self.client.eio, "ws", None)
+        if ws is not None:
+            ws.close = functools.partial(ws.close, timeout=0.2)
+        self.client.disconnect()
+
+
+def test_the_bowlers_room_gets_every_change_of_the_match(live_server, service):
+    phone = PhoneClient(live_server.url, phone_session(service))
+    try:
+        assert phone.joins.get(timeout=5) == {"ok": True, "match_id": "m1", "bowler": "Ann"}
+        kind, message = phone.next()
+        assert kind == "state"
+        held = message["state"]
+        service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+        kind, message = phone.next()
+        assert kind == "match_update"
+        held = take_update(held, message)
+        assert held == public_match_view(service.state("m1"))
+        assert len(held["bowlers"]["Ann"]["hand"]) == 3
+    finally:
+        phone.close()
+
+
+def test_a_socket_without_a_live_link_joins_no_room(live_server, app, service):
+    stranger = PhoneClient(live_server.url, None)
+    forged = PhoneClient(live_server.url, "forged-session-forged-session-forged")
+    try:
+        for client in (stranger, forged):
+            answer = client.joins.get(timeout=5)
+            assert answer["error"]["code"] == "phone_sign_in_required"
+        service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+        time.sleep(0.3)
+        assert stranger.messages.empty() and forged.messages.empty()
+    finally:
+        stranger.close()
+        forged.close()
+
+
+def test_a_kiosk_shows_a_code_only_when_paired_and_for_its_own_lanes(live_server, app):
+    unpaired = KioskClient(live_server.url)
+    paired = KioskClient(live_server.url, device_token=pair_kiosk(app, "1-2"))
+    other = KioskClient(live_server.url, lanes="5-6", device_token=pair_kiosk(app, "5-6"))
+    try:
+        ask = {"match_id": "m1", "bowler": "Bob"}
+        assert unpaired.client.call("phone_code", ask, timeout=5)["error"]["code"] == \
+            "kiosk_not_paired"
+        assert other.client.call("phone_code", ask, timeout=5)["error"]["code"] == "forbidden"
+        shown = paired.client.call("phone_code", ask, timeout=5)
+        assert shown["ok"] is True and shown["link"]["bowler"] == "Bob"
+        assert shown["svg"].startswith("<svg") and "/p/" in shown["url"]
+    finally:
+        for client in (unpaired, paired, other):
+            client.close()
+
+
+def test_after_a_dropped_connection_the_phone_resyncs(database, service):
+    """The server process is killed, the ledger moves on, a new process serves: the phone
+    reconnects by itself, joins its room again and is whole (its session is in the ledger's
+    database, so it survives the restart)."""
+    session = phone_session(service)
+    port = free_port()
+    server = serve_in_process(database, port)
+    phone = None
+    try:
+        phone = PhoneClient(f"http://127.0.0.1:{port}", session)
+        kind, message = phone.next()
+        assert kind == "state" and message["state"]["bowlers"]["Ann"]["hand"] == []
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=5)
+        service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+        server = serve_in_process(database, port)
+        kind, message = phone.next(timeout=15)
+        assert kind == "state"
+        assert message["state"] == public_match_view(service.state("m1"))
+    finally:
+        if phone is not None:
+            phone.close()
+        server.kill()
+        server.wait(timeout=5)
