@@ -285,17 +285,7 @@ class AlleyService:
         if sorted(slots.values()) != sorted(state.bowlers):
             raise CommandRefused("every bowler of the match needs exactly one lane slot",
                                  field="slots")
-        previous = self.lanes.assignment(match_id)
-        self.lanes.assign(match_id, slots)
-        try:
-            if self.assignments is not None:
-                self.assignments.record(match_id, slots, actor=actor, reason=reason)
-        except Exception:
-            if previous is not None:
-                self.lanes.assign(match_id, previous.slots)
-            raise
-        self.bus.publish("alley", {"kind": "lanes_reassigned", "match_id": match_id,
-                                   "actor": actor, "reason": reason})
+        self._reassign(match_id, slots, actor=actor, reason=reason)
 
     def seat_bowlers(self, match_id: str, slots: Mapping[tuple[int, int], str], *,
                      actor: str, reason: str) -> None:
@@ -313,6 +303,12 @@ class AlleyService:
         if strangers:
             raise CommandRefused(f"not bowlers of match {match_id}: {', '.join(strangers)}",
                                  field="slots")
+        self._reassign(match_id, slots, actor=actor, reason=reason)
+
+    def _reassign(self, match_id: str, slots: Mapping[tuple[int, int], str], *, actor: str,
+                  reason: str) -> None:
+        """Put ``slots`` in force, kept in the assignment log (the map as it was if the log
+        cannot take it), and tell the other processes."""
         previous = self.lanes.assignment(match_id)
         self.lanes.assign(match_id, slots)
         try:
