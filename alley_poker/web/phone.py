@@ -35,7 +35,7 @@ from flask import (
     request,
     url_for,
 )
-from flask_socketio import SocketIO, emit, join_room
+from flask_socketio import SocketIO, emit
 from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -48,7 +48,7 @@ from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.kiosk_decisions import decide_for_bowler
 from alley_poker.web.phone_schemas import PhoneDecisionBody
 from alley_poker.web.public import public_match_view
-from alley_poker.web.rooms import bowler_room, room
+from alley_poker.web.rooms import bowler_room, enter
 
 phone = Blueprint("phone", __name__)
 
@@ -243,7 +243,7 @@ def register_phone_room(socketio: SocketIO, service: AlleyService) -> None:
             link = phone_link("read")
         except ApiError as refused:
             return error_body(refused.code, refused.message, refused.status)[0]
-        join_room(room(service.centre, bowler_room(link.match_id, link.bowler)))
+        enter(service.centre, bowler_room(link.match_id, link.bowler))
         state = service.state(link.match_id)
         if state.status != "new":
             emit("state", {"match_id": link.match_id, "state": public_match_view(state)})

@@ -7,6 +7,8 @@ rooms (the kiosks) and to each of its bowlers' phone rooms.
 
 from __future__ import annotations
 
+from flask_socketio import join_room
+
 
 def room(centre: str, name: str) -> str:
     """A Socket.IO room of ``centre``.
@@ -24,3 +26,13 @@ def bowler_room(match_id: str, bowler: str) -> str:
     'phone:m1:Ann'
     """
     return f"phone:{match_id}:{bowler}"
+
+
+def enter(centre: str, name: str) -> bool:
+    """Put the current Socket.IO client in ``centre``'s room ``name``; False when the client
+    left before its join was handled (a page reloaded mid-join: nothing to send it)."""
+    try:
+        join_room(room(centre, name))
+    except ValueError:  # python-socketio: "sid is not connected to requested namespace"
+        return False
+    return True

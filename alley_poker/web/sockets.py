@@ -27,7 +27,7 @@ import threading
 from typing import Any
 
 from flask import request
-from flask_socketio import SocketIO, emit, join_room
+from flask_socketio import SocketIO, emit
 
 from alley_poker.service import AlleyService
 from alley_poker.service.alley import FINISHED
@@ -38,7 +38,7 @@ from alley_poker.web.kiosk_pairing import KioskGate
 from alley_poker.web.phone import register_phone_room
 from alley_poker.web.phone_links import register_kiosk_codes
 from alley_poker.web.public import public_event, public_match_view
-from alley_poker.web.rooms import bowler_room, room
+from alley_poker.web.rooms import bowler_room, enter, room
 from alley_poker.web.view_patch import view_patch
 
 log = logging.getLogger(__name__)
@@ -151,14 +151,14 @@ class SocketBridge:
                 except ValueError as problem:
                     return error_body("bad_request", str(problem), 400, "lanes")[0]
                 for lane in lanes:
-                    join_room(room(self.service.centre, f"lane:{lane}"))
+                    enter(self.service.centre, f"lane:{lane}")
                 with self._lock:
                     self._kiosk_lanes[request.sid] = lanes
                 paired = self.gate.joined(request.sid, str(data["lanes"]),
                                           data.get("device_token"))
                 match_ids = self.matches_on(lanes)
             elif isinstance(data.get("match_id"), str):
-                join_room(room(self.service.centre, f"match:{data['match_id']}"))
+                enter(self.service.centre, f"match:{data['match_id']}")
                 match_ids = [data["match_id"]]
             else:
                 return error_body("bad_request", "join needs 'lanes' or 'match_id'", 400)[0]
