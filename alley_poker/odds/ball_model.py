@@ -153,18 +153,26 @@ def bowl_ball(profile: BowlerProfile, game: Game, rng: random.Random) -> Ball:
     >>> ball.frame, 0 <= ball.pins <= 10, len(game.balls)
     (1, True, 1)
     """
+    pins, leave, foul, gutter = next_ball(profile, game, rng)
+    return game.roll(pins, standing=leave, foul=foul, gutter=gutter)
+
+
+def next_ball(profile: BowlerProfile, game: Game,
+              rng: random.Random) -> tuple[int, frozenset[int], bool, bool]:
+    """The next ball of ``game`` as ``profile`` would bowl it, not rolled into the game:
+    ``(pins, pins left standing, foul, gutter)``."""
     standing = game.standing_pins
     if standing is None:
         standing = _cluster(rng, game.standing_count)
     roll = rng.random()
     if roll < profile.foul_rate:
         # The ball crossed the line: pins it hit are respotted, 0 credited.
-        return game.roll(0, foul=True, standing=standing)
+        return 0, standing, True, False
     gutter_rate = profile.gutter_rate if len(standing) == 10 else profile.gutter_rate / 2
     if roll < profile.foul_rate + gutter_rate:
-        return game.roll(0, gutter=True, standing=standing)
+        return 0, standing, False, True
     if len(standing) == 10:
         leave = profile.first_ball_leave(rng)
     else:
         leave = profile.second_ball_leave(rng, standing)
-    return game.roll(len(standing) - len(leave), standing=leave)
+    return len(standing) - len(leave), leave, False, False

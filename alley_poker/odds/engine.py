@@ -40,7 +40,7 @@ from alley_poker.ledger import commands as c
 from alley_poker.ledger.context import parse_iso
 from alley_poker.ledger.endgame import rebuild_game
 from alley_poker.ledger.handler import play_on_copy
-from alley_poker.odds.ball_model import BowlerProfile, bowl_ball
+from alley_poker.odds.ball_model import BowlerProfile, next_ball
 from alley_poker.odds.profiles import CentreAverages, profiles_for
 
 #: When the simulation's balls happen (any moment: the rules do not depend on the clock).
@@ -134,8 +134,9 @@ def play_out(state: MatchState, hidden: list[str], profiles: Mapping[str, Bowler
     pile = list(hidden)
     rng.shuffle(pile)
     sim.pile = pile
-    games: dict[str, Game] = {}   # each bowler's game, as the ball model rolls into it
-    kept: dict = {}                # the ledger's games, kept between commands on this copy
+    # The ledger's bowling games, kept between commands on this copy (play_on_copy); the
+    # ball model reads the pins standing from the same games.
+    kept: dict[int, tuple[list[dict], Game]] = {}
     for _ in range(_MAX_STEPS):
         if sim.result is not None:
             return sim.result
@@ -145,14 +146,14 @@ def play_out(state: MatchState, hidden: list[str], profiles: Mapping[str, Bowler
             command: c.Command = c.ExpireDecision(decision_id=decision["id"], actor="scheduler")
             now = parse_iso(decision["deadline"])
         elif sim.status == "playing":
-            command, now = _next_ball(sim, games, profiles, rng), _SIM_NOW
+            command, now = _next_ball(sim, kept, profiles, rng), _SIM_NOW
         else:
             raise RuntimeError(f"match {sim.match_id}: simulation stuck at {sim.status}")
         play_on_copy(sim, command, rng=rng, now=now, games=kept)
     raise RuntimeError(f"match {sim.match_id}: simulation did not end")
 
 
-def _next_ball(sim: MatchState, games: dict[str, Game],
+def _next_ball(sim: MatchState, kept: dict[int, tuple[list[dict], Game]],
                profiles: Mapping[str, BowlerProfile], rng: random.Random) -> c.RecordBall:
     """The next ball: the bowler furthest behind (game, then frame) bowls, seat order
     breaking ties, as bowlers on a lane take turns frame by frame."""
@@ -161,9 +162,11 @@ def _next_ball(sim: MatchState, games: dict[str, Game],
         number = sim.current_game(bowler)
         if number > sim.games:
             continue
-        game = games.get(bowler)
-        if game is None or game.is_complete:
-            game = games[bowler] = rebuild_game(sim.balls[bowler][number - 1])
+        balls = sim.balls[bowler][number - 1]
+        entry = kept.get(id(balls))
+        if entry is None or entry[0] is not balls or len(entry[1].balls) != len(balls):
+            entry = kept[id(balls)] = (balls, rebuild_game(balls))
+        game = entry[1]
         key = (number, game.current_frame, seat)
         if best is None or key < best[0]:
             best = (key, bowler, game)
@@ -171,9 +174,9 @@ def _next_ball(sim: MatchState, games: dict[str, Game],
         raise RuntimeError(f"match {sim.match_id}: no ball left to bowl but no result")
     _, bowler, game = best
     profile = profiles.get(bowler) or CentreAverages().profile(bowler)
-    ball = bowl_ball(profile, game, rng)
-    return c.RecordBall(bowler, None, ball.pins, standing=sorted(ball.standing),
-                        foul=ball.foul, gutter=ball.gutter, actor=_SIM_FEED)
+    pins, leave, foul, gutter = next_ball(profile, game, rng)
+    return c.RecordBall(bowler, None, pins, standing=sorted(leave), foul=foul, gutter=gutter,
+                        actor=_SIM_FEED)
 
 
 __all__ = ["LIVE", "BowlerOdds", "MatchOdds", "play_out", "win_odds"]

@@ -1,5 +1,13 @@
-"""Real matches for the odds tests: every command goes through the ledger's ``handle``, balls
-come from the simulator's ball model, decisions take the automatic choice at their deadline."""
+"""Practice matches for the odds' tests and benchmark: every command goes through the ledger's
+``handle``, balls come from the ball model, decisions take the automatic choice at their
+deadline.
+
+>>> match = PracticeMatch(("Ann", "Bob"), seed=2).play(6)
+>>> match.state.balls_recorded, match.state.status
+(6, 'playing')
+>>> match.finish().state.result is not None
+True
+"""
 
 from __future__ import annotations
 
@@ -11,12 +19,12 @@ from alley_poker.ledger import MatchState, handle
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.context import parse_iso
 from alley_poker.ledger.endgame import rebuild_game
-from alley_poker.odds import BowlerProfile, bowl_ball
+from alley_poker.odds.ball_model import BowlerProfile, bowl_ball
 
 START = datetime(2026, 2, 6, 19, 0, tzinfo=UTC)
 
 
-class PlayedMatch:
+class PracticeMatch:
     """A match in memory; ``source`` deals its cards (a seeded Random, or a fair seed)."""
 
     def __init__(self, bowlers=("Ann", "Bob", "Cy"), *, games=1, rules=None, seed=0,
@@ -56,13 +64,13 @@ class PlayedMatch:
                              foul=ball.foul, gutter=ball.gutter, actor="feed:lane-3"))
         return True
 
-    def play(self, balls: int) -> PlayedMatch:
+    def play(self, balls: int) -> PracticeMatch:
         """Play on until ``balls`` balls are recorded (or the match has its result)."""
         while self.state.balls_recorded < balls and self.step():
             pass
         return self
 
-    def finish(self) -> PlayedMatch:
+    def finish(self) -> PracticeMatch:
         while self.step():
             pass
         return self
