@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from alley_poker.bowling import BowlingError, Game
+from alley_poker.bowling import BowlingError, Game, parse_scoresheet
 
 
 @st.composite
@@ -74,7 +74,7 @@ def test_finished_game_scores(played):
 def test_marks_round_trip(played):
     game = Game.from_rolls(played)
     sheet = game.scoresheet()
-    again = Game.from_scoresheet(sheet)
+    again = parse_scoresheet(sheet)
     assert again.scoresheet() == sheet
     assert again.score() == game.score()
     assert [(b.pins, b.foul, b.split, b.is_strike, b.is_spare) for b in again.balls] == [
@@ -91,7 +91,7 @@ def test_running_totals_of_a_game_in_progress(played):
     assert scores[: len(known)] == known
     assert known == sorted(known)
     assert 0 <= game.score_so_far() <= 300
-    assert Game.from_scoresheet(game.scoresheet()).scoresheet() == game.scoresheet()
+    assert parse_scoresheet(game.scoresheet()).scoresheet() == game.scoresheet()
 
 
 @settings(max_examples=50)
@@ -121,4 +121,4 @@ def test_refused_roll_changes_nothing(played, kind):
 def test_many_games_agree_with_the_textbook_scorer_and_read_back(played):
     game = Game.from_rolls(played)
     assert game.score() == classic_score([ball.pins for ball in game.balls])
-    assert Game.from_scoresheet(game.scoresheet()).score() == game.score()
+    assert parse_scoresheet(game.scoresheet()).score() == game.score()

@@ -331,18 +331,6 @@ class Game:
                 raise BowlingError(f"roll {index}: {roll!r} is not a roll: {exc}") from None
         return game
 
-    @classmethod
-    def from_scoresheet(cls, sheet: str) -> Game:
-        """A game from scoresheet marks, one word per frame, as :meth:`scoresheet` writes them.
-
-        >>> game = Game.from_scoresheet("X 7/ 9- S8/ G7 F/ X X X XX9")
-        >>> game.score(), game.balls[5].split, game.balls[9].foul
-        (204, True, True)
-        """
-        from alley_poker.bowling.scoresheet import parse_scoresheet
-
-        return parse_scoresheet(sheet)
-
     def roll(
         self,
         pins: int,

@@ -3,13 +3,10 @@ here).  Every function trusts the event's data (``handle`` made it) and only mov
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from alley_poker.ledger.events import Event
 from alley_poker.ledger.rules import RuleBook
-
-if TYPE_CHECKING:
-    from alley_poker.ledger.state import MatchState
 
 JOKERS = ("JOKER-A", "JOKER-B")
 
@@ -55,7 +52,56 @@ def core_from_json(data: dict[str, Any]) -> dict[str, Any]:
     return core
 
 
-def _match_created(s: MatchState, d: dict, e: Event) -> None:
+class FoldedState:
+    """The data of a match that the fold writes.  :class:`~alley_poker.ledger.state.MatchState`
+    adds what is done with it (apply, clone, snapshot, invariants); the fold knows only this
+    part, so the two modules do not import each other."""
+
+    def __init__(self, match_id: str):
+        self.match_id = match_id
+        self.seq = 0
+        self.status = "new"
+        self.rules: RuleBook | None = None
+        self.test_mode = False
+        # {"scheme", "commitment", "salt", "seed" (hex once revealed)}; None: not committed.
+        self.fairness: dict[str, str | None] | None = None
+        self.games = 0
+        self.ante_cents = 0
+        self.league: dict[str, Any] | None = None   # a league match's tag (match_created)
+        self.handicaps: dict[str, int] = {}         # pins per game, by seat name
+        self.bowlers: list[str] = []
+        self.consents: set[str] = set()
+        self.pile: list[str] = []
+        self.hands: dict[str, list[str]] = {}
+        self.powers: dict[str, str] = {}
+        self.armed: set[str] = set()
+        self.hole: dict[str, int] = {}
+        self.streak: dict[str, list | None] = {}      # [kind, cards of the last mark]
+        self.acquired: dict[str, list[list[str]]] = {}  # [card, via] since start/Holland-daze
+        self.balls: dict[str, list[list[dict]]] = {}    # per bowler, per game
+        self.mark_cards: dict[str, list[list[str]]] = {}  # cards dealt for marks, per game
+        self.first_strike: dict[int, str] = {}
+        self.balls_recorded = 0
+        self.decisions: dict[str, dict] = {}             # open decisions, oldest first
+        self.reviews: dict[str, dict] = {}               # open review items
+        self.pot_cents = 0
+        self.paid: dict[str, int] = {}
+        self.won: dict[str, int] = {}
+        self.end_stage: str | None = None
+        self.series: dict[str, int] = {}
+        self.lowest: list[str] = []
+        self.automatic_winner: str | None = None
+        self.result: dict | None = None
+        # The last desk action that may be undone: {"action": its first seq, "core": the
+        # state before it, "own": its events, "later": the events of each action since}.
+        self.undo_point: dict[str, Any] | None = None
+
+    def _load_core(self, core: dict[str, Any]) -> None:
+        for key in CORE:
+            setattr(self, key, core[key])
+
+
+def _match_created(s: FoldedState, d: dict, e: Event) -> None:
     if s.status != "new":
         raise ValueError("match already created")
     s.rules = RuleBook.from_dict(d["rules"])
@@ -69,7 +115,7 @@ def _match_created(s: MatchState, d: dict, e: Event) -> None:
         _seat(s, bowler)
 
 
-def _seat(s: MatchState, bowler: str) -> None:
+def _seat(s: FoldedState, bowler: str) -> None:
     s.bowlers.append(bowler)
     s.hands[bowler] = []
     s.hole[bowler] = 0
@@ -81,11 +127,11 @@ def _seat(s: MatchState, bowler: str) -> None:
     s.won[bowler] = 0
 
 
-def _consent_recorded(s: MatchState, d: dict, e: Event) -> None:
+def _consent_recorded(s: FoldedState, d: dict, e: Event) -> None:
     s.consents.add(d["bowler"])
 
 
-def _match_started(s: MatchState, d: dict, e: Event) -> None:
+def _match_started(s: FoldedState, d: dict, e: Event) -> None:
     s.pile = list(d["pile"])
     s.powers = dict(d["powers"])
     for bowler, cents in d["antes"].items():
@@ -94,13 +140,13 @@ def _match_started(s: MatchState, d: dict, e: Event) -> None:
     s.status = "playing"
 
 
-def _bowler_added(s: MatchState, d: dict, e: Event) -> None:
+def _bowler_added(s: FoldedState, d: dict, e: Event) -> None:
     _seat(s, d["bowler"])
     s.paid[d["bowler"]] += d["ante_paid"]
     s.pot_cents += d["ante_paid"]
 
 
-def _bowler_removed(s: MatchState, d: dict, e: Event) -> None:
+def _bowler_removed(s: FoldedState, d: dict, e: Event) -> None:
     bowler = d["bowler"]
     if s.hands[bowler]:
         raise ValueError(f"{bowler} still holds cards")
@@ -111,13 +157,13 @@ def _bowler_removed(s: MatchState, d: dict, e: Event) -> None:
         del table[bowler]
 
 
-def _pile_shuffled(s: MatchState, d: dict, e: Event) -> None:
+def _pile_shuffled(s: FoldedState, d: dict, e: Event) -> None:
     if sorted(d["order"]) != sorted(s.pile):
         raise ValueError("shuffled order is not the pile's cards")
     s.pile = list(d["order"])
 
 
-def _card_drawn(s: MatchState, d: dict, e: Event) -> None:
+def _card_drawn(s: FoldedState, d: dict, e: Event) -> None:
     card, bowler = d["card"], d["bowler"]
     if not s.pile or s.pile[0] != card:
         raise ValueError(f"{card} is not the top of the pile")
@@ -128,7 +174,7 @@ def _card_drawn(s: MatchState, d: dict, e: Event) -> None:
         s.mark_cards[bowler][d["for_ball"][0] - 1].append(card)
 
 
-def _card_taken(s: MatchState, d: dict, e: Event) -> None:
+def _card_taken(s: FoldedState, d: dict, e: Event) -> None:
     card, bowler = d["card"], d["bowler"]
     s.hands[d["from_bowler"]].remove(card)
     s.hands[bowler].append(card)
@@ -137,7 +183,7 @@ def _card_taken(s: MatchState, d: dict, e: Event) -> None:
         s.mark_cards[bowler][d["for_ball"][0] - 1].append(card)
 
 
-def _card_returned(s: MatchState, d: dict, e: Event) -> None:
+def _card_returned(s: FoldedState, d: dict, e: Event) -> None:
     card = d["card"]
     s.hands[d["bowler"]].remove(card)
     s.pile.append(card)
@@ -145,20 +191,20 @@ def _card_returned(s: MatchState, d: dict, e: Event) -> None:
         s.armed.add(card)
 
 
-def _jokers_swapped(s: MatchState, d: dict, e: Event) -> None:
+def _jokers_swapped(s: FoldedState, d: dict, e: Event) -> None:
     s.powers = dict(d["powers"])
     s.armed.difference_update(d["disarmed"])
 
 
-def _nothing(s: MatchState, d: dict, e: Event) -> None:
+def _nothing(s: FoldedState, d: dict, e: Event) -> None:
     """Events that are facts for the audit trail and change no state."""
 
 
-def _hole_deepened(s: MatchState, d: dict, e: Event) -> None:
+def _hole_deepened(s: FoldedState, d: dict, e: Event) -> None:
     s.hole[d["bowler"]] -= 1
 
 
-def _hole_paid_off(s: MatchState, d: dict, e: Event) -> None:
+def _hole_paid_off(s: FoldedState, d: dict, e: Event) -> None:
     if s.hole[d["bowler"]] >= 0:
         raise ValueError(f"{d['bowler']} is not in the hole")
     s.hole[d["bowler"]] += 1
@@ -169,7 +215,7 @@ _BALL_KEYS = ("frame", "ball", "pins", "standing", "foul", "gutter", "split", "m
               "streak_before", "streak_after")
 
 
-def _ball_recorded(s: MatchState, d: dict, e: Event) -> None:
+def _ball_recorded(s: FoldedState, d: dict, e: Event) -> None:
     ball = {key: d[key] for key in _BALL_KEYS}
     s.balls[d["bowler"]][d["game"] - 1].append(ball)
     s.streak[d["bowler"]] = d["streak_after"]
@@ -178,7 +224,7 @@ def _ball_recorded(s: MatchState, d: dict, e: Event) -> None:
     s.balls_recorded += 1
 
 
-def _ball_corrected(s: MatchState, d: dict, e: Event) -> None:
+def _ball_corrected(s: FoldedState, d: dict, e: Event) -> None:
     bowler, game = d["bowler"], d["game"]
     s.balls[bowler][game - 1] = [dict(b) for b in d["balls"]]
     if any(b["bonus"] for b in d["balls"]):
@@ -189,7 +235,7 @@ def _ball_corrected(s: MatchState, d: dict, e: Event) -> None:
         s.streak[d["bowler"]] = d["streak_after"]
 
 
-def _holland_daze(s: MatchState, d: dict, e: Event) -> None:
+def _holland_daze(s: FoldedState, d: dict, e: Event) -> None:
     bowler = d["bowler"]
     if s.hands[bowler]:
         raise ValueError(f"{bowler} still holds cards")
@@ -198,7 +244,7 @@ def _holland_daze(s: MatchState, d: dict, e: Event) -> None:
     s.acquired[bowler] = []
 
 
-def _decision_opened(s: MatchState, d: dict, e: Event) -> None:
+def _decision_opened(s: FoldedState, d: dict, e: Event) -> None:
     s.decisions[d["id"]] = {
         "id": d["id"], "bowler": d["bowler"], "kind": d["kind"],
         "created_at": _iso(e), "deadline": d["deadline"], "choices": d["choices"],
@@ -206,73 +252,73 @@ def _decision_opened(s: MatchState, d: dict, e: Event) -> None:
     }
 
 
-def _guess_made(s: MatchState, d: dict, e: Event) -> None:
+def _guess_made(s: FoldedState, d: dict, e: Event) -> None:
     decision = s.decisions[d["decision_id"]]
     decision["guess"] = {"side": d["side"], "at": _iso(e)}
     decision["guess_allowed"] = False
 
 
-def _guess_resolved(s: MatchState, d: dict, e: Event) -> None:
+def _guess_resolved(s: FoldedState, d: dict, e: Event) -> None:
     decision = s.decisions[d["decision_id"]]
     decision["guess"] = {**decision["guess"], "outcome": d["side"], "correct": d["correct"]}
 
 
-def _guess_voided(s: MatchState, d: dict, e: Event) -> None:
+def _guess_voided(s: FoldedState, d: dict, e: Event) -> None:
     decision = s.decisions[d["decision_id"]]
     decision["guess"] = None
     decision["guess_allowed"] = False
     decision["guess_voided"] = True
 
 
-def _decision_closed(s: MatchState, d: dict, e: Event) -> None:
+def _decision_closed(s: FoldedState, d: dict, e: Event) -> None:
     del s.decisions[d["decision_id"]]
 
 
-def _review_raised(s: MatchState, d: dict, e: Event) -> None:
+def _review_raised(s: FoldedState, d: dict, e: Event) -> None:
     s.reviews[d["id"]] = {key: d[key] for key in
                           ("id", "bowler", "game", "description", "difference", "remedy")}
 
 
-def _review_closed(s: MatchState, d: dict, e: Event) -> None:
+def _review_closed(s: FoldedState, d: dict, e: Event) -> None:
     del s.reviews[d["id"]]
 
 
-def _match_ending(s: MatchState, d: dict, e: Event) -> None:
+def _match_ending(s: FoldedState, d: dict, e: Event) -> None:
     s.status = "ending"
     s.series = dict(d["series"])
     s.lowest = list(d["lowest"])
     s.end_stage = "draws"
 
 
-def _end_phase(s: MatchState, d: dict, e: Event) -> None:
+def _end_phase(s: FoldedState, d: dict, e: Event) -> None:
     s.end_stage = d["stage"]
 
 
-def _buy_paid(s: MatchState, d: dict, e: Event) -> None:
+def _buy_paid(s: FoldedState, d: dict, e: Event) -> None:
     s.paid[d["bowler"]] += d["cents"]
     s.pot_cents += d["cents"]
 
 
-def _automatic_win(s: MatchState, d: dict, e: Event) -> None:
+def _automatic_win(s: FoldedState, d: dict, e: Event) -> None:
     s.automatic_winner = d["bowler"]
 
 
-def _showdown(s: MatchState, d: dict, e: Event) -> None:
+def _showdown(s: FoldedState, d: dict, e: Event) -> None:
     s.result = {"winners": list(d["winners"]), "shares": dict(d["shares"]),
                 "hands": d["hands"], "automatic": s.automatic_winner is not None}
     s.end_stage = "result"
 
 
-def _payout(s: MatchState, d: dict, e: Event) -> None:
+def _payout(s: FoldedState, d: dict, e: Event) -> None:
     s.won[d["bowler"]] += d["cents"]
     s.pot_cents -= d["cents"]
 
 
-def _match_settled(s: MatchState, d: dict, e: Event) -> None:
+def _match_settled(s: FoldedState, d: dict, e: Event) -> None:
     s.status = "settled"
 
 
-def _result_undone(s: MatchState, d: dict, e: Event) -> None:
+def _result_undone(s: FoldedState, d: dict, e: Event) -> None:
     for bowler, cents in d["reversed"].items():
         s.won[bowler] -= cents
         s.pot_cents += cents
@@ -281,20 +327,20 @@ def _result_undone(s: MatchState, d: dict, e: Event) -> None:
     s.end_stage = "showdown"
 
 
-def _deal_committed(s: MatchState, d: dict, e: Event) -> None:
+def _deal_committed(s: FoldedState, d: dict, e: Event) -> None:
     if s.fairness is not None:
         raise ValueError("the deal is already committed")
     s.fairness = {"scheme": d["scheme"], "commitment": d["commitment"], "salt": d["salt"],
                   "seed": None}
 
 
-def _seed_revealed(s: MatchState, d: dict, e: Event) -> None:
+def _seed_revealed(s: FoldedState, d: dict, e: Event) -> None:
     if s.fairness is None:
         raise ValueError("a seed revealed for a match that committed none")
     s.fairness = {**s.fairness, "seed": d["seed"]}  # replaced: clones may share the dict
 
 
-def _match_voided(s: MatchState, d: dict, e: Event) -> None:
+def _match_voided(s: FoldedState, d: dict, e: Event) -> None:
     for bowler, cents in d["refunds"].items():
         s.paid[bowler] -= cents
         s.pot_cents -= cents
@@ -302,7 +348,7 @@ def _match_voided(s: MatchState, d: dict, e: Event) -> None:
     s.status = "void"
 
 
-def _action_undone(s: MatchState, d: dict, e: Event) -> None:
+def _action_undone(s: FoldedState, d: dict, e: Event) -> None:
     s._load_core(core_from_json(d["restored"]))
 
 

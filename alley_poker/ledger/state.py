@@ -12,8 +12,13 @@ from typing import Any
 
 from alley_poker.ledger.errors import InvariantViolation
 from alley_poker.ledger.events import Event
-from alley_poker.ledger.fold import APPLY, CORE, JOKERS, core_from_json, core_to_json
-from alley_poker.ledger.rules import RuleBook
+from alley_poker.ledger.fold import (
+    APPLY,
+    JOKERS,
+    FoldedState,
+    core_from_json,
+    core_to_json,
+)
 
 __all__ = ["JOKERS", "MatchState", "core_from_json", "core_to_json", "replay"]
 
@@ -54,7 +59,7 @@ def is_desk_action(command: str, actor: str) -> bool:
 
 
 
-class MatchState:
+class MatchState(FoldedState):
     """Everything known about one match after its events ``1..seq``.
 
     Cards are strings (``"AS"``, ``"JOKER-A"``); hands keep the order cards were acquired;
@@ -63,45 +68,6 @@ class MatchState:
     the pile whose draw swaps the powers.  Money is in cents: ``paid`` (antes and buys, less
     refunds) and ``won`` per bowler, and ``pot_cents``.
     """
-
-    def __init__(self, match_id: str):
-        self.match_id = match_id
-        self.seq = 0
-        self.status = "new"
-        self.rules: RuleBook | None = None
-        self.test_mode = False
-        # {"scheme", "commitment", "salt", "seed" (hex once revealed)}; None: not committed.
-        self.fairness: dict[str, str | None] | None = None
-        self.games = 0
-        self.ante_cents = 0
-        self.league: dict[str, Any] | None = None   # a league match's tag (match_created)
-        self.handicaps: dict[str, int] = {}         # pins per game, by seat name
-        self.bowlers: list[str] = []
-        self.consents: set[str] = set()
-        self.pile: list[str] = []
-        self.hands: dict[str, list[str]] = {}
-        self.powers: dict[str, str] = {}
-        self.armed: set[str] = set()
-        self.hole: dict[str, int] = {}
-        self.streak: dict[str, list | None] = {}      # [kind, cards of the last mark]
-        self.acquired: dict[str, list[list[str]]] = {}  # [card, via] since start/Holland-daze
-        self.balls: dict[str, list[list[dict]]] = {}    # per bowler, per game
-        self.mark_cards: dict[str, list[list[str]]] = {}  # cards dealt for marks, per game
-        self.first_strike: dict[int, str] = {}
-        self.balls_recorded = 0
-        self.decisions: dict[str, dict] = {}             # open decisions, oldest first
-        self.reviews: dict[str, dict] = {}               # open review items
-        self.pot_cents = 0
-        self.paid: dict[str, int] = {}
-        self.won: dict[str, int] = {}
-        self.end_stage: str | None = None
-        self.series: dict[str, int] = {}
-        self.lowest: list[str] = []
-        self.automatic_winner: str | None = None
-        self.result: dict | None = None
-        # The last desk action that may be undone: {"action": its first seq, "core": the
-        # state before it, "own": its events, "later": the events of each action since}.
-        self.undo_point: dict[str, Any] | None = None
 
     @classmethod
     def empty(cls, match_id: str) -> MatchState:
@@ -317,10 +283,6 @@ class MatchState:
         core["mark_cards"] = {b: [g[:n] for g, n in gs] for b, gs in core["mark_cards"].items()}
         core["streak"] = {b: (list(v) if v else None) for b, v in core["streak"].items()}
         return core
-
-    def _load_core(self, core: dict[str, Any]) -> None:
-        for key in CORE:
-            setattr(self, key, core[key])
 
 
 def replay(match_id: str, events: Iterable[Event]) -> MatchState:

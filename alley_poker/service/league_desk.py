@@ -26,6 +26,7 @@ class LeagueDesk:
 
     def close(self) -> None:
         self.standings.close()
+        self.seating.close()
 
 
 def attach_scorer_seating(service: AlleyService,

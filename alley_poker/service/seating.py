@@ -62,6 +62,30 @@ class ScorerSeating:
         self.clock = clock
         self._announced: dict[int, tuple[float, list[tuple[int, str]]]] = {}
         self._lock = threading.Lock()
+        # A night started in another process (a web process, while this one reads the feed)
+        # was laid out without the lines this one heard: seat its matches from them now.
+        self.close = service.bus.subscribe(self._on_night_started)
+
+    def _on_night_started(self, topic: str, message: dict[str, Any]) -> None:
+        if topic != "alley" or message.get("kind") != "league_night_started":
+            return
+        for match_id in message.get("matches", ()):
+            assignment = self.service.lanes.assignment(match_id)
+            lanes = sorted({lane for (lane, _slot) in assignment.slots}) if assignment else []
+            pair = sorted({*lanes, *(lane + 1 if lane % 2 else lane - 1 for lane in lanes)})
+            for lane in pair:
+                heard = self._heard(lane)
+                if heard:
+                    try:
+                        self._seat(match_id, lane, heard)
+                    except (CommandRefused, ValueError) as problem:
+                        log.warning("lane %s: not seated from the scorer: %s", lane, problem)
+
+    def _heard(self, lane: int) -> list[tuple[int, str]]:
+        """The scorer's latest line for ``lane``, unless it is last night's."""
+        with self._lock:
+            at, slots = self._announced.get(lane, (float("-inf"), []))
+        return list(slots) if self.clock() - at < ANNOUNCEMENT_TTL_S else []
 
     def announced(self) -> dict[int, list[tuple[int, str]]]:
         """Lanes the scorer opened lately and not yet given to a match: lane → slots."""

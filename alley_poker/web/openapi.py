@@ -25,9 +25,8 @@ from alley_poker.web import queries as q
 from alley_poker.web import schemas as s
 from alley_poker.web.match_view_schema import MatchView
 from alley_poker.web.openapi_leagues import add_league_paths
+from alley_poker.web.openapi_parameters import REF, query_parameters
 from alley_poker.web.openapi_phone import add_phone_paths
-
-REF = "#/components/schemas/{model}"
 
 #: What each error status means on this API (the body is always ErrorResponse).
 ERRORS = {
@@ -98,29 +97,6 @@ def _path(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
             "schema": schema or {"type": "string"}}
 
 
-def _queries(model: type[BaseModel]) -> list[dict[str, Any]]:
-    """The query parameters a route validates with ``model``, one per field.
-
-    >>> [(p["name"], p["schema"]) for p in _queries(q.SettlementQuery)]
-    [('date', {'format': 'date', 'type': 'string'})]
-    """
-    schema = model.model_json_schema(ref_template=REF)
-    parameters = []
-    for name, field in schema["properties"].items():
-        field = {key: value for key, value in field.items() if key != "title"}
-        description = field.pop("description", "")
-        # ``X | None`` only means "may be left out": a query string has no null to send.
-        if "anyOf" in field:
-            (given,) = [choice for choice in field.pop("anyOf") if choice != {"type": "null"}]
-            field = {**given, **field}
-        if "default" in field and field["default"] is None:
-            del field["default"]
-        parameters.append({"name": name, "in": "query",
-                           "required": name in schema.get("required", ()),
-                           "schema": field, "description": description})
-    return parameters
-
-
 def openapi_document() -> dict[str, Any]:
     """The whole document (a fresh dict each call)."""
     doc = _Builder()
@@ -150,7 +126,7 @@ def openapi_document() -> dict[str, Any]:
             response=r.Undoable, errors=("404",), security=COMMISSIONER, parameters=match_id)
     doc.add(f"{base}/held", "get", "Feed balls held for the desk (not placed in the ledger)",
             response=r.HeldList, security=COMMISSIONER,
-            parameters=_queries(q.HeldQuery))
+            parameters=query_parameters(q.HeldQuery))
     held = [{**_path("item_id", {"type": "integer", "minimum": 1}), "example": 1}]
     doc.add(f"{base}/held/{{item_id}}/apply", "post", "Offer a held ball to the ledger again",
             response=r.DeskDone, body=s.ApplyHeldBody, errors=("404", "409"), security=COMMISSIONER,
@@ -171,7 +147,7 @@ def openapi_document() -> dict[str, Any]:
             response=r.ReviewList, errors=("404",), parameters=match_id)
     doc.add(f"{match}/events", "get", "Public events after a sequence number, in order",
             response=r.EventPage, errors=("404", "422"),
-            parameters=[*match_id, *_queries(q.EventsQuery)])
+            parameters=[*match_id, *query_parameters(q.EventsQuery)])
     doc.add(f"{match}/export", "get", "A settled or void match's whole log, revealed seed and "
             "chain head, for anyone to verify (docs/fairness.md)", response=r.MatchExport,
             errors=("404", "409"), parameters=match_id)
@@ -182,14 +158,14 @@ def openapi_document() -> dict[str, Any]:
                 (body.__doc__ or kind).strip().splitlines()[0], response=r.CommandAccepted,
                 body=body, errors=("404", "409"), security=COMMISSIONER, parameters=match_id)
 
-    night = _queries(q.SettlementQuery)
+    night = query_parameters(q.SettlementQuery)
     doc.add(f"{base}/settlement", "get", "The night: per bowler paid, won and net",
             response=r.SettlementReport, errors=("422",), security=COMMISSIONER,
             parameters=night)
     doc.add(f"{base}/settlement.csv", "get", "The settlement as CSV (header row first)",
             response={"type": "string"}, errors=("422",), security=COMMISSIONER,
             parameters=night, media="text/csv")
-    audit_filters = _queries(q.AuditQuery)
+    audit_filters = query_parameters(q.AuditQuery)
     doc.add(f"{base}/audit", "get", "Every stored event: time, match, seq, type, actor",
             response=r.AuditPage, errors=("422",), security=COMMISSIONER,
             parameters=audit_filters)

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from alley_poker.web import league_schemas as s
 from alley_poker.web import queries as q
+from alley_poker.web.openapi_parameters import query_parameters
 
 
 class LeagueView(BaseModel):
@@ -155,7 +156,7 @@ def add_league_paths(doc: Any, base: str, path, security: list) -> None:
             parameters=league_id)
     doc.add(f"{league}/bowlers", "get", "The league's roster (active bowlers unless asked)",
             response=RosterList, errors=("404", "422"), security=security,
-            parameters=[*league_id, *_queries(q.RosterQuery)])
+            parameters=[*league_id, *query_parameters(q.RosterQuery)])
     doc.add(f"{league}/bowlers", "post", "Add a bowler to the roster", response=RosterBowler,
             status="201", body=s.AddBowlerBody, errors=("404",), security=security,
             parameters=league_id)
@@ -197,9 +198,3 @@ def add_league_paths(doc: Any, base: str, path, security: list) -> None:
             "Say who a scorer's name is: seat them, apply their held balls",
             response=SeatPicked, body=s.PickSeatBody, errors=("404", "409"),
             security=security, parameters=request_id)
-
-
-def _queries(model: type[BaseModel]) -> list[dict[str, Any]]:
-    from alley_poker.web.openapi import _queries as queries_of
-
-    return queries_of(model)

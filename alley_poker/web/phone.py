@@ -14,7 +14,7 @@ same validation and ledger commands as the kiosk and the tablet
 (:func:`~alley_poker.web.kiosk_decisions.decide_for_bowler`), acting as that bowler only, in
 that match only.  Each answer carries the phone's request id: a double tap or a retried
 request is answered as the first time and acted on once.  Live changes come over Socket.IO:
-``phone_join`` puts the socket in the bowler's room (:func:`bowler_room`), which receives
+``phone_join`` puts the socket in the bowler's room (:mod:`alley_poker.web.rooms`), which receives
 every ``match_update`` of the match; the page joins again on every reconnection and when the
 phone wakes, and so is whole again.  Reads and decisions are rate-limited per link.
 """
@@ -48,6 +48,7 @@ from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.kiosk_decisions import decide_for_bowler
 from alley_poker.web.phone_schemas import PhoneDecisionBody
 from alley_poker.web.public import public_match_view
+from alley_poker.web.rooms import bowler_room, room
 
 phone = Blueprint("phone", __name__)
 
@@ -68,15 +69,6 @@ CLOSED_PAGES = {
              "Your code is on the tablet at the desk, on the night's sheet, or on your "
              "lane's kiosk (ask it to show your code)."),
 }
-
-
-def bowler_room(match_id: str, bowler: str) -> str:
-    """The room of one bowler's phones (within the centre's rooms).
-
-    >>> bowler_room("m1", "Ann")
-    'phone:m1:Ann'
-    """
-    return f"phone:{match_id}:{bowler}"
 
 
 class RedactPhoneTokens(logging.Filter):
@@ -245,8 +237,6 @@ def phone_decide():
 # --- the bowler's room -----------------------------------------------------------------------
 def register_phone_room(socketio: SocketIO, service: AlleyService) -> None:
     """``phone_join``: the socket joins its bowler's room and receives the match's state."""
-    from alley_poker.web.sockets import room  # sockets registers this module's handler
-
     @socketio.on("phone_join")
     def _phone_join(*_data: Any) -> dict[str, Any]:
         try:

@@ -38,9 +38,10 @@ from alley_poker.web.errors import error_body
 from alley_poker.web.kiosk import parse_lane_pair
 from alley_poker.web.kiosk_decisions import register_decision_handlers
 from alley_poker.web.kiosk_pairing import KioskGate
-from alley_poker.web.phone import bowler_room, register_phone_room
+from alley_poker.web.phone import register_phone_room
 from alley_poker.web.phone_links import register_kiosk_codes
 from alley_poker.web.public import public_event, public_match_view
+from alley_poker.web.rooms import bowler_room, room
 from alley_poker.web.view_patch import view_patch
 
 log = logging.getLogger(__name__)
@@ -50,18 +51,9 @@ log = logging.getLogger(__name__)
 SOCKETIO_CHANNEL = "flask-socketio"
 
 
-def room(centre: str, name: str) -> str:
-    """A Socket.IO room of ``centre``.
-
-    >>> room("north", "lane:3")
-    'north/lane:3'
-    """
-    return f"{centre}/{name}"
-
-
 def match_rooms(service: AlleyService, match_id: str) -> list[str]:
     """The rooms a change of ``match_id`` goes to: the match's, each of its lanes' and each
-    of its bowlers' phones' (:func:`alley_poker.web.phone.bowler_room`)."""
+    of its bowlers' phones' (:mod:`alley_poker.web.rooms`)."""
     assignment = service.lanes.assignment(match_id)
     lanes = assignment.lanes if assignment else ()
     bowlers = service.shared_state(match_id).bowlers

@@ -140,3 +140,18 @@ def test_a_night_started_after_the_scorer_opened_its_lanes_follows_the_scorer(
     assert started.seating["tue-2026-11-24-3-4"][(3, 1)] == "Eve Park"
     assert started.seating["tue-2026-11-24-3-4"][(3, 2)] == "Ann Smith"
     assert "Ann Smith" not in started.seating["tue-2026-11-24-1-2"].values()
+
+
+def test_a_night_started_where_the_scorer_was_not_heard_is_seated_by_the_process_that_heard_it(
+        desk, store_service):
+    """Scaled out, a web process starts the night and the worker heard the scorer: the
+    worker seats the new matches from the lines it heard, when the night's start reaches it."""
+    store_service.handle_lane_event(LaneOpened(
+        lane=1, bowlers=(BowlerSlot(1, "CAL"), BowlerSlot(2, "ANN")), game=1))
+    desk.nights.announced = lambda: {}  # as a web process would: it never heard the line
+
+    desk.nights.start("tue", ids(desk, "Ann Smith", "Bob Jones", "Cal Ray"), actor=DESK,
+                      night_date=TUESDAY)
+
+    slots = store_service.lanes.assignment("tue-2026-11-24-1-2").slots
+    assert slots[(1, 1)] == "Cal Ray" and slots[(1, 2)] == "Ann Smith"
