@@ -109,7 +109,6 @@ def calibration(matches: int, iterations: int, every: int, pool, plot: str | Non
                                                       for m in range(matches)])
              for pair in chunk]
     brier = statistics.fmean((p - o) ** 2 for p, o in pairs)
-    # The no-skill baseline: the same chance for everyone (1/bowlers), per prediction.
     bins = [[] for _ in range(10)]
     for p, o in pairs:
         bins[min(int(p * 10), 9)].append((p, o))
