@@ -240,6 +240,27 @@ class RedisConfig(_Strict):
         return value
 
 
+class OddsConfig(_Strict):
+    """The live win odds on the kiosk, tablet and phone (docs/odds.md)."""
+
+    enabled: bool = True
+    #: Simulated matches per update: more is steadier and slower (docs/odds.md has figures).
+    iterations: Annotated[int, Field(ge=20, le=20000)] = 300
+    #: Processes that compute them, apart from the balls (0: a thread of the web process).
+    processes: Annotated[int, Field(ge=0, le=16)] = 1
+    #: The centre's average game: the ball model every bowler starts from.
+    centre_average: Annotated[int, Field(ge=100, le=240)] = 150
+
+    def app_settings(self) -> dict[str, Any]:
+        """The web app's settings for these odds (``create_app``).
+
+        >>> OddsConfig(enabled=False).app_settings()["ODDS_ENABLED"]
+        False
+        """
+        return {"ODDS_ENABLED": self.enabled, "ODDS_ITERATIONS": self.iterations,
+                "ODDS_PROCESSES": self.processes, "ODDS_CENTRE_AVERAGE": self.centre_average}
+
+
 class AlleyConfig(_Strict):
     centre: CentreConfig
     database: DatabaseConfig = DatabaseConfig()
@@ -247,6 +268,7 @@ class AlleyConfig(_Strict):
     backup: BackupConfig = BackupConfig()
     night: NightConfig = NightConfig()
     redis: RedisConfig = RedisConfig()
+    odds: OddsConfig = OddsConfig()
     feeds: list[FeedConfig] = []
 
     @model_validator(mode="after")

@@ -28,6 +28,7 @@ from alley_poker.service import open_service
 from alley_poker.service.election import CentreElection, ElectionUnavailable
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.service.league_desk import attach_scorer_seating
+from alley_poker.service.odds import LiveOdds
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
 from alley_poker.service.scheduler import centre_scheduler
 from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_switching
@@ -84,6 +85,8 @@ class _Running:
     def stop(self) -> None:
         self.feeds.stop()
         self.scheduler.shutdown()
+        if self.service.odds is not None:
+            self.service.odds.stop()
         self.emitter.unsubscribe()
         self.bus.close()
         store = getattr(self.service.repository, "store", None)
@@ -147,6 +150,11 @@ class CentreWorker:
             service = open_service(self.database_url, centre=self.centre, bus=bus)
             attach_scorer_seating(service)  # the feeds are read here, so seating is done here
             emitter = external_emitter(service, self.redis_url)
+            odds = self.config.odds
+            if odds.enabled:  # the feeds' balls are run here, so their odds are made here
+                service.odds = LiveOdds(bus, iterations=odds.iterations,
+                                        processes=odds.processes,
+                                        centre_average=odds.centre_average, service=service)
             feeds = FeedSupervisor(self.config.feeds, service.handle_lane_event)
             scheduler = centre_scheduler(service, self.config, feeds)
         except BaseException:

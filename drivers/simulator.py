@@ -34,6 +34,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from alley_poker.bowling import Ball, Game
+from alley_poker.odds.ball_model import BowlerProfile, bowl_ball
 from drivers.base import (
     BallRecorded,
     BowlerSlot,
@@ -45,7 +46,8 @@ from drivers.base import (
     SheetBall,
     WrongLane,
 )
-from drivers.bowler_model import BowlerProfile
+
+__all__ = ["LaneSetup", "Simulator", "TimedEvent", "bowl_ball", "parse_lanes"]
 
 #: Names for generated bowlers, one initial each so lanes read easily in logs.
 BOWLER_NAMES = ("AVA", "BEN", "CAL", "DOT", "ED", "FAY", "GUS", "HAL", "IVY", "JO", "KIT",
@@ -206,24 +208,6 @@ class Simulator:
                             lane=setup.lane, bowler=played.bowler, game=game_number,
                             scratch=played.game.score(), handicap=profile.handicap))
             clock += self.ball_seconds * 4  # the scorer resets between games
-
-
-def bowl_ball(profile: BowlerProfile, game: Game, rng: random.Random) -> Ball:
-    """Bowl the next ball of ``game`` as ``profile`` would, and roll it into the game."""
-    standing = game.standing_pins
-    assert standing is not None, "the simulator always knows the standing pins"
-    roll = rng.random()
-    if roll < profile.foul_rate:
-        # The ball crossed the line: pins it hit are respotted, 0 credited.
-        return game.roll(0, foul=True, standing=standing)
-    gutter_rate = profile.gutter_rate if len(standing) == 10 else profile.gutter_rate / 2
-    if roll < profile.foul_rate + gutter_rate:
-        return game.roll(0, gutter=True, standing=standing)
-    if len(standing) == 10:
-        leave = profile.first_ball_leave(rng)
-    else:
-        leave = profile.second_ball_leave(rng, standing)
-    return game.roll(len(standing) - len(leave), standing=leave)
 
 
 def _ball_event(played: SimulatedGame, ball: Ball) -> BallRecorded:

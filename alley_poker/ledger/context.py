@@ -12,10 +12,12 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any, NoReturn
 
+from alley_poker.bowling import Game
 from alley_poker.fairness.deal import DrawStream, RandomForTests, SeededDeal
 from alley_poker.ledger.commands import Command
 from alley_poker.ledger.errors import CommandRefused
 from alley_poker.ledger.events import Event
+from alley_poker.ledger.games import rebuild_game
 from alley_poker.ledger.state import MatchState
 
 
@@ -23,10 +25,12 @@ class Context:
     """One command in progress: ``state`` is the scratch copy, ``events`` what it produced."""
 
     def __init__(self, state: MatchState, command: Command,
-                 rng: random.Random | SeededDeal | RandomForTests, now: datetime):
+                 rng: random.Random | SeededDeal | RandomForTests, now: datetime, *,
+                 in_place: bool = False):
         if not isinstance(now, datetime) or now.tzinfo is None:
             raise ValueError("handle needs an aware datetime for `now`")
-        self.state = state.clone()
+        # In place only for simulations on a throwaway copy (handler.play_on_copy).
+        self.state = state if in_place else state.clone()
         self.command = command
         # A bare random.Random is the explicit test-only source (seeded tests, scenarios).
         self.source = RandomForTests(rng) if isinstance(rng, random.Random) else rng
@@ -75,6 +79,11 @@ class Context:
         if fairness is not None and fairness["seed"] is None \
                 and getattr(self.source, "commitment", None) == fairness["commitment"]:
             self.emit("seed_revealed", seed=self.source.seed.hex())
+
+    def game_of(self, balls: list[dict]) -> Game:
+        """The bowling game of one bowler's recorded ``balls``, to score or roll into (a
+        simulation's context may keep them instead of rebuilding every time)."""
+        return rebuild_game(balls)
 
     def deadline(self, seconds: int) -> str:
         return iso(self.now + timedelta(seconds=seconds))

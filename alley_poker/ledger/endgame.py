@@ -9,29 +9,24 @@ showdown names the winners.  The commissioner's confirmation pays them and settl
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from alley_poker.bowling import Game
 from alley_poker.ledger.context import Context, refuse
 from alley_poker.ledger.decisions import close_decision, open_decision
+from alley_poker.ledger.games import rebuild_game
 from alley_poker.ledger.state import MatchState
 from alley_poker.ledger.values import hand_value, is_morgan
-
-
-def rebuild_game(balls: list[dict]) -> Game:
-    """A bowling ``Game`` from the recorded balls of one bowler's game."""
-    game = Game()
-    for ball in balls:
-        game.roll(ball["pins"], standing=ball["standing"], foul=ball["foul"],
-                  gutter=bool(ball["gutter"]), split=ball["split"])
-    return game
 
 
 def all_games_complete(state: MatchState) -> bool:
     return all(state.game_complete(b, state.games) for b in state.bowlers)
 
 
-def scratch_series(state: MatchState) -> dict[str, int]:
+def scratch_series(state: MatchState,
+                   game_of: Callable[[list[dict]], Game] = rebuild_game) -> dict[str, int]:
     """Each bowler's natural (scratch) series over the match's games."""
-    return {b: sum(rebuild_game(games).score() for games in state.balls[b])
+    return {b: sum(game_of(games).score() for games in state.balls[b])
             for b in state.bowlers}
 
 
@@ -47,7 +42,7 @@ def begin_end(ctx: Context) -> None:
     "handicap"`` the lowest is judged on the handicapped series (the offer's reason says so).
     """
     state = ctx.state
-    series = scratch_series(state)
+    series = scratch_series(state, ctx.game_of)
     by_handicap = state.rules.lowest_score_draw_by == "handicap"
     judged = handicap_series(state, series) if by_handicap else series
     low = min(judged.values())

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 from datetime import datetime
 
+from alley_poker.bowling import Game
 from alley_poker.fairness.deal import RandomForTests, SeededDeal
 from alley_poker.ledger import commands as c
 from alley_poker.ledger import corrections, deciding, endgame, play, undo
@@ -115,3 +116,51 @@ def decide(state: MatchState, command: c.Command, *, rng: DealSource,
         endgame.advance_end(ctx)
     check_invariants(ctx.state)
     return ctx.events, ctx.state
+
+
+class _InPlace(Context):
+    """A context that works on the given state itself rather than on a clone, and keeps
+    the bowling games it rebuilt in ``games`` for the next command on the same state."""
+
+    def __init__(self, state: MatchState, command: c.Command, rng: DealSource, now: datetime,
+                 games: dict[int, tuple[list[dict], Game]]):
+        super().__init__(state, command, rng, now, in_place=True)
+        self._games = games
+
+    def game_of(self, balls: list[dict]) -> Game:
+        # Ball lists only grow by the ball just rolled into their game, so a kept game
+        # with as many balls as the list is that list's game (the list is kept alive with
+        # it, so its id cannot be reused).
+        kept = self._games.get(id(balls))
+        if kept is not None and kept[0] is balls and len(kept[1].balls) == len(balls):
+            return kept[1]
+        game = super().game_of(balls)
+        self._games[id(balls)] = (balls, game)
+        return game
+
+
+def play_on_copy(state: MatchState, command: c.Command, *, rng: DealSource,
+                 now: datetime, games: dict | None = None) -> None:
+    """Apply ``command`` to ``state`` itself, by the same rules as :func:`decide`.
+
+    For simulations that play a match on to its end many times (the live odds): it skips
+    the clone and the invariant check that make :func:`decide` safe, so ``state`` must be a
+    throwaway copy — a refused command (:class:`CommandRefused`) may leave it half-changed.
+    ``games`` (an empty dict, then passed again with every command on the same copy) keeps
+    the bowling games between commands instead of rebuilding them from the balls.
+
+    >>> from datetime import datetime, timezone
+    >>> now = datetime(2026, 3, 6, 19, 0, tzinfo=timezone.utc)
+    >>> state = MatchState.empty("m1")
+    >>> play_on_copy(state, c.CreateMatch("m1", ["Ann", "Bob"], actor="desk:pat"),
+    ...              rng=random.Random(1), now=now)
+    >>> state.status, state.seq
+    ('open', 1)
+    """
+    handler = _HANDLERS[type(command)]
+    if state.status in ("settled", "void"):
+        refuse(f"match {state.match_id} is {state.status}", "status")
+    ctx = _InPlace(state, command, rng, now, {} if games is None else games)
+    handler(ctx, command)
+    if ctx.state.status == "ending":
+        endgame.advance_end(ctx)

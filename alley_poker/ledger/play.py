@@ -14,7 +14,7 @@ from alley_poker.ledger.decisions import (
     require_bowler,
     require_commissioner,
 )
-from alley_poker.ledger.endgame import all_games_complete, begin_end, rebuild_game
+from alley_poker.ledger.endgame import all_games_complete, begin_end
 from alley_poker.ledger.fair_deal import commit_deal
 from alley_poker.ledger.league_tags import handicap_table, league_tag
 from alley_poker.ledger.losing import is_gutter_ball, lose_card, return_cards
@@ -180,7 +180,7 @@ def record_ball(ctx: Context, cmd: c.RecordBall) -> None:
     balls = state.balls[bowler][game - 1]
     standing = None if cmd.standing is None else list(cmd.standing)
     try:
-        bowling_game = rebuild_game(balls)
+        bowling_game = ctx.game_of(balls)
         ball = bowling_game.roll(cmd.pins, standing=standing, foul=cmd.foul,
                                  gutter=bool(cmd.gutter), split=cmd.split)
     except (BowlingError, TypeError) as exc:

@@ -85,6 +85,8 @@ class AlleyService:
         #: Seats league matches from the scorer's OPEN lines (``service.seating``), when the
         #: centre runs leagues; set by whoever opens the league store.
         self.seating: Any = None
+        #: The live win odds (``service.odds.LiveOdds``) when the centre shows them, else None.
+        self.odds: Any = None
         self._publish_locks: dict[str, threading.RLock] = {}
         self._publish_locks_guard = threading.Lock()
         self._restore_lanes()

@@ -23,6 +23,7 @@ from alley_poker.service import AlleyService, open_service
 from alley_poker.service.health import FeedStatusBoard
 from alley_poker.service.league_desk import open_league_desk
 from alley_poker.service.night_close import NightCloseBoard
+from alley_poker.service.odds import LiveOdds
 from alley_poker.store.api_tokens import ApiTokenStore
 from alley_poker.store.kiosk_devices import KioskDeviceStore
 from alley_poker.store.phone_links import PhoneLinkStore
@@ -71,6 +72,12 @@ DEFAULTS: dict[str, Any] = {
     # Per phone link: decisions and reads (page data, live joins) a minute.
     "PHONE_DECISIONS_PER_MINUTE": 20,
     "PHONE_READS_PER_MINUTE": 120,
+    # Live win odds ([odds] in alley.toml; off unless asked for): Monte Carlo runs per
+    # update, pool processes (0: in a thread of this process), the centre's average.
+    "ODDS_ENABLED": False,
+    "ODDS_ITERATIONS": 300,
+    "ODDS_PROCESSES": 1,
+    "ODDS_CENTRE_AVERAGE": 150,
 }
 
 
@@ -134,6 +141,11 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     gate = KioskGate(app.extensions["kiosk_devices"],
                      per_window=int(app.config["KIOSK_DECISIONS_PER_MINUTE"]), window_s=60.0)
     app.extensions["socketio_bridge"] = SocketBridge(socketio, service, gate)
+    if app.config["ODDS_ENABLED"] and service.odds is None:
+        service.odds = LiveOdds(service.bus, iterations=int(app.config["ODDS_ITERATIONS"]),
+                                processes=int(app.config["ODDS_PROCESSES"]),
+                                centre_average=int(app.config["ODDS_CENTRE_AVERAGE"]),
+                                service=service)
     return app
 
 

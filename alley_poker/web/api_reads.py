@@ -13,7 +13,7 @@ from alley_poker.service.fair_export import ExportRefused, match_export
 from alley_poker.web.api import alley, api, existing_state, known_match_ids, match_summary
 from alley_poker.web.errors import ApiError
 from alley_poker.web.openapi import openapi_document
-from alley_poker.web.public import public_event, public_match_view
+from alley_poker.web.public import public_event, public_match_view, with_odds
 from alley_poker.web.queries import EventsQuery, validated_query
 
 
@@ -59,7 +59,9 @@ def list_matches():
 
 @api.get("/matches/<match_id>")
 def get_match(match_id: str):
-    return jsonify(public_match_view(existing_state(alley(), match_id)))
+    service = alley()
+    return jsonify(with_odds(public_match_view(existing_state(service, match_id)),
+                             service.odds))
 
 
 @api.get("/matches/<match_id>/bowlers")

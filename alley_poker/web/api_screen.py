@@ -21,7 +21,7 @@ from alley_poker.web.api import alley, api
 from alley_poker.web.commissioner import next_ball, who_is_up
 from alley_poker.web.errors import ApiError
 from alley_poker.web.kiosk import parse_lane_pair
-from alley_poker.web.public import public_match_view
+from alley_poker.web.public import public_match_view, with_odds
 
 Slots = dict[tuple[int, int], str]
 
@@ -38,8 +38,9 @@ def running_score(state: MatchState, bowler: str) -> int | None:
         return None
 
 
-def screen_match(state: MatchState, slots: Slots) -> dict[str, Any]:
-    """One match as a lane screen shows it: the public state plus lanes, who is up, scores."""
+def screen_match(state: MatchState, slots: Slots, odds: Any = None) -> dict[str, Any]:
+    """One match as a lane screen shows it: the public state (with the live odds, ``odds``
+    being the service's ``LiveOdds``, when there are any) plus lanes, who is up, scores."""
     slots = {key: bowler for key, bowler in slots.items() if bowler in state.bowlers}
     balls = {bowler: next_ball(state, bowler) for bowler in state.bowlers}
     up: set[str] = set()
@@ -49,7 +50,7 @@ def screen_match(state: MatchState, slots: Slots) -> dict[str, Any]:
         if bowler is not None:
             up.add(bowler)
     lane_of = {bowler: lane for (lane, _slot), bowler in slots.items()}
-    return {"match_id": state.match_id, "state": public_match_view(state),
+    return {"match_id": state.match_id, "state": with_odds(public_match_view(state), odds),
             "bowlers": {bowler: {"lane": lane_of.get(bowler), "up": bowler in up,
                                  "ball": balls[bowler]["ball"],
                                  "score": running_score(state, bowler)}
@@ -67,7 +68,7 @@ def last_result(service: AlleyService, lanes: tuple[int, ...],
             continue
         state = service.state(match_id)
         if state.status == "settled":
-            return screen_match(state, slots)
+            return screen_match(state, slots, service.odds)
         if state.status == "void":
             return None
     return None
@@ -88,6 +89,6 @@ def lane_screen(lane_pair: str):
         state = service.state(match_id)
         assignment = service.lanes.assignment(match_id)
         if state.status != "new" and assignment is not None:
-            matches.append(screen_match(state, assignment.slots))
+            matches.append(screen_match(state, assignment.slots, service.odds))
     return jsonify({"lane_pair": lane_pair, "matches": matches,
                     "last_result": last_result(service, lanes, live)})

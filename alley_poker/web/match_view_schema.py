@@ -100,6 +100,24 @@ class MatchLeagueTag(_View):
     night_date: str = Field(description="the league night's date (YYYY-MM-DD, league time)")
 
 
+class MatchViewBowlerOdds(_View):
+    """One bowler's live odds."""
+
+    win: float = Field(ge=0, le=1, description="the chance of taking the pot (a tie counts as "
+                                               "the share won)")
+    expected_cents: int = Field(description="the expected share of the pot, in cents")
+
+
+class MatchViewOdds(_View):
+    """The live win odds of a match (docs/odds.md): a Monte Carlo of the rest of the match."""
+
+    seq: int = Field(description="the event the odds are for (a moment behind the view's "
+                                 "seq while the next are computed)")
+    iterations: int = Field(description="simulated matches behind the odds (0 when exact)")
+    exact: bool = Field(description="the result is known: the odds are the result itself")
+    bowlers: dict[str, MatchViewBowlerOdds] = Field(description="by seat name")
+
+
 class MatchView(_View):
     """The whole public state of a match; never the draw pile's order."""
 
@@ -124,3 +142,7 @@ class MatchView(_View):
         default=None, description="league match only: its league and night")
     handicaps: dict[str, int] | SkipJsonSchema[None] = Field(
         default=None, description="handicap match only: pins per game by seat name")
+    # Only when the centre shows live odds and they have been computed for the match.
+    odds: MatchViewOdds | SkipJsonSchema[None] = Field(
+        default=None, description="live win odds, when the centre shows them ([odds] in "
+                                  "alley.toml) and they are computed")

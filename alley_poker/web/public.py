@@ -34,4 +34,17 @@ def public_event(record: dict[str, Any]) -> dict[str, Any]:
             "data": data}
 
 
-__all__ = ["public_event", "public_match_view"]
+def with_odds(view: dict[str, Any], odds: Any) -> dict[str, Any]:
+    """``view`` with the match's latest live odds as ``odds`` when the centre shows them
+    (``odds`` is the service's ``LiveOdds`` or None) and they are computed; else as it is.
+
+    >>> class Odds:
+    ...     def latest(self, match_id): return {"seq": 3, "bowlers": {}}
+    >>> with_odds({"match_id": "m1"}, Odds())["odds"]["seq"], with_odds({"match_id": "m1"}, None)
+    (3, {'match_id': 'm1'})
+    """
+    latest = odds.latest(view["match_id"]) if odds is not None else None
+    return view if latest is None else {**view, "odds": latest}
+
+
+__all__ = ["public_event", "public_match_view", "with_odds"]

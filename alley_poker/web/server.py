@@ -184,6 +184,7 @@ class WebServer:
                 # per centre: a chain's centres behind one address do not share a count).
                 "RATELIMIT_STORAGE_URI": redis_url,
                 "RATELIMIT_KEY_PREFIX": f"alley:{centre}:limiter",
+                **config.odds.app_settings(),
             }, service=self.service)
             add_health_check(self.app, self.service, self.bus)
             self.http = HttpThread(self.app, host, port)
@@ -205,6 +206,8 @@ class WebServer:
             return
         self._stopped.set()
         self.http.stop()
+        if self.service.odds is not None:
+            self.service.odds.stop()
         self.bus.close()
         store = getattr(self.service.repository, "store", None)
         if store is not None:
@@ -234,7 +237,8 @@ class AlleyServer:
                                "LANES": config.centre.lanes,
                                "TIME_ZONE": config.centre.time_zone,
                                "NIGHT_CLOSE": config.night.close,
-                               "NIGHT_TIMEZONE": config.night.timezone},
+                               "NIGHT_TIMEZONE": config.night.timezone,
+                               **config.odds.app_settings()},
                               service=self.service)
         add_health_check(self.app, self.service)
         self.web = HttpThread(self.app, host, port)
@@ -267,6 +271,8 @@ class AlleyServer:
         self.web.stop()
         self.feeds.stop()
         self.scheduler.shutdown()
+        if self.service.odds is not None:
+            self.service.odds.stop()
         store = getattr(self.service.repository, "store", None)
         if store is not None:
             store.close()

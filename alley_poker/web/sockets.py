@@ -8,9 +8,12 @@ its lanes: the public events, and what they changed in the public state — a pa
 state this process pushed last (``base_seq``, ``seq``, ``patch``; see
 :mod:`alley_poker.web.view_patch`), or the whole ``state`` when this process pushed none for
 the match or another process changed it since.  A client whose state is not at ``base_seq``
-joins again for a full state.  Bowlers' answers from the kiosk are handled in
-:mod:`alley_poker.web.kiosk_decisions`; a kiosk joins with its ``device_token`` to be
-allowed them, and asks for one with ``pair_request`` (:mod:`alley_poker.web.kiosk_pairing`).
+joins again for a full state.  The live win odds, when the centre shows them
+(:mod:`alley_poker.service.odds`), follow each change as a ``match_odds`` message
+``{"match_id", "odds"}`` (and after the ``state`` of a join).  Bowlers' answers from the
+kiosk are handled in :mod:`alley_poker.web.kiosk_decisions`; a kiosk joins with its
+``device_token`` to be allowed them, and asks for one with ``pair_request``
+(:mod:`alley_poker.web.kiosk_pairing`).
 
 Rooms are named within the centre (``<centre>/lane:1``), so centres sharing one Redis
 message queue never reach each other's kiosks.  Only the process that ran a command pushes
@@ -75,11 +78,15 @@ class MatchUpdates:
         self.unsubscribe = service.bus.subscribe(self.on_bus_message)
 
     def on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
-        if not topic.startswith("match:") or message.get("kind") != "events":
+        if not topic.startswith("match:") or message.get("kind") not in ("events", "odds"):
             return
         if message.get("origin", self.service.bus.origin) != self.service.bus.origin:
             return  # the process that ran the command pushes it, to every web process
         match_id = topic.split(":", 1)[1]
+        if message["kind"] == "odds":
+            self.socketio.emit("match_odds", {"match_id": match_id, "odds": message["odds"]},
+                               to=match_rooms(self.service, match_id), namespace="/")
+            return
         events = [public_event(record) for record in message.get("events", [])]
         self.socketio.emit("match_update", self.update(match_id, events),
                            to=match_rooms(self.service, match_id), namespace="/")
@@ -166,6 +173,9 @@ class SocketBridge:
                 state = self.service.state(match_id)
                 if state.status != "new":
                     emit("state", {"match_id": match_id, "state": public_match_view(state)})
+                    odds = self.service.odds.latest(match_id) if self.service.odds else None
+                    if odds is not None:
+                        emit("match_odds", {"match_id": match_id, "odds": odds})
             if "lanes" in data:
                 return {"ok": True, "matches": match_ids, "paired": paired}
             return {"ok": True, "matches": match_ids}

@@ -165,6 +165,8 @@
     panel.append(hand);
     if (b.hole < 0) panel.append(el("div", "hole", "IN THE HOLE " + "−" + Math.abs(b.hole)));
     panel.append(el("div", "describe", b.describe));
+    const odds = window.AlleyOdds.node(state, name);
+    if (odds) panel.append(odds);
     if (b.next_strike_cards !== undefined && state.status === "playing") {
       panel.append(el("div", "streak", "next strike: " + b.next_strike_cards + " card" +
                       (b.next_strike_cards === 1 ? "" : "s")));
@@ -498,8 +500,10 @@
           if (!screen) return;
           const all = screen.matches.concat(screen.last_result ? [screen.last_result] : []);
           const before = JSON.stringify([screens, matches]);
+          let oddsChanged = false;
           all.forEach(function (match) {
             screens[match.match_id] = match.bowlers;
+            oddsChanged = window.AlleyOdds.keep(match.match_id, match.state.odds) || oddsChanged;
             const outcome = window.AlleyMatchUpdates.apply(matches[match.match_id],
                                                            { state: match.state });
             if (outcome.state) {
@@ -507,7 +511,8 @@
               matches[match.match_id] = outcome.state;
             }
           });
-          if (JSON.stringify([screens, matches]) !== before) render();  // only what changed
+          // Only what changed.
+          if (oddsChanged || JSON.stringify([screens, matches]) !== before) render();
         })
         .catch(function () { /* the next change or reconnection asks again */ });
     }, delay || 0);
@@ -554,6 +559,10 @@
   socket.on("match_update", function (message) {
     if (take(message)) announce(message.events || [], matches[message.match_id]);
     refreshScreen(120);
+  });
+  // The live odds follow each change a moment later (computed apart from the balls).
+  socket.on("match_odds", function (message) {
+    if (window.AlleyOdds.keep(message.match_id, message.odds) && matches[message.match_id]) render();
   });
 
   // For the bowler's phone code, shown on request (kiosk_phone_code.js).

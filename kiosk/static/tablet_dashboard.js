@@ -252,6 +252,14 @@
     return box;
   }
 
+  // The hand in words, and the bowler's live odds beside it when the centre shows them.
+  function describeCell(state, name, words) {
+    const cell = el("td", "", words);
+    const odds = window.AlleyOdds.node(state, name, "span");
+    if (odds) cell.append(" ", odds);
+    return cell;
+  }
+
   function renderMatch(matchId) {
     const state = states[matchId];
     if (!state) return;
@@ -283,7 +291,7 @@
                  el("td", "", at.frame ? "game " + at.game + ", frame " + at.frame + ", ball " + at.ball : "—"),
                  el("td", "marks", b.scoresheet || "—"),
                  handCell(b.hand, b.hole),
-                 el("td", "", b.describe),
+                 describeCell(state, name, b.describe),
                  el("td", "", b.pending.length ? b.pending.length + " open" : "—"));
       labelCells(row, BOWLER_COLUMNS);
       table.append(row);
@@ -375,6 +383,7 @@
       for (const match of reply.matches) {
         if (!states[match.match_id]) {
           states[match.match_id] = await T.call("GET", "/api/v1/matches/" + encodeURIComponent(match.match_id));
+          window.AlleyOdds.keep(match.match_id, states[match.match_id].odds);
         }
         joinRoom(match.match_id);
       }
@@ -463,6 +472,9 @@
   socket.on("match_update", function (message) {
     take(message);
     refreshBoard();  // who is up and the next ball follow every ball
+  });
+  socket.on("match_odds", function (message) {
+    if (window.AlleyOdds.keep(message.match_id, message.odds)) renderMatch(message.match_id);
   });
 
   refreshMatches();

@@ -1,0 +1,182 @@
+"""Live win odds: the rest of a match played out many times, by the ledger's own rules.
+
+Each run takes a copy of the match, replaces the draw pile with a uniformly shuffled copy of
+the cards nobody can see (the pile is first put in a canonical order, so the real order
+never reaches the simulation), bowls every remaining ball from each bowler's ball model
+(:mod:`alley_poker.odds.profiles`), takes the automatic choice at every decision (what the
+scheduler does when a deadline passes), and plays the copy through the ledger's handlers
+(:func:`alley_poker.ledger.handler.play_on_copy`) until the showdown names the winners.
+A bowler's chance of winning is the share of runs they won (a tie of two counts as half a
+win each); the expected share is the mean of the cents the showdown gave them.
+
+>>> import random
+>>> from datetime import datetime, timezone
+>>> from alley_poker.ledger import MatchState, commands as c, handle
+>>> now = datetime(2026, 3, 6, 19, 0, tzinfo=timezone.utc)
+>>> state = MatchState.empty("m1")
+>>> for command in [c.CreateMatch("m1", ["Ann", "Bob"], actor="desk:pat"),
+...                 c.ConsentToAnte("Ann", actor="bowler:Ann"),
+...                 c.ConsentToAnte("Bob", actor="bowler:Bob"),
+...                 c.StartMatch(actor="desk:pat")]:
+...     for event in handle(state, command, rng=random.Random(1), now=now):
+...         state.apply(event)
+>>> odds = win_odds(state, iterations=40)
+>>> round(sum(b.win for b in odds.bowlers.values()), 9), odds.iterations
+(1.0, 40)
+>>> sorted(odds.as_json()["bowlers"])
+['Ann', 'Bob']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from alley_poker.bowling import Game
+from alley_poker.ledger import MatchState
+from alley_poker.ledger import commands as c
+from alley_poker.ledger.context import parse_iso
+from alley_poker.ledger.endgame import rebuild_game
+from alley_poker.ledger.handler import play_on_copy
+from alley_poker.odds.ball_model import BowlerProfile, next_ball
+from alley_poker.odds.profiles import CentreAverages, profiles_for
+
+#: When the simulation's balls happen (any moment: the rules do not depend on the clock).
+_SIM_NOW = datetime(2000, 1, 1, tzinfo=UTC)
+#: The simulation's balls and choices, as the audit trail would name them.
+_SIM_FEED = "feed:odds-simulation"
+#: A match has at most 10 games of 8 bowlers; far more steps than that means a bug.
+_MAX_STEPS = 20_000
+#: States the odds describe: a match in play or at its end.  Before the start there are no
+#: cards yet; a void match has no winner.
+LIVE = ("playing", "ending")
+
+
+@dataclass(frozen=True)
+class BowlerOdds:
+    """One bowler's chance of taking the pot (ties as the share) and expected cents."""
+
+    win: float
+    expected_cents: float
+
+
+@dataclass(frozen=True)
+class MatchOdds:
+    """The odds of every bowler of a match after its event ``seq``."""
+
+    match_id: str
+    seq: int
+    iterations: int
+    bowlers: dict[str, BowlerOdds]
+    exact: bool  # the match's result is known: the odds are that result, not an estimate
+
+    def as_json(self) -> dict:
+        """The odds as the API and the kiosk carry them."""
+        return {
+            "seq": self.seq,
+            "iterations": self.iterations,
+            "exact": self.exact,
+            "bowlers": {name: {"win": round(odds.win, 4),
+                               "expected_cents": round(odds.expected_cents)}
+                        for name, odds in self.bowlers.items()},
+        }
+
+
+def _from_result(state: MatchState) -> MatchOdds:
+    winners = state.result["winners"]
+    shares = state.result["shares"]
+    return MatchOdds(state.match_id, state.seq, 0, {
+        bowler: BowlerOdds(1 / len(winners) if bowler in winners else 0.0,
+                           float(shares.get(bowler, 0)))
+        for bowler in state.bowlers}, exact=True)
+
+
+def win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
+             profiles: Mapping[str, BowlerProfile] | None = None,
+             centre: CentreAverages | None = None) -> MatchOdds | None:
+    """The odds of ``state`` (never modified); None when the match is not live.
+
+    ``profiles`` are the bowlers' ball models (default: learnt from the match's own balls,
+    shrunk toward ``centre``).  The same state, seed and models give the same odds.
+    """
+    if iterations < 1:
+        raise ValueError(f"iterations must be at least 1, not {iterations}")
+    if state.result is not None:
+        return _from_result(state)
+    if state.status not in LIVE:
+        return None
+    if profiles is None:
+        profiles = profiles_for(state.balls, centre or CentreAverages())
+    hidden = sorted(state.pile)  # what nobody can see, in an order that tells nothing
+    rng = random.Random(seed)
+    wins = dict.fromkeys(state.bowlers, 0.0)
+    cents = dict.fromkeys(state.bowlers, 0.0)
+    for _ in range(iterations):
+        result = play_out(state, hidden, profiles, rng)
+        winners = result["winners"]
+        for bowler in winners:
+            wins[bowler] += 1 / len(winners)
+        for bowler, share in result["shares"].items():
+            cents[bowler] += share
+    return MatchOdds(state.match_id, state.seq, iterations, {
+        bowler: BowlerOdds(wins[bowler] / iterations, cents[bowler] / iterations)
+        for bowler in state.bowlers}, exact=False)
+
+
+def play_out(state: MatchState, hidden: list[str], profiles: Mapping[str, BowlerProfile],
+             rng: random.Random) -> dict:
+    """One run of the rest of the match: its showdown's ``{"winners", "shares"}``."""
+    sim = state.clone()
+    sim.fairness = None      # dealt from the simulation's own random source, not the seed
+    sim.undo_point = None
+    pile = list(hidden)
+    rng.shuffle(pile)
+    sim.pile = pile
+    # The ledger's bowling games, kept between commands on this copy (play_on_copy); the
+    # ball model reads the pins standing from the same games.
+    kept: dict[int, tuple[list[dict], Game]] = {}
+    for _ in range(_MAX_STEPS):
+        if sim.result is not None:
+            return sim.result
+        if sim.decisions:
+            decision = next(iter(sim.decisions.values()))
+            # Its deadline passes: the automatic choice, as the scheduler makes it.
+            command: c.Command = c.ExpireDecision(decision_id=decision["id"], actor="scheduler")
+            now = parse_iso(decision["deadline"])
+        elif sim.status == "playing":
+            command, now = _next_ball(sim, kept, profiles, rng), _SIM_NOW
+        else:
+            raise RuntimeError(f"match {sim.match_id}: simulation stuck at {sim.status}")
+        play_on_copy(sim, command, rng=rng, now=now, games=kept)
+    raise RuntimeError(f"match {sim.match_id}: simulation did not end")
+
+
+def _next_ball(sim: MatchState, kept: dict[int, tuple[list[dict], Game]],
+               profiles: Mapping[str, BowlerProfile], rng: random.Random) -> c.RecordBall:
+    """The next ball: the bowler furthest behind (game, then frame) bowls, seat order
+    breaking ties, as bowlers on a lane take turns frame by frame."""
+    best = None
+    for seat, bowler in enumerate(sim.bowlers):
+        number = sim.current_game(bowler)
+        if number > sim.games:
+            continue
+        balls = sim.balls[bowler][number - 1]
+        entry = kept.get(id(balls))
+        if entry is None or entry[0] is not balls or len(entry[1].balls) != len(balls):
+            entry = kept[id(balls)] = (balls, rebuild_game(balls))
+        game = entry[1]
+        key = (number, game.current_frame, seat)
+        if best is None or key < best[0]:
+            best = (key, bowler, game)
+    if best is None:
+        raise RuntimeError(f"match {sim.match_id}: no ball left to bowl but no result")
+    _, bowler, game = best
+    profile = profiles.get(bowler) or CentreAverages().profile(bowler)
+    pins, leave, foul, gutter = next_ball(profile, game, rng)
+    return c.RecordBall(bowler, None, pins, standing=sorted(leave), foul=foul, gutter=gutter,
+                        actor=_SIM_FEED)
+
+
+__all__ = ["LIVE", "BowlerOdds", "MatchOdds", "play_out", "win_odds"]

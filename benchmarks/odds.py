@@ -1,0 +1,195 @@
+"""How good and how fast the live win odds are (docs/odds.md).
+
+``python -m benchmarks.odds --json [--states N] [--live-iterations N]
+[--reference-iterations N] [--calibration-matches N] [--plot PATH] [--quick]``
+
+- **Accuracy.**  A fixed set of recorded match states (practice matches played through the
+  ledger, stopped early, in the middle and in the last frame, over rule books with and
+  without buys; each state says whether a joker is held and whether anyone is in the hole).
+  Each state's odds at the live iteration count are compared with a reference computed with
+  ``--reference-iterations`` (different seeds); ``max_error_pp`` is the largest difference
+  over every bowler of every state, in percentage points.  The reference carries its own
+  Monte Carlo error: ``reference_sigma_pp`` is its standard error at a 50% chance.
+- **Calibration.**  ``--calibration-matches`` practice matches (bowlers of different
+  averages), each predicted after every few balls with the odds as the screens get them
+  (each bowler's model learnt from their balls, shrunk toward the centre) and played to
+  the end: the Brier score of every prediction against what happened (a tie counts as the
+  share won), and a reliability diagram (``--plot``) of predicted against observed.
+- **Latency.**  The time one update takes at the live iteration count, over the states,
+  p50/p95/max (what a kiosk waits after a ball when the pool is idle).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from multiprocessing import get_context
+
+from benchmarks._output import print_result
+
+STAGES = ("early", "middle", "last_frame")
+RULE_BOOKS = ({}, {"buy_in": True}, {"buy_in": False})
+
+
+def _state(index: int):
+    """Recorded state number ``index``: rule book, bowlers and stage follow from it."""
+    from alley_poker.odds.practice import PracticeMatch
+
+    bowlers = ("Ann", "Bob", "Cy", "Di")[:2 + index % 3]
+    rules = RULE_BOOKS[index % len(RULE_BOOKS)]
+    stage = STAGES[(index // 3) % len(STAGES)]
+    averages = {name: 120 + (37 * (index + seat)) % 100 for seat, name in enumerate(bowlers)}
+    match = PracticeMatch(bowlers, seed=1000 + index, rules=rules or None, averages=averages)
+    per_bowler = {"early": 3, "middle": 10, "last_frame": 18}[stage]
+    match.play(per_bowler * len(bowlers))
+    state = match.state
+    return state, {
+        "stage": stage, "bowlers": len(bowlers), "buys": bool(state.rules.buy_in),
+        "joker_held": any(card.startswith("JOKER") for hand in state.hands.values()
+                          for card in hand),
+        "in_the_hole": any(hole < 0 for hole in state.hole.values()),
+    }
+
+
+def _odds(args: tuple[int, int, int]) -> dict[str, float]:
+    from alley_poker.odds import win_odds
+
+    index, iterations, seed = args
+    state, _ = _state(index)
+    odds = win_odds(state, iterations=iterations, seed=seed)
+    return {name: bowler.win for name, bowler in odds.bowlers.items()}
+
+
+def accuracy(states: int, live: int, reference: int, pool) -> dict:
+    tags = [_state(index)[1] for index in range(states)]
+    refs = pool.map(_odds, [(index, reference, 7_000_003) for index in range(states)])
+    lives = pool.map(_odds, [(index, live, 11) for index in range(states)])
+    errors = [abs(lives[i][name] - refs[i][name]) * 100
+              for i in range(states) for name in refs[i]]
+    return {
+        "states": states,
+        "states_by_stage": {stage: sum(t["stage"] == stage for t in tags) for stage in STAGES},
+        "states_with_joker_held": sum(t["joker_held"] for t in tags),
+        "states_in_the_hole": sum(t["in_the_hole"] for t in tags),
+        "states_with_buys": sum(t["buys"] for t in tags),
+        "live_iterations": live,
+        "reference_iterations": reference,
+        "reference_sigma_pp": round(100 * (0.25 / reference) ** 0.5, 2),
+        "max_error_pp": round(max(errors), 2),
+        "mean_error_pp": round(statistics.fmean(errors), 2),
+    }
+
+
+def _calibrate(args: tuple[int, int, int]) -> list[tuple[float, float]]:
+    """One practice match, predicted every ``every`` balls: (predicted, outcome) pairs."""
+    from alley_poker.odds import win_odds
+    from alley_poker.odds.practice import PracticeMatch
+
+    seed, iterations, every = args
+    rng = random.Random(seed)
+    bowlers = ("Ann", "Bob", "Cy", "Di")[:rng.randint(2, 4)]
+    averages = {name: rng.randint(110, 220) for name in bowlers}
+    match = PracticeMatch(bowlers, seed=seed, averages=averages)
+    predictions = []
+    while match.state.result is None:
+        odds = win_odds(match.state, iterations=iterations, seed=seed)
+        predictions.append({name: b.win for name, b in odds.bowlers.items()})
+        match.play(match.state.balls_recorded + every)
+        if match.state.status == "ending":
+            match.finish()
+    winners = match.state.result["winners"]
+    outcome = {name: (1 / len(winners) if name in winners else 0.0) for name in bowlers}
+    return [(p[name], outcome[name]) for p in predictions for name in bowlers]
+
+
+def calibration(matches: int, iterations: int, every: int, pool, plot: str | None) -> dict:
+    pairs = [pair for chunk in pool.map(_calibrate, [(5000 + m, iterations, every)
+                                                      for m in range(matches)])
+             for pair in chunk]
+    brier = statistics.fmean((p - o) ** 2 for p, o in pairs)
+    bins = [[] for _ in range(10)]
+    for p, o in pairs:
+        bins[min(int(p * 10), 9)].append((p, o))
+    table = [{"predicted": round(statistics.fmean(p for p, _ in b), 3),
+              "observed": round(statistics.fmean(o for _, o in b), 3), "count": len(b)}
+             for b in bins if b]
+    if plot:
+        _plot(table, brier, len(pairs), matches, plot)
+    return {"calibration_matches": matches, "predictions": len(pairs),
+            "calibration_iterations": iterations, "brier": round(brier, 4),
+            "reliability": table}
+
+
+def _plot(table: list[dict], brier: float, predictions: int, matches: int, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(5.5, 5.5), dpi=100)
+    axes.plot([0, 1], [0, 1], linestyle="--", color="grey", label="perfect")
+    axes.plot([row["predicted"] for row in table], [row["observed"] for row in table],
+              marker="o", color="#0b5394", label="live odds")
+    for row in table:
+        axes.annotate(str(row["count"]), (row["predicted"], row["observed"]),
+                      textcoords="offset points", xytext=(4, -12), fontsize=7)
+    axes.set_xlabel("predicted chance of taking the pot")
+    axes.set_ylabel("share of the pot actually taken")
+    axes.set_title(f"Live odds reliability: {predictions} predictions, {matches} matches\n"
+                   f"Brier score {brier:.4f}", fontsize=10)
+    axes.set_xlim(0, 1)
+    axes.set_ylim(0, 1)
+    axes.legend(loc="upper left")
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+
+
+def latency(states: int, live: int) -> dict:
+    from alley_poker.odds import win_odds
+
+    timings = []
+    for index in range(states):
+        state, _ = _state(index)
+        started = time.perf_counter()
+        win_odds(state, iterations=live, seed=3)
+        timings.append((time.perf_counter() - started) * 1000)
+    timings.sort()
+    return {"update_ms_p50": round(statistics.median(timings), 1),
+            "update_ms_p95": round(timings[int(0.95 * (len(timings) - 1))], 1),
+            "update_ms_max": round(timings[-1], 1)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quick", action="store_true", help="a tiny run (smoke test)")
+    parser.add_argument("--states", type=int, default=54)
+    parser.add_argument("--live-iterations", type=int, default=300)
+    parser.add_argument("--reference-iterations", type=int, default=20_000)
+    parser.add_argument("--calibration-matches", type=int, default=2000)
+    parser.add_argument("--calibration-iterations", type=int, default=100)
+    parser.add_argument("--predict-every", type=int, default=8, help="balls between predictions")
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--plot", help="write the reliability diagram (PNG) here")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.states, args.live_iterations, args.reference_iterations = 6, 30, 120
+        args.calibration_matches, args.calibration_iterations = 4, 20
+        args.predict_every = 12
+    if args.states < 1 or args.live_iterations < 1 or args.reference_iterations < 1:
+        parser.error("--states and the iteration counts must be at least 1")
+    started = time.monotonic()
+    with get_context("spawn").Pool(args.processes) as pool:
+        result = accuracy(args.states, args.live_iterations, args.reference_iterations, pool)
+        result.update(calibration(args.calibration_matches, args.calibration_iterations,
+                                  args.predict_every, pool, args.plot))
+    result.update(latency(args.states, args.live_iterations))
+    result["seconds"] = round(time.monotonic() - started, 1)
+    print_result(result, as_json=args.json)
+
+
+if __name__ == "__main__":
+    main()

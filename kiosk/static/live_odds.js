@@ -1,0 +1,50 @@
+// Live win odds (docs/odds.md): kept per match, newest event first, and drawn as a small bar
+// with the percentage beside each hand.  Used by the kiosk and the tablet.
+(function () {
+  "use strict";
+  const byMatch = {};  // match_id -> odds {seq, iterations, exact, bowlers: {name: {win, ...}}}
+
+  // Keep ``odds`` for ``matchId`` unless the odds already kept are for a later event; true
+  // when they changed.
+  function keep(matchId, odds) {
+    if (!odds || typeof odds.seq !== "number") return false;
+    const known = byMatch[matchId];
+    if (known && known.seq > odds.seq) return false;
+    if (known && JSON.stringify(known) === JSON.stringify(odds)) return false;
+    byMatch[matchId] = odds;
+    return true;
+  }
+
+  function percent(win) {
+    const value = Math.round(win * 100);
+    if (value === 0 && win > 0) return "<1%";
+    if (value === 100 && win < 1) return ">99%";
+    return value + "%";
+  }
+
+  // The odds of ``name`` in ``state`` as a node, or null when there are none to show.
+  function node(state, name, tag) {
+    const odds = byMatch[state.match_id];
+    if (!odds || !odds.bowlers || !odds.bowlers[name]) return null;
+    if (["playing", "ending", "settled"].indexOf(state.status) < 0) return null;
+    const win = odds.bowlers[name].win;
+    const box = document.createElement(tag || "div");
+    box.className = "odds";
+    box.dataset.win = String(win);
+    box.dataset.seq = String(odds.seq);
+    const bar = document.createElement("span");
+    bar.className = "odds-bar";
+    bar.setAttribute("aria-hidden", "true");
+    const fill = document.createElement("span");
+    fill.className = "odds-fill";
+    fill.style.width = Math.round(win * 100) + "%";
+    bar.append(fill);
+    const words = document.createElement("span");
+    words.className = "odds-text";
+    words.textContent = percent(win) + (odds.exact ? " won" : " to win");
+    box.append(bar, words);
+    return box;
+  }
+
+  window.AlleyOdds = { keep: keep, node: node, percent: percent };
+})();

@@ -1,0 +1,30 @@
+"""Smoke test of ``python -m benchmarks.odds``: it runs as a real subprocess in a tiny
+configuration, prints every figure issue 18 asks for, and draws the reliability diagram.
+The figures themselves are for the record (docs/odds.md), never asserted."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from tests.bench.conftest import run_benchmark
+from tests.conftest import skip_or_fail
+
+pytestmark = pytest.mark.bench
+
+FIGURES = ("max_error_pp", "mean_error_pp", "brier", "update_ms_p50", "update_ms_p95",
+           "update_ms_max", "reference_sigma_pp")
+
+
+def test_the_odds_benchmark_prints_accuracy_calibration_and_latency(tmp_path):
+    if importlib.util.find_spec("matplotlib") is None:
+        skip_or_fail("matplotlib is not installed (pip install -e '.[bench]')")
+    plot = tmp_path / "reliability.png"
+    result = run_benchmark("odds", "--quick", "--plot", str(plot))
+    assert set(FIGURES) <= result.keys(), sorted(set(FIGURES) - result.keys())
+    assert result["states"] == 6 and sum(result["states_by_stage"].values()) == 6
+    assert 0 <= result["max_error_pp"] <= 100 and result["mean_error_pp"] <= result["max_error_pp"]
+    assert 0 <= result["brier"] <= 1
+    assert result["predictions"] == sum(row["count"] for row in result["reliability"])
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

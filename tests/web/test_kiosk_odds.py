@@ -1,0 +1,104 @@
+"""Live win odds on the screens: computed apart from the balls, pushed after every change,
+carried by the API, shown beside each hand on the kiosk; off unless the centre asks."""
+
+from __future__ import annotations
+
+import pytest
+
+from alley_poker.ledger import commands as c
+from alley_poker.web import create_app
+from alley_poker.web.match_view_schema import MatchView
+from tests.service.league_night_runner import wait_until
+from tests.web.conftest import PIN, serve
+from tests.web.test_kiosk_browser import open_kiosk
+
+
+def _app(service, processes: int):
+    return create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
+                       "ODDS_ENABLED": True, "ODDS_ITERATIONS": 120,
+                       "ODDS_PROCESSES": processes}, service=service)
+
+
+@pytest.fixture
+def odds_server(service):
+    running = serve(_app(service, processes=1))
+    yield running
+    running.stop()
+    service.odds.stop()
+
+
+def _shown_odds(page) -> dict[str, tuple[str, str]]:
+    return page.eval_on_selector_all(
+        "section.bowler .odds",
+        "boxes => Object.fromEntries(boxes.map(b => [b.closest('section').dataset.bowler,"
+        " [b.dataset.seq, b.querySelector('.odds-text').textContent]]))")
+
+
+def test_the_kiosk_shows_each_bowlers_odds_and_they_change_after_a_ball(
+        browser, odds_server, service):
+    page = open_kiosk(browser, odds_server.url)
+    assert page.locator(".odds").count() == 0  # none computed yet
+    service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+    after_strike = service.state("m1").seq
+    page.wait_for_function(
+        "seq => document.querySelectorAll(`section.bowler .odds[data-seq='${seq}']`)"
+        ".length === 2", arg=str(after_strike), timeout=15_000)
+    first = _shown_odds(page)
+    assert first["Ann"][1].endswith("to win") and first["Bob"][1].endswith("to win")
+    wins = page.eval_on_selector_all("section.bowler .odds", "bs => bs.map(b => +b.dataset.win)")
+    assert sum(wins) == pytest.approx(1.0, abs=0.001)
+    odds = service.odds.latest("m1")
+    assert odds["bowlers"]["Ann"]["win"] > odds["bowlers"]["Bob"]["win"]  # Ann holds 3 cards
+
+    service.execute("m1", c.RecordBall("Bob", 1, 0, gutter=True, actor="feed:test"))
+    service.execute("m1", c.RecordBall("Bob", 1, 0, gutter=True, actor="feed:test"))
+    later = service.state("m1").seq
+    page.wait_for_function(
+        "seq => document.querySelectorAll(`section.bowler .odds[data-seq='${seq}']`)"
+        ".length === 2", arg=str(later), timeout=15_000)
+    second = _shown_odds(page)
+    assert second["Ann"] != first["Ann"]
+    assert service.odds.latest("m1")["bowlers"]["Ann"]["win"] > odds["bowlers"]["Ann"]["win"]
+    page.screenshot(path="/tmp/kiosk-odds.png")
+
+
+def test_the_api_carries_the_odds_and_a_ball_never_waits_for_them(service):
+    app = _app(service, processes=0)
+    try:
+        client = app.test_client()
+        assert "odds" not in client.get("/api/v1/matches/m1").get_json()
+        service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+        # The ball is done (and its state readable) whether or not the odds are yet.
+        assert service.state("m1").balls_recorded == 1
+        assert service.odds.wait_idle(20)
+        view = client.get("/api/v1/matches/m1").get_json()
+        assert view["odds"]["seq"] == view["seq"]
+        assert set(view["odds"]["bowlers"]) == {"Ann", "Bob"}
+        # In the shape the OpenAPI document (made from this model) promises.
+        assert MatchView.model_validate(view).odds.bowlers["Ann"].win == \
+            view["odds"]["bowlers"]["Ann"]["win"]
+        screen = client.get("/api/v1/lanes/1-2/screen").get_json()
+        assert screen["matches"][0]["state"]["odds"] == view["odds"]
+    finally:
+        service.odds.stop()
+
+
+def test_only_the_latest_request_of_a_match_is_computed(service):
+    app = _app(service, processes=0)
+    odds = app.extensions["alley_service"].odds
+    try:
+        state = service.state("m1")
+        with odds._cond:  # hold the workers so three requests queue up
+            for _ in range(3):
+                odds.request("m1", state)
+        assert odds.wait_idle(20)
+        assert odds.dropped == 2 and odds.computed == 1
+    finally:
+        odds.stop()
+
+
+def test_odds_are_off_unless_the_centre_turns_them_on(app, service):
+    assert service.odds is None
+    service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+    assert not wait_until(lambda: "odds" in app.test_client().get(
+        "/api/v1/matches/m1").get_json(), 0.3, poll=0.05)
