@@ -245,8 +245,11 @@ class OddsConfig(_Strict):
     meet their speed and accuracy targets."""
 
     enabled: bool = False
-    #: Simulated matches per update: more is steadier and slower (docs/odds.md has figures).
-    iterations: Annotated[int, Field(ge=20, le=20000)] = 300
+    #: Simulated matches once the odds have settled: more is steadier and slower to settle
+    #: (docs/odds.md has figures).
+    iterations: Annotated[int, Field(ge=20, le=200_000)] = 4000
+    #: Simulated matches of the first estimate, which the screens get at once after a ball.
+    first_iterations: Annotated[int, Field(ge=20, le=200_000)] = 400
     #: Processes that compute them, apart from the balls (0: a thread of the web process).
     processes: Annotated[int, Field(ge=0, le=16)] = 1
     #: The centre's average game: the ball model every bowler starts from.
@@ -259,7 +262,15 @@ class OddsConfig(_Strict):
         False
         """
         return {"ODDS_ENABLED": self.enabled, "ODDS_ITERATIONS": self.iterations,
+                "ODDS_FIRST_ITERATIONS": self.first_iterations,
                 "ODDS_PROCESSES": self.processes, "ODDS_CENTRE_AVERAGE": self.centre_average}
+
+    @model_validator(mode="after")
+    def _first_estimate_within_the_settled_odds(self) -> OddsConfig:
+        if self.first_iterations > self.iterations:
+            raise ValueError(f"first_iterations ({self.first_iterations}) may not exceed "
+                             f"iterations ({self.iterations})")
+        return self
 
 
 class AlleyConfig(_Strict):

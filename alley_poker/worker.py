@@ -153,6 +153,7 @@ class CentreWorker:
             odds = self.config.odds
             if odds.enabled:  # the feeds' balls are run here, so their odds are made here
                 service.odds = LiveOdds(bus, iterations=odds.iterations,
+                                        first_iterations=odds.first_iterations,
                                         processes=odds.processes,
                                         centre_average=odds.centre_average, service=service)
             feeds = FeedSupervisor(self.config.feeds, service.handle_lane_event)

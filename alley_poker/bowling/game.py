@@ -369,6 +369,18 @@ class Game:
         self._balls = (*self._balls, ball)
         return ball
 
+    def copy(self) -> Game:
+        """An independent game with the same balls, without rolling them again (balls and
+        what the next ball faces are immutable, so the two share them safely).
+
+        >>> game = Game.from_rolls([7, 3]); other = game.copy(); _ = other.roll(10)
+        >>> game.scoresheet(), other.scoresheet()
+        ('7/', '7/ X')
+        """
+        other = Game()
+        other._balls, other._next = self._balls, self._next
+        return other
+
     @property
     def balls(self) -> tuple[Ball, ...]:
         """Every ball so far, in order."""

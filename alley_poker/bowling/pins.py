@@ -11,6 +11,7 @@ Pin positions as (row, column), head pin at the front::
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from alley_poker.bowling.errors import BowlingError
 
@@ -34,6 +35,8 @@ def parse_pins(pins: Iterable[int], *, what: str = "standing pins") -> frozenset
     ...
     alley_poker.bowling.BowlingError: standing pins: there is no pin 11; pins are numbered 1 to 10
     """
+    if type(pins) is frozenset and pins <= PINS and all(type(pin) is int for pin in pins):
+        return pins  # already a valid leave (the simulations' balls): nothing to check
     if isinstance(pins, (str, bytes)) or not isinstance(pins, Iterable):
         raise BowlingError(
             f"{what} must be a collection of pin numbers such as [7, 10], got {pins!r}"
@@ -124,7 +127,11 @@ def is_split(standing: Iterable[int]) -> bool:
     >>> [is_split(leave) for leave in ([1, 2, 10], [2, 4], [3, 6, 10], [2, 8], [10], [])]
     [False, False, False, False, False, False]
     """
-    pins = parse_pins(standing)
+    return _is_split_leave(parse_pins(standing))
+
+
+@lru_cache(maxsize=1024)  # one entry per possible leave: a ten-pin deck has 1,024
+def _is_split_leave(pins: frozenset[int]) -> bool:
     if 1 in pins or len(pins) < 2:
         return False
     start = min(pins)

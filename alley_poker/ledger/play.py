@@ -181,7 +181,10 @@ def record_ball(ctx: Context, cmd: c.RecordBall) -> None:
     standing = None if cmd.standing is None else list(cmd.standing)
     try:
         bowling_game = ctx.game_of(balls)
-        ball = bowling_game.roll(cmd.pins, standing=standing, foul=cmd.foul,
+        # A frozenset of pins (a simulation's ball) is rolled as it is: the game checks it
+        # without building a new one from the list the event records.
+        given = cmd.standing if type(cmd.standing) is frozenset else standing
+        ball = bowling_game.roll(cmd.pins, standing=given, foul=cmd.foul,
                                  gutter=bool(cmd.gutter), split=cmd.split)
     except (BowlingError, TypeError) as exc:
         refuse(f"{bowler} game {game}: {exc}", "pins")

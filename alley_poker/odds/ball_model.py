@@ -26,6 +26,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import accumulate
 
 from alley_poker.bowling import PINS, Ball, Game, is_split
 
@@ -48,6 +50,14 @@ _SPLITS: tuple[tuple[frozenset[int], int], ...] = tuple(
     )
 )
 #: Splits a good bowler converts now and then; the rest are near-impossible.
+# The weights above as running totals, worked out once: ``random.choices`` given these draws
+# exactly what it draws from the weights (one ``random()`` a pick), without re-adding them on
+# every ball of a simulation.
+_SEED_PINS = tuple(pin for pin, _ in _LEAVE_SEEDS)
+_SEED_TOTALS = list(accumulate(weight for _, weight in _LEAVE_SEEDS))
+_SPLIT_LEAVES = tuple(leave for leave, _ in _SPLITS)
+_SPLIT_TOTALS = list(accumulate(weight for _, weight in _SPLITS))
+_LEAVE_SIZES = range(1, 8)
 _BABY_SPLITS = {frozenset({3, 10}), frozenset({2, 7}), frozenset({5, 7}), frozenset({5, 10}),
                 frozenset({7, 8}), frozenset({9, 10})}
 
@@ -97,14 +107,17 @@ class BowlerProfile:
         if rng.random() < self.strike_rate:
             return frozenset()
         if rng.random() < self.split_rate / (1 - self.strike_rate):
-            leaves, weights = zip(*_SPLITS, strict=True)
-            return rng.choices(leaves, weights)[0]
-        size = rng.choices(range(1, 8), weights=self._leave_size_weights())[0]
+            return rng.choices(_SPLIT_LEAVES, cum_weights=_SPLIT_TOTALS)[0]
+        size = rng.choices(_LEAVE_SIZES, cum_weights=self._leave_size_totals)[0]
         for _ in range(20):
             leave = _cluster(rng, size)
             if not is_split(leave):
                 return leave
         return frozenset({10})
+
+    @cached_property
+    def _leave_size_totals(self) -> list[float]:
+        return list(accumulate(self._leave_size_weights()))
 
     def _leave_size_weights(self) -> Sequence[float]:
         skill = (self.average - 100) / 140
@@ -132,8 +145,7 @@ class BowlerProfile:
 
 
 def _cluster(rng: random.Random, size: int) -> frozenset[int]:
-    seeds, weights = zip(*_LEAVE_SEEDS, strict=True)
-    leave = {rng.choices(seeds, weights)[0]}
+    leave = {rng.choices(_SEED_PINS, cum_weights=_SEED_TOTALS)[0]}
     while len(leave) < size:
         frontier = sorted({n for pin in leave for n in _NEIGHBOURS[pin]} - leave)
         if not frontier:

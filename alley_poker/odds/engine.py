@@ -110,11 +110,12 @@ def win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
     if profiles is None:
         profiles = profiles_for(state.balls, centre or CentreAverages())
     hidden = sorted(state.pile)  # what nobody can see, in an order that tells nothing
+    start = _SimulationStart(state)
     rng = random.Random(seed)
     wins = dict.fromkeys(state.bowlers, 0.0)
     cents = dict.fromkeys(state.bowlers, 0.0)
     for _ in range(iterations):
-        result = play_out(state, hidden, profiles, rng)
+        result = start.play_out(hidden, profiles, rng)
         winners = result["winners"]
         for bowler in winners:
             wins[bowler] += 1 / len(winners)
@@ -125,57 +126,94 @@ def win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
         for bowler in state.bowlers}, exact=False)
 
 
+class _SimulationStart:
+    """What every run of one state starts from: the match without its seed or undo point,
+    and its bowling games rolled once (each run copies them instead of rolling every
+    recorded ball again)."""
+
+    def __init__(self, state: MatchState):
+        base = state.clone()
+        base.fairness = None      # dealt from the simulation's own random source, not the seed
+        base.undo_point = None
+        self.state = base
+        self.games = {(bowler, number): rebuild_game(balls)
+                      for bowler in base.bowlers
+                      for number, balls in enumerate(base.balls[bowler], start=1)}
+
+    def play_out(self, hidden: list[str], profiles: Mapping[str, BowlerProfile],
+                 rng: random.Random) -> dict:
+        """One run of the rest of the match: its showdown's ``{"winners", "shares"}``."""
+        sim = self.state.clone()
+        pile = list(hidden)
+        rng.shuffle(pile)
+        sim.pile = pile
+        # The ledger's bowling games, kept between commands on this copy (play_on_copy);
+        # the ball model reads the pins standing from the same games.
+        kept: dict[int, tuple[list[dict], Game]] = {}
+        lanes = []
+        for seat, bowler in enumerate(sim.bowlers):
+            games = []
+            for number, balls in enumerate(sim.balls[bowler], start=1):
+                game = self.games[bowler, number].copy()
+                kept[id(balls)] = (balls, game)
+                games.append(game)
+            lanes.append(_Lane(seat, bowler, games, profiles.get(bowler)
+                               or CentreAverages().profile(bowler)))
+        for _ in range(_MAX_STEPS):
+            if sim.result is not None:
+                return sim.result
+            if sim.decisions:
+                decision = next(iter(sim.decisions.values()))
+                # Its deadline passes: the automatic choice, as the scheduler makes it.
+                command: c.Command = c.ExpireDecision(decision_id=decision["id"],
+                                                      actor="scheduler")
+                now = parse_iso(decision["deadline"])
+            elif sim.status == "playing":
+                command, now = _next_ball(sim, lanes, rng), _SIM_NOW
+            else:
+                raise RuntimeError(f"match {sim.match_id}: simulation stuck at {sim.status}")
+            play_on_copy(sim, command, rng=rng, now=now, games=kept)
+        raise RuntimeError(f"match {sim.match_id}: simulation did not end")
+
+
+class _Lane:
+    """One bowler's place in a run: their games (the same objects the ledger rolls into)
+    and which of them is being bowled."""
+
+    __slots__ = ("bowler", "games", "index", "profile", "seat")
+
+    def __init__(self, seat: int, bowler: str, games: list[Game], profile: BowlerProfile):
+        self.seat, self.bowler, self.games, self.profile = seat, bowler, games, profile
+        self.index = 0
+
+    def game(self) -> Game | None:
+        """The game the bowler's next ball belongs to; None when every game is done."""
+        while self.index < len(self.games) and self.games[self.index].is_complete:
+            self.index += 1
+        return self.games[self.index] if self.index < len(self.games) else None
+
+
 def play_out(state: MatchState, hidden: list[str], profiles: Mapping[str, BowlerProfile],
              rng: random.Random) -> dict:
-    """One run of the rest of the match: its showdown's ``{"winners", "shares"}``."""
-    sim = state.clone()
-    sim.fairness = None      # dealt from the simulation's own random source, not the seed
-    sim.undo_point = None
-    pile = list(hidden)
-    rng.shuffle(pile)
-    sim.pile = pile
-    # The ledger's bowling games, kept between commands on this copy (play_on_copy); the
-    # ball model reads the pins standing from the same games.
-    kept: dict[int, tuple[list[dict], Game]] = {}
-    for _ in range(_MAX_STEPS):
-        if sim.result is not None:
-            return sim.result
-        if sim.decisions:
-            decision = next(iter(sim.decisions.values()))
-            # Its deadline passes: the automatic choice, as the scheduler makes it.
-            command: c.Command = c.ExpireDecision(decision_id=decision["id"], actor="scheduler")
-            now = parse_iso(decision["deadline"])
-        elif sim.status == "playing":
-            command, now = _next_ball(sim, kept, profiles, rng), _SIM_NOW
-        else:
-            raise RuntimeError(f"match {sim.match_id}: simulation stuck at {sim.status}")
-        play_on_copy(sim, command, rng=rng, now=now, games=kept)
-    raise RuntimeError(f"match {sim.match_id}: simulation did not end")
+    """One run of the rest of ``state``: its showdown's ``{"winners", "shares"}``."""
+    return _SimulationStart(state).play_out(hidden, profiles, rng)
 
 
-def _next_ball(sim: MatchState, kept: dict[int, tuple[list[dict], Game]],
-               profiles: Mapping[str, BowlerProfile], rng: random.Random) -> c.RecordBall:
+def _next_ball(sim: MatchState, lanes: list[_Lane], rng: random.Random) -> c.RecordBall:
     """The next ball: the bowler furthest behind (game, then frame) bowls, seat order
     breaking ties, as bowlers on a lane take turns frame by frame."""
-    best = None
-    for seat, bowler in enumerate(sim.bowlers):
-        number = sim.current_game(bowler)
-        if number > sim.games:
+    best = best_key = None
+    for lane in lanes:
+        game = lane.game()
+        if game is None:
             continue
-        balls = sim.balls[bowler][number - 1]
-        entry = kept.get(id(balls))
-        if entry is None or entry[0] is not balls or len(entry[1].balls) != len(balls):
-            entry = kept[id(balls)] = (balls, rebuild_game(balls))
-        game = entry[1]
-        key = (number, game.current_frame, seat)
-        if best is None or key < best[0]:
-            best = (key, bowler, game)
+        key = (lane.index, game.current_frame, lane.seat)
+        if best_key is None or key < best_key:
+            best, best_key = lane, key
     if best is None:
         raise RuntimeError(f"match {sim.match_id}: no ball left to bowl but no result")
-    _, bowler, game = best
-    profile = profiles.get(bowler) or CentreAverages().profile(bowler)
-    pins, leave, foul, gutter = next_ball(profile, game, rng)
-    return c.RecordBall(bowler, None, pins, standing=sorted(leave), foul=foul, gutter=gutter,
+    pins, leave, foul, gutter = next_ball(best.profile, best.games[best.index], rng)
+    return c.RecordBall(best.bowler, None, pins, standing=leave, foul=foul, gutter=gutter,
                         actor=_SIM_FEED)
 
 

@@ -23,12 +23,15 @@ centres).  The result is kept as the match's latest odds and published on the bu
 ...         state.apply(event)
 >>> bus, seen = InProcessBus(), []
 >>> _ = bus.subscribe(lambda topic, message: seen.append((topic, message["kind"])))
->>> odds = LiveOdds(bus, iterations=20, processes=0)
+>>> odds = LiveOdds(bus, iterations=40, first_iterations=10, processes=0)
 >>> odds.request("m1", state)
 >>> odds.wait_idle(10.0)
 True
->>> seen, odds.latest("m1")["seq"] == state.seq
-([('match:m1', 'odds')], True)
+>>> seen    # the first estimate (10 runs), then 20, then settled at 40
+[('match:m1', 'odds'), ('match:m1', 'odds'), ('match:m1', 'odds')]
+>>> latest = odds.latest("m1")
+>>> latest["seq"] == state.seq, latest["iterations"], latest["settled"]
+(True, 40, True)
 >>> odds.stop()
 """
 
@@ -37,8 +40,8 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import threading
-from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
 from alley_poker.ledger import MatchState
@@ -47,36 +50,80 @@ from alley_poker.service.bus import EventBus
 
 log = logging.getLogger(__name__)
 
+#: A chunk's seed: the state's event number and the chunk's number, so the same match
+#: state always shows the same odds at the same number of runs.
+_SEED_STRIDE = 1_000_003
 
-def odds_json(state: MatchState, iterations: int, centre_average: int) -> dict | None:
-    """The odds of ``state`` as the screens carry them (runs in a pool process).
 
-    Seeded by the event number, so the same match state always shows the same odds."""
-    odds = win_odds(state, iterations=iterations, seed=state.seq,
+def odds_chunk(state: MatchState, iterations: int, chunk: int,
+               centre_average: int) -> dict | None:
+    """One chunk of runs of ``state`` (runs in a pool process): the runs' total wins and
+    cents per bowler, or the exact result (``exact``), or None when the match is not live."""
+    odds = win_odds(state, iterations=iterations, seed=state.seq * _SEED_STRIDE + chunk,
                     centre=CentreAverages(average=centre_average))
-    return None if odds is None else odds.as_json()
+    if odds is None:
+        return None
+    return {"exact": odds.exact, "iterations": odds.iterations,
+            "wins": {name: b.win * max(odds.iterations, 1) for name, b in odds.bowlers.items()},
+            "cents": {name: b.expected_cents * max(odds.iterations, 1)
+                      for name, b in odds.bowlers.items()}}
+
+
+@dataclass(eq=False)
+class _Job:
+    """The odds of one match state in the making."""
+
+    match_id: str
+    state: MatchState
+    target: int
+    chunk: int
+    next_chunk: int = 0
+    in_flight: int = 0
+    done: int = 0
+    published: int = 0
+    finished: bool = False
+    wins: dict[str, float] = field(default_factory=dict)
+    cents: dict[str, float] = field(default_factory=dict)
+
+    def wants_chunk(self) -> bool:
+        return not self.finished and self.done + self.in_flight < self.target
+
+    def as_json(self, settled: bool) -> dict:
+        runs = self.done
+        return {"seq": self.state.seq, "iterations": runs, "exact": False, "settled": settled,
+                "bowlers": {name: {"win": round(self.wins.get(name, 0.0) / runs, 4),
+                                   "expected_cents": round(self.cents.get(name, 0.0) / runs)}
+                            for name in self.state.bowlers}}
 
 
 class LiveOdds:
-    """Latest-only queue of odds requests, worker threads, and the latest odds per match."""
+    """Latest-only jobs per match, worker threads, and the latest odds per match."""
 
-    def __init__(self, bus: EventBus, *, iterations: int = 300, processes: int = 1,
+    def __init__(self, bus: EventBus, *, iterations: int = 4000,
+                 first_iterations: int | None = None, processes: int = 1,
                  centre_average: int = 150, service: Any = None):
-        if iterations < 1:
-            raise ValueError(f"odds iterations must be at least 1, not {iterations}")
+        if first_iterations is None:
+            first_iterations = min(400, iterations)
+        if first_iterations < 1:
+            raise ValueError(f"odds first_iterations must be at least 1, not {first_iterations}")
+        if iterations < first_iterations:
+            raise ValueError(f"odds iterations ({iterations}) must be at least "
+                             f"first_iterations ({first_iterations})")
         if not 0 <= processes <= 16:
             raise ValueError(f"odds processes must be 0-16, not {processes}")
         CentreAverages(average=centre_average)  # refuses an impossible average now
         self.bus = bus
         self.iterations = iterations
+        self.first_iterations = first_iterations
+        # The first estimate is shared between the processes: with one match to compute, it
+        # arrives that many times sooner.
+        self.chunk = max(1, -(-first_iterations // max(processes, 1)))
         self.centre_average = centre_average
         self.service = service
         self.computed = 0
         self.dropped = 0
-        self._pending: dict[str, MatchState] = {}
-        self._order: deque[str] = deque()
+        self._jobs: dict[str, _Job] = {}
         self._latest: dict[str, dict] = {}
-        self._busy = 0
         self._stopped = False
         self._cond = threading.Condition()
         # "spawn": a fork of a process running threads (the web server's) may inherit a
@@ -105,19 +152,19 @@ class LiveOdds:
         self.request(match_id, state.clone())
 
     def request(self, match_id: str, state: MatchState) -> None:
-        """Queue the odds of ``state`` (a copy nobody else changes), replacing any request
-        for the match that has not started yet."""
+        """Compute the odds of ``state`` (a copy nobody else changes), in place of whatever
+        was being computed for the match."""
         with self._cond:
-            if match_id in self._pending:
-                self.dropped += 1
-            else:
-                self._order.append(match_id)
-            self._pending[match_id] = state
+            old = self._jobs.get(match_id)
+            if old is not None and not old.finished and old.published == 0:
+                self.dropped += 1  # replaced before it showed anything
+            self._jobs[match_id] = _Job(match_id, state, self.iterations, self.chunk)
             self._cond.notify()
 
     def forget(self, match_id: str) -> None:
         with self._cond:
             self._latest.pop(match_id, None)
+            self._jobs.pop(match_id, None)
 
     def latest(self, match_id: str) -> dict | None:
         """The last odds computed for the match (for an event ``seq`` at most its own)."""
@@ -125,45 +172,89 @@ class LiveOdds:
             return self._latest.get(match_id)
 
     # --- work -------------------------------------------------------------------------------
+    def _next_chunk(self) -> tuple[_Job, int, int] | None:
+        """The most urgent chunk: a first estimate before any refinement (the oldest request
+        first), then the refinement furthest from settled.  Called holding the lock."""
+        best = None
+        for job in self._jobs.values():
+            if not job.wants_chunk():
+                continue
+            first = job.done + job.in_flight < self.first_iterations
+            key = (not first, job.done + job.in_flight)
+            if best is None or key < best[0]:
+                best = (key, job)
+        if best is None:
+            return None
+        job = best[1]
+        size = min(job.chunk, job.target - job.done - job.in_flight)
+        number = job.next_chunk
+        job.next_chunk += 1
+        job.in_flight += size
+        return job, number, size
+
     def _work(self) -> None:
         while True:
             with self._cond:
-                while not self._order and not self._stopped:
+                while not self._stopped and (picked := self._next_chunk()) is None:
                     self._cond.wait()
                 if self._stopped:
                     return
-                match_id = self._order.popleft()
-                state = self._pending.pop(match_id)
-                self._busy += 1
+            job, number, size = picked
             try:
-                odds = self._compute(state)
+                chunk = self._compute(job.state, size, number)
             except Exception:
-                log.exception("odds of match %s at #%s failed", match_id, state.seq)
-                odds = None
-            fresh = False
-            with self._cond:
-                self._busy -= 1
-                self.computed += 1
-                if odds is not None:
-                    current = self._latest.get(match_id)
-                    fresh = current is None or current["seq"] <= odds["seq"]
-                    if fresh:
-                        self._latest[match_id] = odds
-                self._cond.notify_all()
-            if odds is not None and fresh:
-                self.bus.publish(f"match:{match_id}", {"kind": "odds", "match_id": match_id,
-                                                       "odds": odds})
+                log.exception("odds of match %s at #%s failed", job.match_id, job.state.seq)
+                chunk = None
+            publish = self._add(job, size, chunk)
+            if publish is not None:
+                self.bus.publish(f"match:{job.match_id}", {
+                    "kind": "odds", "match_id": job.match_id, "odds": publish})
 
-    def _compute(self, state: MatchState) -> dict | None:
+    def _add(self, job: _Job, size: int, chunk: dict | None) -> dict | None:
+        """Count a chunk's runs into its job; the odds to publish, if it is time to."""
+        with self._cond:
+            job.in_flight -= size
+            self._cond.notify_all()
+            if self._jobs.get(job.match_id) is not job or job.finished:
+                return None  # a newer request replaced it while this chunk ran
+            if chunk is None or chunk["exact"]:
+                job.finished = True
+                self.computed += 1
+                odds = None if chunk is None else _exact(job.state, chunk)
+            else:
+                job.done += chunk["iterations"]
+                for name in job.state.bowlers:
+                    job.wins[name] = job.wins.get(name, 0.0) + chunk["wins"][name]
+                    job.cents[name] = job.cents.get(name, 0.0) + chunk["cents"][name]
+                settled = job.done >= job.target
+                if settled:
+                    job.finished = True
+                    self.computed += 1
+                # Publish the first estimate, then each time the runs double, then settled.
+                due = self.first_iterations if not job.published else 2 * job.published
+                if not settled and job.done < due:
+                    return None
+                job.published = job.done
+                odds = job.as_json(settled)
+            if odds is None:
+                return None
+            current = self._latest.get(job.match_id)
+            if current is not None and current["seq"] > odds["seq"]:
+                return None
+            self._latest[job.match_id] = odds
+            return odds
+
+    def _compute(self, state: MatchState, iterations: int, number: int) -> dict | None:
         if self._pool is None:
-            return odds_json(state, self.iterations, self.centre_average)
-        return self._pool.submit(odds_json, state, self.iterations,
+            return odds_chunk(state, iterations, number, self.centre_average)
+        return self._pool.submit(odds_chunk, state, iterations, number,
                                  self.centre_average).result()
 
     def wait_idle(self, timeout: float) -> bool:
-        """Wait until every request so far is computed (tests, benchmarks)."""
+        """Wait until every request so far is computed to the end (tests, benchmarks)."""
         with self._cond:
-            return self._cond.wait_for(lambda: not self._order and not self._busy, timeout)
+            return self._cond.wait_for(
+                lambda: all(job.finished for job in self._jobs.values()), timeout)
 
     def stop(self) -> None:
         if self.unsubscribe is not None:
@@ -175,3 +266,11 @@ class LiveOdds:
             thread.join(timeout=5)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _exact(state: MatchState, chunk: dict) -> dict:
+    """The result itself, as the screens carry odds (``exact``: no estimate)."""
+    return {"seq": state.seq, "iterations": 0, "exact": True, "settled": True,
+            "bowlers": {name: {"win": round(chunk["wins"][name], 4),
+                               "expected_cents": round(chunk["cents"][name])}
+                        for name in state.bowlers}}

@@ -75,7 +75,8 @@ DEFAULTS: dict[str, Any] = {
     # Live win odds ([odds] in alley.toml; off unless asked for): Monte Carlo runs per
     # update, pool processes (0: in a thread of this process), the centre's average.
     "ODDS_ENABLED": False,
-    "ODDS_ITERATIONS": 300,
+    "ODDS_ITERATIONS": 4000,
+    "ODDS_FIRST_ITERATIONS": None,  # None: 400, or the settled count when it is smaller
     "ODDS_PROCESSES": 1,
     "ODDS_CENTRE_AVERAGE": 150,
 }
@@ -142,7 +143,9 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
                      per_window=int(app.config["KIOSK_DECISIONS_PER_MINUTE"]), window_s=60.0)
     app.extensions["socketio_bridge"] = SocketBridge(socketio, service, gate)
     if app.config["ODDS_ENABLED"] and service.odds is None:
+        first = app.config["ODDS_FIRST_ITERATIONS"]
         service.odds = LiveOdds(service.bus, iterations=int(app.config["ODDS_ITERATIONS"]),
+                                first_iterations=None if first is None else int(first),
                                 processes=int(app.config["ODDS_PROCESSES"]),
                                 centre_average=int(app.config["ODDS_CENTRE_AVERAGE"]),
                                 service=service)
