@@ -1,22 +1,26 @@
 """How good and how fast the live win odds are (docs/odds.md).
 
-``python -m benchmarks.odds --json [--states N] [--live-iterations N]
-[--reference-iterations N] [--calibration-matches N] [--plot PATH] [--quick]``
+``python -m benchmarks.odds --json [--states N] [--levels 400,4000,16000]
+[--calibration-matches N] [--plot PATH] [--quick]``
 
-- **Accuracy.**  A fixed set of recorded match states (practice matches played through the
-  ledger, stopped early, in the middle and in the last frame, over rule books with and
-  without buys; each state says whether a joker is held and whether anyone is in the hole).
-  Each state's odds at the live iteration count are compared with a reference computed with
-  ``--reference-iterations`` (different seeds); ``max_error_pp`` is the largest difference
-  over every bowler of every state, in percentage points.  The reference carries its own
-  Monte Carlo error: ``reference_sigma_pp`` is its standard error at a 50% chance.
+- **Accuracy.**  A fixed set of 60 recorded match states (practice matches played through
+  the ledger, stopped early, in the middle and in the last frame, over rule books with and
+  without buys, six of them with a bowler in the hole; each state says whether a joker is
+  held).  Each state's odds at every ``--levels`` run count (the screens' first estimate, the
+  settled odds, and more) are compared with the reference: the recorded odds of many runs
+  kept in ``benchmarks/data/odds_reference.json`` (:mod:`benchmarks.odds_reference`), or,
+  when that file is missing or stale, a reference of ``--reference-iterations`` computed now.
+  ``max_error_pp`` is the largest difference over every bowler of every state, in percentage
+  points.  The reference carries its own Monte Carlo error: ``reference_sigma_pp`` is its
+  standard error at a 50% chance.
 - **Calibration.**  ``--calibration-matches`` practice matches (bowlers of different
   averages), each predicted after every few balls with the odds as the screens get them
   (each bowler's model learnt from their balls, shrunk toward the centre) and played to
   the end: the Brier score of every prediction against what happened (a tie counts as the
   share won), and a reliability diagram (``--plot``) of predicted against observed.
-- **Latency.**  The time one update takes at the live iteration count, over the states,
-  p50/p95/max (what a kiosk waits after a ball when the pool is idle).
+- **Latency.**  Each state's odds through the service's own :class:`LiveOdds` with a pool of
+  ``--processes`` (idle but for it): the time from the request to the first estimate on the
+  bus, and to the settled odds, p50/p95/max.
 """
 
 from __future__ import annotations
@@ -96,24 +100,50 @@ def _odds(args: tuple[int, int, int]) -> dict[str, float]:
     return {name: bowler.win for name, bowler in odds.bowlers.items()}
 
 
-def accuracy(states: int, live: int, reference: int, pool) -> dict:
+def _reference(states: int, computed_iterations: int, pool) -> tuple[list[dict], dict]:
+    """Each state's reference odds, from the recorded file when it is current."""
+    from benchmarks.odds_reference import REFERENCE, load, stale_reason
+
+    recorded = load()
+    why = "no recorded reference" if recorded is None else stale_reason(recorded)
+    if why is None:
+        entries = recorded["states"][:states]
+        least = min(entry["iterations"] for entry in entries)
+        return ([{name: won / entry["iterations"] for name, won in entry["wins"].items()}
+                 for entry in entries],
+                {"reference_source": str(REFERENCE.relative_to(REFERENCE.parents[2])),
+                 "reference_iterations": least})
+    refs = pool.map(_odds, [(index, computed_iterations, 7_000_003)
+                            for index in range(states)])
+    return refs, {"reference_source": f"computed now ({why})",
+                  "reference_iterations": computed_iterations}
+
+
+def accuracy(states: int, levels: list[int], reference_iterations: int, pool) -> dict:
     tags = [_state(index)[1] for index in range(states)]
-    refs = pool.map(_odds, [(index, reference, 7_000_003) for index in range(states)])
-    lives = pool.map(_odds, [(index, live, 11) for index in range(states)])
-    errors = [abs(lives[i][name] - refs[i][name]) * 100
-              for i in range(states) for name in refs[i]]
-    return {
+    refs, source = _reference(states, reference_iterations, pool)
+    result = {
         "states": states,
         "states_by_stage": {stage: sum(t["stage"] == stage for t in tags) for stage in STAGES},
         "states_with_joker_held": sum(t["joker_held"] for t in tags),
         "states_in_the_hole": sum(t["in_the_hole"] for t in tags),
         "states_with_buys": sum(t["buys"] for t in tags),
-        "live_iterations": live,
-        "reference_iterations": reference,
-        "reference_sigma_pp": round(100 * (0.25 / reference) ** 0.5, 2),
-        "max_error_pp": round(max(errors), 2),
-        "mean_error_pp": round(statistics.fmean(errors), 2),
+        **source,
+        "reference_sigma_pp": round(100 * (0.25 / source["reference_iterations"]) ** 0.5, 2),
+        "levels": [],
     }
+    for level in levels:
+        lives = pool.map(_odds, [(index, level, 11) for index in range(states)])
+        errors = [abs(lives[i][name] - refs[i][name]) * 100
+                  for i in range(states) for name in refs[i]]
+        result["levels"].append({"iterations": level, "max_error_pp": round(max(errors), 2),
+                                 "mean_error_pp": round(statistics.fmean(errors), 2)})
+    # The headline figures: the settled odds (the second level, or the only one).
+    headline = result["levels"][min(1, len(levels) - 1)]
+    result.update(live_iterations=headline["iterations"],
+                  max_error_pp=headline["max_error_pp"],
+                  mean_error_pp=headline["mean_error_pp"])
+    return result
 
 
 def _calibrate(args: tuple[int, int, int]) -> list[tuple[float, float]]:
@@ -181,46 +211,79 @@ def _plot(table: list[dict], brier: float, predictions: int, matches: int, path:
     plt.close(figure)
 
 
-def latency(states: int, live: int) -> dict:
-    from alley_poker.odds import win_odds
+def latency(states: int, first: int, settled: int, processes: int) -> dict:
+    """Request to first estimate, and to settled odds, through the service's LiveOdds."""
+    from alley_poker.service.bus import InProcessBus
+    from alley_poker.service.odds import LiveOdds
 
-    timings = []
-    for index in range(states):
-        state, _ = _state(index)
-        started = time.perf_counter()
-        win_odds(state, iterations=live, seed=3)
-        timings.append((time.perf_counter() - started) * 1000)
-    timings.sort()
-    return {"update_ms_p50": round(statistics.median(timings), 1),
-            "update_ms_p95": round(timings[int(0.95 * (len(timings) - 1))], 1),
-            "update_ms_max": round(timings[-1], 1)}
+    bus = InProcessBus()
+    arrivals: list[tuple[float, dict]] = []
+    bus.subscribe(lambda topic, message: arrivals.append((time.perf_counter(),
+                                                          message["odds"])))
+    odds = LiveOdds(bus, iterations=settled, first_iterations=first, processes=processes)
+    firsts, settles = [], []
+    try:
+        odds.request("warm-up", _state(0)[0])  # the pool's processes start and import once
+        odds.wait_idle(600)
+        for index in range(states):
+            state, _ = _state(index)
+            arrivals.clear()
+            started = time.perf_counter()
+            odds.request(f"state-{index}", state)
+            if not odds.wait_idle(600):
+                raise RuntimeError(f"state {index}: no settled odds within 600 s")
+            firsts.append((arrivals[0][0] - started) * 1000)
+            settles.append((arrivals[-1][0] - started) * 1000)
+    finally:
+        odds.stop()
+    return {"latency_processes": processes,
+            **_spread("first_estimate_ms", firsts), **_spread("settled_ms", settles)}
+
+
+def _spread(name: str, timings: list[float]) -> dict:
+    timings = sorted(timings)
+    return {f"{name}_p50": round(statistics.median(timings), 1),
+            f"{name}_p95": round(timings[int(0.95 * (len(timings) - 1))], 1),
+            f"{name}_max": round(timings[-1], 1)}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quick", action="store_true", help="a tiny run (smoke test)")
-    parser.add_argument("--states", type=int, default=54)
-    parser.add_argument("--live-iterations", type=int, default=300)
-    parser.add_argument("--reference-iterations", type=int, default=20_000)
+    parser.add_argument("--states", type=int, default=STATES)
+    parser.add_argument("--levels", default="400,4000,16000",
+                        help="run counts to measure the error at: the first estimate, the "
+                             "settled odds, more (the service's defaults are 400 and 4000)")
+    parser.add_argument("--reference-iterations", type=int, default=20_000,
+                        help="runs of a reference computed now, when the recorded one is "
+                             "missing or stale")
     parser.add_argument("--calibration-matches", type=int, default=2000)
-    parser.add_argument("--calibration-iterations", type=int, default=100)
-    parser.add_argument("--predict-every", type=int, default=8, help="balls between predictions")
+    parser.add_argument("--calibration-iterations", type=int, default=60)
+    parser.add_argument("--predict-every", type=int, default=10,
+                        help="balls between predictions")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--plot", help="write the reliability diagram (PNG) here")
     args = parser.parse_args(argv)
+    try:
+        levels = [int(level) for level in args.levels.split(",")]
+    except ValueError:
+        parser.error(f"--levels must be run counts separated by commas, not {args.levels!r}")
     if args.quick:
-        args.states, args.live_iterations, args.reference_iterations = 6, 30, 120
+        args.states, levels, args.reference_iterations = 6, [20, 40], 120
         args.calibration_matches, args.calibration_iterations = 4, 20
         args.predict_every = 12
-    if args.states < 1 or args.live_iterations < 1 or args.reference_iterations < 1:
-        parser.error("--states and the iteration counts must be at least 1")
+    if not 1 <= args.states <= STATES:
+        parser.error(f"--states must be 1 to {STATES}")
+    if min(levels) < 1 or args.reference_iterations < 1 or args.processes < 1:
+        parser.error("the run counts and --processes must be at least 1")
     started = time.monotonic()
     with get_context("spawn").Pool(args.processes) as pool:
-        result = accuracy(args.states, args.live_iterations, args.reference_iterations, pool)
+        result = accuracy(args.states, levels, args.reference_iterations, pool)
         result.update(calibration(args.calibration_matches, args.calibration_iterations,
                                   args.predict_every, pool, args.plot))
-    result.update(latency(args.states, args.live_iterations))
+    result.update(latency(args.states, levels[0], levels[min(1, len(levels) - 1)],
+                          args.processes))
     result["seconds"] = round(time.monotonic() - started, 1)
     print_result(result, as_json=args.json)
 

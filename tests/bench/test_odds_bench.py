@@ -13,8 +13,8 @@ from tests.conftest import skip_or_fail
 
 pytestmark = pytest.mark.bench
 
-FIGURES = ("max_error_pp", "mean_error_pp", "brier", "update_ms_p50", "update_ms_p95",
-           "update_ms_max", "reference_sigma_pp")
+FIGURES = ("max_error_pp", "mean_error_pp", "brier", "first_estimate_ms_p95",
+           "settled_ms_p95", "reference_sigma_pp", "reference_iterations", "levels")
 
 
 def test_the_odds_benchmark_prints_accuracy_calibration_and_latency(tmp_path):
@@ -25,6 +25,8 @@ def test_the_odds_benchmark_prints_accuracy_calibration_and_latency(tmp_path):
     assert set(FIGURES) <= result.keys(), sorted(set(FIGURES) - result.keys())
     assert result["states"] == 6 and sum(result["states_by_stage"].values()) == 6
     assert 0 <= result["max_error_pp"] <= 100 and result["mean_error_pp"] <= result["max_error_pp"]
+    assert [level["iterations"] for level in result["levels"]] == [20, 40]
+    assert result["first_estimate_ms_p95"] <= result["settled_ms_p95"]
     assert 0 <= result["brier"] <= 1
     assert result["predictions"] == sum(row["count"] for row in result["reliability"])
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
