@@ -3,12 +3,23 @@
 :class:`LiveOdds` listens to the bus.  After every change this process made to a match (a
 ball, a ruling, a decision) it takes a copy of the match — the only work done in the thread
 that ran the command — and queues it.  The queue keeps only the latest request per match: a
-request that a newer one for the same match replaces before it started is dropped unseen.
-Worker threads take requests in turn and compute the odds (:func:`alley_poker.odds.win_odds`)
-in a pool of processes, so the simulation never competes with the balls for the
-interpreter's lock (with ``processes=0`` they compute in the worker thread: tests, tiny
-centres).  The result is kept as the match's latest odds and published on the bus, topic
-``match:<id>``, kind ``odds``; the web layer pushes it to the kiosks.
+newer request for the same match replaces the older one, and whatever is still being
+computed for the older one is thrown away when it comes back.
+
+The odds come in steps, so a screen gets them at once and they then settle:
+
+- the **first estimate**: one chunk of runs per process of the pool, each chunk sized to take
+  about :data:`CHUNK_SECONDS` (from what the match's runs took last time), at most
+  ``first_iterations`` runs in all.  First estimates of new balls always go before any
+  refinement;
+- **refinement**: more chunks while no newer request for the match arrives, published each
+  time the runs so far double, until ``iterations`` runs (``settled: true``).
+
+Worker threads hand each chunk (:func:`alley_poker.odds.win_odds` with a seed of its own) to
+a pool of processes, so the simulation never competes with the balls for the interpreter's
+lock (with ``processes=0`` a thread computes them: tests, tiny centres).  Every publication
+is kept as the match's latest odds and published on the bus, topic ``match:<id>``, kind
+``odds``; the web layer pushes it to the kiosks.
 
 >>> import random
 >>> from datetime import datetime, timezone
@@ -40,6 +51,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,20 +62,29 @@ from alley_poker.service.bus import EventBus
 
 log = logging.getLogger(__name__)
 
-#: A chunk's seed: the state's event number and the chunk's number, so the same match
-#: state always shows the same odds at the same number of runs.
+#: A chunk's seed: the state's event number and the chunk's number (runs of different
+#: chunks, and of the states before and after a ball, never share a seed).
 _SEED_STRIDE = 1_000_003
+#: How long one chunk should take: the first estimate is one chunk per process, so this is
+#: about how long a screen waits for it when the pool is free.
+CHUNK_SECONDS = 0.1
+#: A run's cost before any was measured for the match: per ball left to bowl, and per run.
+_GUESS_PER_BALL, _GUESS_PER_RUN = 40e-6, 2e-4
+#: Balls in a game, near enough, to guess how many are left.
+_BALLS_PER_GAME = 17
 
 
 def odds_chunk(state: MatchState, iterations: int, chunk: int,
                centre_average: int) -> dict | None:
     """One chunk of runs of ``state`` (runs in a pool process): the runs' total wins and
     cents per bowler, or the exact result (``exact``), or None when the match is not live."""
+    started = time.perf_counter()
     odds = win_odds(state, iterations=iterations, seed=state.seq * _SEED_STRIDE + chunk,
                     centre=CentreAverages(average=centre_average))
     if odds is None:
         return None
     return {"exact": odds.exact, "iterations": odds.iterations,
+            "seconds": time.perf_counter() - started,
             "wins": {name: b.win * max(odds.iterations, 1) for name, b in odds.bowlers.items()},
             "cents": {name: b.expected_cents * max(odds.iterations, 1)
                       for name, b in odds.bowlers.items()}}
@@ -77,6 +98,7 @@ class _Job:
     state: MatchState
     target: int
     chunk: int
+    first_target: int
     next_chunk: int = 0
     in_flight: int = 0
     done: int = 0
@@ -115,9 +137,11 @@ class LiveOdds:
         self.bus = bus
         self.iterations = iterations
         self.first_iterations = first_iterations
+        self.processes = max(processes, 1)
         # The first estimate is shared between the processes: with one match to compute, it
         # arrives that many times sooner.
-        self.chunk = max(1, -(-first_iterations // max(processes, 1)))
+        self.chunk = max(1, -(-first_iterations // self.processes))
+        self._run_seconds: dict[str, float] = {}  # per match: what one run took lately
         self.centre_average = centre_average
         self.service = service
         self.computed = 0
@@ -158,13 +182,19 @@ class LiveOdds:
             old = self._jobs.get(match_id)
             if old is not None and not old.finished and old.published == 0:
                 self.dropped += 1  # replaced before it showed anything
-            self._jobs[match_id] = _Job(match_id, state, self.iterations, self.chunk)
+            # Chunks of about CHUNK_SECONDS each: a long match's first estimate comes as
+            # soon as a short match's, from fewer runs, and is refined from there.
+            per_run = self._run_seconds.get(match_id) or _guess_run_seconds(state)
+            chunk = max(1, min(self.chunk, int(CHUNK_SECONDS / per_run)))
+            self._jobs[match_id] = _Job(match_id, state, self.iterations, chunk,
+                                        min(self.first_iterations, chunk * self.processes))
             self._cond.notify()
 
     def forget(self, match_id: str) -> None:
         with self._cond:
             self._latest.pop(match_id, None)
             self._jobs.pop(match_id, None)
+            self._run_seconds.pop(match_id, None)
 
     def latest(self, match_id: str) -> dict | None:
         """The last odds computed for the match (for an event ``seq`` at most its own)."""
@@ -179,7 +209,7 @@ class LiveOdds:
         for job in self._jobs.values():
             if not job.wants_chunk():
                 continue
-            first = job.done + job.in_flight < self.first_iterations
+            first = job.done + job.in_flight < job.first_target
             key = (not first, job.done + job.in_flight)
             if best is None or key < best[0]:
                 best = (key, job)
@@ -223,6 +253,7 @@ class LiveOdds:
                 odds = None if chunk is None else _exact(job.state, chunk)
             else:
                 job.done += chunk["iterations"]
+                self._run_seconds[job.match_id] = chunk["seconds"] / chunk["iterations"]
                 for name in job.state.bowlers:
                     job.wins[name] = job.wins.get(name, 0.0) + chunk["wins"][name]
                     job.cents[name] = job.cents.get(name, 0.0) + chunk["cents"][name]
@@ -231,7 +262,7 @@ class LiveOdds:
                     job.finished = True
                     self.computed += 1
                 # Publish the first estimate, then each time the runs double, then settled.
-                due = self.first_iterations if not job.published else 2 * job.published
+                due = job.first_target if not job.published else 2 * job.published
                 if not settled and job.done < due:
                     return None
                 job.published = job.done
@@ -266,6 +297,14 @@ class LiveOdds:
             thread.join(timeout=5)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _guess_run_seconds(state: MatchState) -> float:
+    """What one run of ``state`` may take, from the balls left to bowl (until a chunk of the
+    match has been timed)."""
+    bowled = sum(len(balls) for games in state.balls.values() for balls in games)
+    left = max(0, len(state.bowlers) * state.games * _BALLS_PER_GAME - bowled)
+    return _GUESS_PER_RUN + _GUESS_PER_BALL * left
 
 
 def _exact(state: MatchState, chunk: dict) -> dict:

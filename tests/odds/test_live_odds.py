@@ -1,0 +1,91 @@
+"""The service's live odds: a first estimate at once, then refined until settled, and only
+ever the newest state of a match (a real pool process computes them where it matters)."""
+
+from __future__ import annotations
+
+import threading
+
+from alley_poker.odds.practice import PracticeMatch
+from alley_poker.service.bus import InProcessBus
+from alley_poker.service.odds import LiveOdds
+
+
+class _Screen:
+    """What a kiosk would be sent: every odds message, in order."""
+
+    def __init__(self, bus: InProcessBus):
+        self.messages: list[dict] = []
+        self._lock = threading.Lock()
+        bus.subscribe(self._heard)
+
+    def _heard(self, topic: str, message: dict) -> None:
+        if message.get("kind") == "odds":
+            with self._lock:
+                self.messages.append(message["odds"])
+
+
+def test_a_first_estimate_comes_first_then_the_odds_settle():
+    bus = InProcessBus()
+    screen = _Screen(bus)
+    state = PracticeMatch(("Ann", "Bob"), seed=3).play(8).state
+    odds = LiveOdds(bus, iterations=160, first_iterations=20, processes=0)
+    try:
+        odds.request("m1", state)
+        assert odds.wait_idle(60)
+    finally:
+        odds.stop()
+    runs = [message["iterations"] for message in screen.messages]
+    assert runs == [20, 40, 80, 160]
+    assert [message["settled"] for message in screen.messages] == [False] * 3 + [True]
+    for message in screen.messages:
+        assert message["seq"] == state.seq and not message["exact"]
+        assert abs(sum(b["win"] for b in message["bowlers"].values()) - 1) < 1e-3
+    assert odds.latest("m1") == screen.messages[-1]
+
+
+def test_a_long_match_gets_its_first_estimate_from_fewer_runs():
+    # Six bowlers with three games each still to bowl: a run takes far longer than in a
+    # short match, so the first estimate is the runs that fit in one short chunk.
+    bus = InProcessBus()
+    screen = _Screen(bus)
+    names = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
+    state = PracticeMatch(names, games=3, seed=5).play(6).state
+    odds = LiveOdds(bus, iterations=60, first_iterations=60, processes=0)
+    try:
+        odds.request("m1", state)
+        assert odds.wait_idle(120)
+    finally:
+        odds.stop()
+    first, last = screen.messages[0], screen.messages[-1]
+    assert first["iterations"] < 60 and not first["settled"]
+    assert last["iterations"] == 60 and last["settled"]
+
+
+def test_a_newer_ball_replaces_the_odds_being_computed():
+    bus = InProcessBus()
+    screen = _Screen(bus)
+    match = PracticeMatch(("Ann", "Bob", "Cy"), seed=8)
+    before = match.play(6).state.clone()
+    after = match.play(7).state.clone()
+    odds = LiveOdds(bus, iterations=2000, first_iterations=40, processes=1)
+    try:
+        odds.request("m1", before)
+        # Wait for the first estimate of the older state, then a ball comes.
+        assert _wait(lambda: screen.messages, 60)
+        odds.request("m1", after)
+        assert odds.wait_idle(120)
+    finally:
+        odds.stop()
+    seqs = [message["seq"] for message in screen.messages]
+    assert seqs == sorted(seqs), "an older state's odds were published after a newer one's"
+    assert screen.messages[-1]["seq"] == after.seq and screen.messages[-1]["settled"]
+    assert not any(m["seq"] == before.seq and m["settled"] for m in screen.messages)
+
+
+def _wait(condition, timeout: float) -> bool:
+    done = threading.Event()
+    for _ in range(int(timeout * 20)):
+        if condition():
+            return True
+        done.wait(0.05)
+    return bool(condition())
