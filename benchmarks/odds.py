@@ -29,7 +29,7 @@ import argparse
 import random
 import statistics
 import time
-from functools import lru_cache
+from functools import cache
 from multiprocessing import get_context
 
 from benchmarks._output import print_result
@@ -46,7 +46,7 @@ STATES = _PLAIN + _IN_THE_HOLE
 _PER_BOWLER = {"early": 3, "middle": 10, "last_frame": 18}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _state(index: int):
     """Recorded state number ``index``: rule book, bowlers and stage follow from it."""
     if index >= _PLAIN:
