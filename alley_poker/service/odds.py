@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -151,9 +152,11 @@ class LiveOdds:
         self._stopped = False
         self._cond = threading.Condition()
         # "spawn": a fork of a process running threads (the web server's) may inherit a
-        # lock held by one of them.
+        # lock held by one of them.  The pool runs at a lower priority (nice): when the cores
+        # are busy, the balls themselves go first and the odds wait.
         self._pool: Executor | None = (
-            ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"))
+            ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"),
+                                initializer=_lower_priority)
             if processes else None)
         self._threads = [threading.Thread(target=self._work, name=f"odds-{index}", daemon=True)
                          for index in range(max(processes, 1))]
@@ -297,6 +300,14 @@ class LiveOdds:
             thread.join(timeout=5)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+#: How much lower the pool's processes run than the balls (``nice``: 0 to 19).
+POOL_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    os.nice(POOL_NICENESS)
 
 
 def _guess_run_seconds(state: MatchState) -> float:

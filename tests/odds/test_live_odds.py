@@ -89,3 +89,22 @@ def _wait(condition, timeout: float) -> bool:
             return True
         done.wait(0.05)
     return bool(condition())
+
+
+def test_the_pool_runs_below_the_balls_priority():
+    # On a busy machine the kernel gives the balls' process the cores first.
+    import multiprocessing
+    import os
+
+    bus = InProcessBus()
+    odds = LiveOdds(bus, iterations=20, first_iterations=20, processes=1)
+    try:
+        odds.request("m1", PracticeMatch(("Ann", "Bob"), seed=1).play(4).state)
+        assert odds.wait_idle(60)
+        children = multiprocessing.active_children()
+        assert children, "the pool started no process"
+        ours = os.getpriority(os.PRIO_PROCESS, 0)
+        assert {os.getpriority(os.PRIO_PROCESS, child.pid) for child in children} == {
+            min(ours + 10, 19)}
+    finally:
+        odds.stop()
