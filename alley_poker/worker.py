@@ -27,7 +27,7 @@ from alley_poker.config import AlleyConfig
 from alley_poker.service import open_service
 from alley_poker.service.election import CentreElection, ElectionUnavailable
 from alley_poker.service.feeds import FeedSupervisor
-from alley_poker.service.league_desk import attach_scorer_seating
+from alley_poker.service.league_desk import attach_scorer_seating, bowler_averages
 from alley_poker.service.odds import LiveOdds
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
 from alley_poker.service.scheduler import centre_scheduler
@@ -148,14 +148,15 @@ class CentreWorker:
         bus = RedisBus(self.redis_url, channel_prefix=centre_channel_prefix(self.centre))
         try:
             service = open_service(self.database_url, centre=self.centre, bus=bus)
-            attach_scorer_seating(service)  # the feeds are read here, so seating is done here
+            seating = attach_scorer_seating(service)  # the feeds are read here: seating too
             emitter = external_emitter(service, self.redis_url)
             odds = self.config.odds
             if odds.enabled:  # the feeds' balls are run here, so their odds are made here
                 service.odds = LiveOdds(bus, iterations=odds.iterations,
                                         first_iterations=odds.first_iterations,
                                         processes=odds.processes,
-                                        centre_average=odds.centre_average, service=service)
+                                        centre_average=odds.centre_average, service=service,
+                                        averages=bowler_averages(seating.requests))
             feeds = FeedSupervisor(self.config.feeds, service.handle_lane_event)
             scheduler = centre_scheduler(service, self.config, feeds)
         except BaseException:

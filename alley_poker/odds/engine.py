@@ -95,11 +95,13 @@ def _from_result(state: MatchState) -> MatchOdds:
 
 def win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
              profiles: Mapping[str, BowlerProfile] | None = None,
-             centre: CentreAverages | None = None) -> MatchOdds | None:
+             centre: CentreAverages | None = None,
+             averages: Mapping[str, int] | None = None) -> MatchOdds | None:
     """The odds of ``state`` (never modified); None when the match is not live.
 
     ``profiles`` are the bowlers' ball models (default: learnt from the match's own balls,
-    shrunk toward ``centre``).  The same state, seed and models give the same odds.
+    shrunk toward each bowler's known average in ``averages``, else toward ``centre``).
+    The same state, seed and models give the same odds.
     """
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -108,7 +110,7 @@ def win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
     if state.status not in LIVE:
         return None
     if profiles is None:
-        profiles = profiles_for(state.balls, centre or CentreAverages())
+        profiles = profiles_for(state.balls, centre or CentreAverages(), averages)
     hidden = sorted(state.pile)  # what nobody can see, in an order that tells nothing
     start = _SimulationStart(state)
     rng = random.Random(seed)

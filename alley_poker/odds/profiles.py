@@ -1,7 +1,8 @@
 """Each bowler's ball model for the odds: the simulator's model, adjusted by what the bowler
 has actually bowled, shrunk toward the centre's averages.
 
-A bowler with no history bowls as the simulator's bowler of the centre's average.  Each rate
+A bowler with no history bowls as the simulator's bowler of the centre's average; a league
+bowler starts from their own average (the league's, or the roster's book average).  Each rate
 the bowler's balls say something about (strikes per full rack, spares per second-ball
 chance, gutter balls per ball) is a weighted mean of what they did and the centre's rate, as
 if the centre's rate had been seen ``weight`` more times (a beta prior, "shrinkage"): after
@@ -84,10 +85,16 @@ def _shrunk(hits: int, chances: int, prior: float, weight: float) -> float:
 
 
 def learn_profile(name: str, balls: Iterable[Mapping[str, Any]],
-                  centre: CentreAverages) -> BowlerProfile:
+                  centre: CentreAverages, average: int | None = None) -> BowlerProfile:
     """The ball model of ``name`` from the balls they bowled (ledger ball records, one game
-    after another), shrunk toward ``centre``."""
-    prior = centre.profile(name)
+    after another), shrunk toward their history: the simulator's bowler of ``average`` (the
+    bowler's league or book average) when it is known, else the centre's typical bowler.
+
+    >>> learn_profile("CY", [], CentreAverages(), average=205).average
+    205
+    """
+    prior = (centre.profile(name) if average is None
+             else BowlerProfile.for_average(name, min(240, max(100, average))))
     counts = _count(balls)
     if not counts.balls:
         return prior
@@ -103,8 +110,11 @@ def learn_profile(name: str, balls: Iterable[Mapping[str, Any]],
 
 
 def profiles_for(balls_by_bowler: Mapping[str, list[list[dict]]],
-                 centre: CentreAverages) -> dict[str, BowlerProfile]:
+                 centre: CentreAverages,
+                 averages: Mapping[str, int] | None = None) -> dict[str, BowlerProfile]:
     """A model for every bowler of a match from its ``MatchState.balls`` (per bowler, per
-    game)."""
-    return {bowler: learn_profile(bowler, (ball for game in games for ball in game), centre)
+    game) and, where known, the bowler's average (``averages``, by name)."""
+    averages = averages or {}
+    return {bowler: learn_profile(bowler, (ball for game in games for ball in game), centre,
+                                  averages.get(bowler))
             for bowler, games in balls_by_bowler.items()}

@@ -8,8 +8,10 @@ the event log at start and fed from the bus after.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from alley_poker.ledger import MatchState
 from alley_poker.service.alley import AlleyService
 from alley_poker.service.league_nights import LeagueNights
 from alley_poker.service.seating import ScorerSeating
@@ -27,6 +29,27 @@ class LeagueDesk:
     def close(self) -> None:
         self.standings.close()
         self.seating.close()
+
+
+def bowler_averages(store: LeagueStore, standings: LiveStandings | None = None,
+                    ) -> Callable[[MatchState], dict[str, int]]:
+    """For the live odds: the average of each bowler of a league match, by seat name — their
+    league average once the season's games give one (where this process keeps the
+    standings), else the roster's book average.  A match outside a league has none."""
+    def averages(state: MatchState) -> dict[str, int]:
+        if not state.league:
+            return {}
+        league_id = state.league["league_id"]
+        known = {bowler.name: bowler.average
+                 for bowler in store.bowlers(league_id, include_retired=True)
+                 if bowler.average}
+        if standings is not None:
+            with standings.reading() as projection:
+                known.update({row.name: row.average for row in projection.standings(league_id)
+                              if row.average})
+        return {name: average for name, average in known.items() if name in state.bowlers}
+
+    return averages
 
 
 def attach_scorer_seating(service: AlleyService,

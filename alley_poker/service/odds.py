@@ -53,6 +53,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,13 +76,13 @@ _GUESS_PER_BALL, _GUESS_PER_RUN = 40e-6, 2e-4
 _BALLS_PER_GAME = 17
 
 
-def odds_chunk(state: MatchState, iterations: int, chunk: int,
-               centre_average: int) -> dict | None:
+def odds_chunk(state: MatchState, iterations: int, chunk: int, centre_average: int,
+               averages: Mapping[str, int] | None = None) -> dict | None:
     """One chunk of runs of ``state`` (runs in a pool process): the runs' total wins and
     cents per bowler, or the exact result (``exact``), or None when the match is not live."""
     started = time.perf_counter()
     odds = win_odds(state, iterations=iterations, seed=state.seq * _SEED_STRIDE + chunk,
-                    centre=CentreAverages(average=centre_average))
+                    centre=CentreAverages(average=centre_average), averages=averages)
     if odds is None:
         return None
     return {"exact": odds.exact, "iterations": odds.iterations,
@@ -124,7 +125,8 @@ class LiveOdds:
 
     def __init__(self, bus: EventBus, *, iterations: int = 4000,
                  first_iterations: int | None = None, processes: int = 1,
-                 centre_average: int = 150, service: Any = None):
+                 centre_average: int = 150, service: Any = None,
+                 averages: Callable[[MatchState], Mapping[str, int]] | None = None):
         if first_iterations is None:
             first_iterations = min(400, iterations)
         if first_iterations < 1:
@@ -143,6 +145,10 @@ class LiveOdds:
         # arrives that many times sooner.
         self.chunk = max(1, -(-first_iterations // self.processes))
         self._run_seconds: dict[str, float] = {}  # per match: what one run took lately
+        # The bowlers' known averages (league bowlers), looked up once per match by a worker
+        # thread, never by the thread that ran the ball.
+        self._averages_of = averages
+        self._averages: dict[str, Mapping[str, int]] = {}
         self.centre_average = centre_average
         self.service = service
         self.computed = 0
@@ -198,6 +204,7 @@ class LiveOdds:
             self._latest.pop(match_id, None)
             self._jobs.pop(match_id, None)
             self._run_seconds.pop(match_id, None)
+            self._averages.pop(match_id, None)
 
     def latest(self, match_id: str) -> dict | None:
         """The last odds computed for the match (for an event ``seq`` at most its own)."""
@@ -234,7 +241,7 @@ class LiveOdds:
                     return
             job, number, size = picked
             try:
-                chunk = self._compute(job.state, size, number)
+                chunk = self._compute(job.state, size, number, self._known_averages(job))
             except Exception:
                 log.exception("odds of match %s at #%s failed", job.match_id, job.state.seq)
                 chunk = None
@@ -278,11 +285,24 @@ class LiveOdds:
             self._latest[job.match_id] = odds
             return odds
 
-    def _compute(self, state: MatchState, iterations: int, number: int) -> dict | None:
+    def _known_averages(self, job: _Job) -> Mapping[str, int]:
+        known = self._averages.get(job.match_id)
+        if known is None:
+            known = {}
+            if self._averages_of is not None:
+                try:
+                    known = dict(self._averages_of(job.state))
+                except Exception:  # the odds go on from the centre's average
+                    log.exception("averages of match %s's bowlers", job.match_id)
+            self._averages[job.match_id] = known
+        return known
+
+    def _compute(self, state: MatchState, iterations: int, number: int,
+                 averages: Mapping[str, int]) -> dict | None:
         if self._pool is None:
-            return odds_chunk(state, iterations, number, self.centre_average)
+            return odds_chunk(state, iterations, number, self.centre_average, averages)
         return self._pool.submit(odds_chunk, state, iterations, number,
-                                 self.centre_average).result()
+                                 self.centre_average, averages).result()
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until every request so far is computed to the end (tests, benchmarks)."""

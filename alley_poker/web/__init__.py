@@ -21,7 +21,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from alley_poker.service import AlleyService, open_service
 from alley_poker.service.health import FeedStatusBoard
-from alley_poker.service.league_desk import open_league_desk
+from alley_poker.service.league_desk import bowler_averages, open_league_desk
 from alley_poker.service.night_close import NightCloseBoard
 from alley_poker.service.odds import LiveOdds
 from alley_poker.store.api_tokens import ApiTokenStore
@@ -148,8 +148,13 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
                                 first_iterations=None if first is None else int(first),
                                 processes=int(app.config["ODDS_PROCESSES"]),
                                 centre_average=int(app.config["ODDS_CENTRE_AVERAGE"]),
-                                service=service)
+                                service=service, averages=_league_averages(app))
     return app
+
+
+def _league_averages(app: Flask):
+    desk = app.extensions.get("league_desk")
+    return None if desk is None else bowler_averages(desk.store, desk.standings)
 
 
 __all__ = ["create_app"]
