@@ -13,7 +13,10 @@ The odds come in steps, so a screen gets them at once and they then settle:
   ``first_iterations`` runs in all.  First estimates of new balls always go before any
   refinement;
 - **refinement**: more chunks while no newer request for the match arrives, published each
-  time the runs so far double, until ``iterations`` runs (``settled: true``).
+  time the runs so far double, until they have **settled** (``settled: true``): every
+  bowler's chance is known to within :data:`SETTLED_ERROR` (one standard error), or
+  ``iterations`` runs were made.  A match whose outcome is nearly certain settles in a few
+  hundred runs; a close one takes up to ``iterations``.
 
 Worker threads hand each chunk (:func:`alley_poker.odds.win_odds` with a seed of its own) to
 a pool of processes, so the simulation never competes with the balls for the interpreter's
@@ -49,6 +52,7 @@ True
 from __future__ import annotations
 
 import logging
+import math
 import multiprocessing
 import os
 import threading
@@ -70,6 +74,9 @@ _SEED_STRIDE = 1_000_003
 #: How long one chunk should take: the first estimate is one chunk per process, so this is
 #: about how long a screen waits for it when the pool is free.
 CHUNK_SECONDS = 0.1
+#: The odds have settled once no bowler's chance has a standard error above this (about
+#: ±1.5 points at 3.3 standard errors, the accuracy asked of them), or at ``iterations`` runs.
+SETTLED_ERROR = 0.0045
 #: A run's cost before any was measured for the match: per ball left to bowl, and per run.
 _GUESS_PER_BALL, _GUESS_PER_RUN = 40e-6, 2e-4
 #: Balls in a game, near enough, to guess how many are left.
@@ -112,6 +119,13 @@ class _Job:
     def wants_chunk(self) -> bool:
         return not self.finished and self.done + self.in_flight < self.target
 
+    def standard_error(self) -> float:
+        """The largest standard error of the bowlers' chances so far (a chance of 0 or 1
+        counted as one run nearer the middle, so a few runs never look certain)."""
+        runs = self.done
+        return max(math.sqrt((won + 1) / (runs + 2) * (1 - (won + 1) / (runs + 2)) / runs)
+                   for won in (self.wins.get(name, 0.0) for name in self.state.bowlers))
+
     def as_json(self, settled: bool) -> dict:
         runs = self.done
         return {"seq": self.state.seq, "iterations": runs, "exact": False, "settled": settled,
@@ -126,7 +140,8 @@ class LiveOdds:
     def __init__(self, bus: EventBus, *, iterations: int = 4000,
                  first_iterations: int | None = None, processes: int = 1,
                  centre_average: int = 150, service: Any = None,
-                 averages: Callable[[MatchState], Mapping[str, int]] | None = None):
+                 averages: Callable[[MatchState], Mapping[str, int]] | None = None,
+                 settled_error: float = SETTLED_ERROR):
         if first_iterations is None:
             first_iterations = min(400, iterations)
         if first_iterations < 1:
@@ -140,6 +155,7 @@ class LiveOdds:
         self.bus = bus
         self.iterations = iterations
         self.first_iterations = first_iterations
+        self.settled_error = settled_error
         self.processes = max(processes, 1)
         # The first estimate is shared between the processes: with one match to compute, it
         # arrives that many times sooner.
@@ -267,7 +283,9 @@ class LiveOdds:
                 for name in job.state.bowlers:
                     job.wins[name] = job.wins.get(name, 0.0) + chunk["wins"][name]
                     job.cents[name] = job.cents.get(name, 0.0) + chunk["cents"][name]
-                settled = job.done >= job.target
+                settled = job.done >= job.target or (
+                    job.done >= max(self.first_iterations, 2 * job.first_target)
+                    and job.standard_error() <= self.settled_error)
                 if settled:
                     job.finished = True
                     self.computed += 1

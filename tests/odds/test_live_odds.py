@@ -108,3 +108,27 @@ def test_the_pool_runs_below_the_balls_priority():
             min(ours + 10, 19)}
     finally:
         odds.stop()
+
+
+def test_a_nearly_certain_match_settles_early_and_a_close_one_runs_on():
+    bus = InProcessBus()
+    screen = _Screen(bus)
+    state = PracticeMatch(("Ace", "Newbie"), seed=12).play(2).state
+    lopsided = LiveOdds(bus, iterations=20_000, first_iterations=100, processes=0,
+                        averages=lambda _: {"Ace": 230, "Newbie": 100})
+    try:
+        lopsided.request("m1", state)
+        assert lopsided.wait_idle(120)
+    finally:
+        lopsided.stop()
+    settled = screen.messages[-1]
+    assert settled["settled"] and settled["bowlers"]["Ace"]["win"] > 0.9
+    assert settled["iterations"] < 5000  # ±0.45 points (one standard error) at ~98%
+    screen.messages.clear()
+    close = LiveOdds(bus, iterations=1600, first_iterations=100, processes=0)
+    try:
+        close.request("m1", state)  # two unknown bowlers: about 60/40
+        assert close.wait_idle(120)
+    finally:
+        close.stop()
+    assert screen.messages[-1]["iterations"] == 1600 and screen.messages[-1]["settled"]
