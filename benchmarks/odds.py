@@ -18,9 +18,11 @@
   (each bowler's model learnt from their balls, shrunk toward the centre) and played to
   the end: the Brier score of every prediction against what happened (a tie counts as the
   share won), and a reliability diagram (``--plot``) of predicted against observed.
-- **Latency.**  Each state's odds through the service's own :class:`LiveOdds` with a pool of
-  ``--processes`` (idle but for it): the time from the request to the first estimate on the
-  bus, and to the settled odds, p50/p95/max.
+- **The live odds.**  Each state's odds through the service's own :class:`LiveOdds` with a
+  pool of ``--processes`` (idle but for it), as a kiosk gets them: the time from the request
+  to the first estimate on the bus and to the settled odds (p50/p95/max), the runs they
+  settled at, and how far the first estimate and the settled odds are from the reference
+  (``first_estimate_max_error_pp``; ``max_error_pp`` and ``mean_error_pp``: the headline).
 """
 
 from __future__ import annotations
@@ -138,12 +140,7 @@ def accuracy(states: int, levels: list[int], reference_iterations: int, pool) ->
                   for i in range(states) for name in refs[i]]
         result["levels"].append({"iterations": level, "max_error_pp": round(max(errors), 2),
                                  "mean_error_pp": round(statistics.fmean(errors), 2)})
-    # The headline figures: the settled odds (the second level, or the only one).
-    headline = result["levels"][min(1, len(levels) - 1)]
-    result.update(live_iterations=headline["iterations"],
-                  max_error_pp=headline["max_error_pp"],
-                  mean_error_pp=headline["mean_error_pp"])
-    return result
+    return result, refs
 
 
 def _calibrate(args: tuple[int, int, int]) -> list[tuple[float, float]]:
@@ -211,8 +208,10 @@ def _plot(table: list[dict], brier: float, predictions: int, matches: int, path:
     plt.close(figure)
 
 
-def latency(states: int, first: int, settled: int, processes: int) -> dict:
-    """Request to first estimate, and to settled odds, through the service's LiveOdds."""
+def latency(states: int, first: int, settled: int, processes: int,
+            refs: list[dict[str, float]]) -> dict:
+    """Request to first estimate, and to settled odds, through the service's LiveOdds; and
+    how far the first estimates and the settled odds are from the reference."""
     from alley_poker.service.bus import InProcessBus
     from alley_poker.service.odds import LiveOdds
 
@@ -221,7 +220,7 @@ def latency(states: int, first: int, settled: int, processes: int) -> dict:
     bus.subscribe(lambda topic, message: arrivals.append((time.perf_counter(),
                                                           message["odds"])))
     odds = LiveOdds(bus, iterations=settled, first_iterations=first, processes=processes)
-    firsts, settles = [], []
+    firsts, settles, first_errors, settled_errors, runs = [], [], [], [], []
     try:
         odds.request("warm-up", _state(0)[0])  # the pool's processes start and import once
         odds.wait_idle(600)
@@ -234,10 +233,20 @@ def latency(states: int, first: int, settled: int, processes: int) -> dict:
                 raise RuntimeError(f"state {index}: no settled odds within 600 s")
             firsts.append((arrivals[0][0] - started) * 1000)
             settles.append((arrivals[-1][0] - started) * 1000)
+            runs.append(arrivals[-1][1]["iterations"])
+            for errors, (_, published) in ((first_errors, arrivals[0]),
+                                           (settled_errors, arrivals[-1])):
+                errors.extend(abs(published["bowlers"][name]["win"] - chance) * 100
+                              for name, chance in refs[index].items())
     finally:
         odds.stop()
     return {"latency_processes": processes,
-            **_spread("first_estimate_ms", firsts), **_spread("settled_ms", settles)}
+            **_spread("first_estimate_ms", firsts), **_spread("settled_ms", settles),
+            "first_estimate_max_error_pp": round(max(first_errors), 2),
+            "max_error_pp": round(max(settled_errors), 2),
+            "mean_error_pp": round(statistics.fmean(settled_errors), 2),
+            "settled_iterations_p50": int(statistics.median(runs)),
+            "settled_iterations_max": max(runs)}
 
 
 def _spread(name: str, timings: list[float]) -> dict:
@@ -252,9 +261,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quick", action="store_true", help="a tiny run (smoke test)")
     parser.add_argument("--states", type=int, default=STATES)
-    parser.add_argument("--levels", default="400,4000,16000",
-                        help="run counts to measure the error at: the first estimate, the "
-                             "settled odds, more (the service's defaults are 400 and 4000)")
+    parser.add_argument("--levels", default="400,4000",
+                        help="fixed run counts to measure the error at")
+    parser.add_argument("--first-iterations", type=int, default=400,
+                        help="the live odds' first estimate, at most (as [odds])")
+    parser.add_argument("--settled-iterations", type=int, default=20_000,
+                        help="the live odds' runs once settled, at most (as [odds])")
     parser.add_argument("--reference-iterations", type=int, default=20_000,
                         help="runs of a reference computed now, when the recorded one is "
                              "missing or stale")
@@ -271,6 +283,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--levels must be run counts separated by commas, not {args.levels!r}")
     if args.quick:
         args.states, levels, args.reference_iterations = 6, [20, 40], 120
+        args.first_iterations, args.settled_iterations = 20, 60
         args.calibration_matches, args.calibration_iterations = 4, 20
         args.predict_every = 12
     if not 1 <= args.states <= STATES:
@@ -279,11 +292,11 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("the run counts and --processes must be at least 1")
     started = time.monotonic()
     with get_context("spawn").Pool(args.processes) as pool:
-        result = accuracy(args.states, levels, args.reference_iterations, pool)
+        result, refs = accuracy(args.states, levels, args.reference_iterations, pool)
         result.update(calibration(args.calibration_matches, args.calibration_iterations,
                                   args.predict_every, pool, args.plot))
-    result.update(latency(args.states, levels[0], levels[min(1, len(levels) - 1)],
-                          args.processes))
+    result.update(latency(args.states, args.first_iterations, args.settled_iterations,
+                          args.processes, refs))
     result["seconds"] = round(time.monotonic() - started, 1)
     print_result(result, as_json=args.json)
 
