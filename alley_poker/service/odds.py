@@ -189,9 +189,15 @@ class LiveOdds:
 
     # --- requests ---------------------------------------------------------------------------
     def _on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
-        if not topic.startswith("match:") or message.get("kind") != "events":
+        if not topic.startswith("match:"):
             return
-        if message.get("origin", self.bus.origin) != self.bus.origin:
+        ours = message.get("origin", self.bus.origin) == self.bus.origin
+        if message.get("kind") == "odds" and not ours:
+            # Computed by the process that ran the ball (the worker, scaled out): kept here
+            # too, so a screen that joins or reloads on this process gets them at once.
+            self._keep(message["match_id"], message["odds"])
+            return
+        if message.get("kind") != "events" or not ours:
             return  # the process that ran the command computes its odds
         match_id = topic.split(":", 1)[1]
         state = self.service.shared_state(match_id)
@@ -214,6 +220,13 @@ class LiveOdds:
             self._jobs[match_id] = _Job(match_id, state, self.iterations, chunk,
                                         min(self.first_iterations, chunk * self.processes))
             self._cond.notify()
+
+    def _keep(self, match_id: str, odds: dict) -> None:
+        with self._cond:
+            current = self._latest.get(match_id)
+            if current is None or (current["seq"], current["iterations"]) <= (
+                    odds["seq"], odds["iterations"]):
+                self._latest[match_id] = odds
 
     def forget(self, match_id: str) -> None:
         with self._cond:
