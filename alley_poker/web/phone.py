@@ -7,16 +7,18 @@ to a log (:class:`RedactPhoneTokens` rewrites it out of the access log's lines).
 is unknown, spent on another phone, revoked by the desk or past its night gets a page saying
 so and what to do, never an error dump.
 
-``/phone`` shows what the lane's kiosk shows (the public match view and the lane screen's
-lanes, who is up and the running scores, ``GET /api/v1/phone/me``) with the bowler's own
-hand first and their own pending decision to answer, ``POST /api/v1/phone/decisions``: the
-same validation and ledger commands as the kiosk and the tablet
+``/phone`` shows what the lane's kiosk shows (the public match view — with the live win odds,
+``odds``, when the centre shows them — and the lane screen's lanes, who is up and the running
+scores, ``GET /api/v1/phone/me``) with the bowler's own hand (and own odds) first and their
+own pending decision to answer, ``POST /api/v1/phone/decisions``: the same validation and
+ledger commands as the kiosk and the tablet
 (:func:`~alley_poker.web.kiosk_decisions.decide_for_bowler`), acting as that bowler only, in
 that match only.  Each answer carries the phone's request id: a double tap or a retried
 request is answered as the first time and acted on once.  Live changes come over Socket.IO:
-``phone_join`` puts the socket in the bowler's room (:mod:`alley_poker.web.rooms`), which receives
-every ``match_update`` of the match; the page joins again on every reconnection and when the
-phone wakes, and so is whole again.  Reads and decisions are rate-limited per link.
+``phone_join`` puts the socket in the bowler's room (:mod:`alley_poker.web.rooms`), which
+receives every ``match_update`` and ``match_odds`` of the match (the latest odds also follow
+the ``state`` of each join); the page joins again on every reconnection and when the phone
+wakes, and so is whole again.  Reads and decisions are rate-limited per link.
 """
 
 from __future__ import annotations
@@ -180,7 +182,8 @@ def phone_link(what: str) -> PhoneLink:
 
 
 def phone_screen(service: AlleyService, link: PhoneLink) -> dict[str, Any] | None:
-    """The match as the kiosk shows it (its lanes, who is up, running scores)."""
+    """The match as the kiosk shows it (its lanes, who is up, running scores, and the live
+    odds in its state when the centre shows them)."""
     state = service.state(link.match_id)
     if state.status == "new":
         return None
@@ -191,7 +194,7 @@ def phone_screen(service: AlleyService, link: PhoneLink) -> dict[str, Any] | Non
         slots = service.assignments.last_held().get(link.match_id, {})
     else:
         slots = {}
-    return screen_match(state, slots)
+    return screen_match(state, slots, service.odds)
 
 
 @api.get("/phone/me")
@@ -236,7 +239,8 @@ def phone_decide():
 
 # --- the bowler's room -----------------------------------------------------------------------
 def register_phone_room(socketio: SocketIO, service: AlleyService) -> None:
-    """``phone_join``: the socket joins its bowler's room and receives the match's state."""
+    """``phone_join``: the socket joins its bowler's room and receives the match's state, then
+    its latest odds (when the centre shows them), as a kiosk's ``join`` does."""
     @socketio.on("phone_join")
     def _phone_join(*_data: Any) -> dict[str, Any]:
         try:
@@ -247,4 +251,7 @@ def register_phone_room(socketio: SocketIO, service: AlleyService) -> None:
         state = service.state(link.match_id)
         if state.status != "new":
             emit("state", {"match_id": link.match_id, "state": public_match_view(state)})
+            odds = service.odds.latest(link.match_id) if service.odds is not None else None
+            if odds is not None:
+                emit("match_odds", {"match_id": link.match_id, "odds": odds})
         return {"ok": True, "match_id": link.match_id, "bowler": link.bowler}

@@ -1,6 +1,8 @@
 // The bowler's phone: their own hand and decision first, the match board as the kiosk shows
 // it, live over Socket.IO in the bowler's room.  The page acts only through its session
-// cookie (set when the code was opened): the server answers for this bowler only.
+// cookie (set when the code was opened): the server answers for this bowler only.  When the
+// centre shows live odds (docs/odds.md) the bowler's own chance and expected share come under
+// their hand and the others' chances on the board; otherwise nothing of the odds shows.
 (function () {
   "use strict";
   const C = window.AlleyCards;
@@ -21,7 +23,9 @@
   const board = document.getElementById("board");
   const boardLine = document.getElementById("board-line");
   const confirmBuy = document.getElementById("confirm-buy");
+  const myOdds = document.getElementById("my-odds");
   let state = null;          // the match's public state
+  let odds = null;           // its latest live odds (none unless the centre shows them)
   let seats = {};            // bowler -> lane, up, running score (the lane screen's read)
   let shownDecision = "";    // the decision on screen (id and choices), kept while unchanged
   let sending = false;
@@ -169,6 +173,46 @@
     hole.textContent = mine.hole < 0 ? "IN THE HOLE −" + Math.abs(mine.hole) : "";
   }
 
+  // The odds come a moment after the change they are for, and a resync may bring older ones
+  // than a push already did: keep the newest by event.  True when they changed.
+  function keepOdds(next) {
+    if (!next || typeof next.seq !== "number" || !next.bowlers) return false;
+    if (odds && odds.seq > next.seq) return false;
+    if (odds && JSON.stringify(odds) === JSON.stringify(next)) return false;
+    odds = next;
+    return true;
+  }
+
+  // ``name``'s odds while the match is played and once it is settled; null otherwise.
+  function oddsOf(name) {
+    if (!odds || !odds.bowlers[name]) return null;
+    if (["playing", "ending", "settled"].indexOf(state.status) < 0) return null;
+    return odds.bowlers[name];
+  }
+
+  // Once the result is known the odds are exactly it: 1 won, 0 lost, a share of a tie.
+  function result(win) { return win >= 1 ? "won" : (win <= 0 ? "lost" : "split"); }
+
+  function chance(of) {
+    return odds.exact ? result(of.win) : window.AlleyOdds.percent(of.win) + " to win";
+  }
+
+  function renderMyOdds() {
+    const mine = oddsOf(bowler);
+    myOdds.hidden = !mine;
+    if (!mine) return;
+    const outcome = result(mine.win);
+    let words = chance(mine) + " · expect " + C.money(mine.expected_cents);
+    if (odds.exact) {
+      words = outcome[0].toUpperCase() + outcome.slice(1) +
+        (outcome === "lost" ? "" : " · " + C.money(mine.expected_cents) + " to you");
+    }
+    myOdds.dataset.seq = String(odds.seq);
+    myOdds.dataset.win = String(mine.win);
+    myOdds.querySelector(".odds-fill").style.width = Math.round(mine.win * 100) + "%";
+    myOdds.querySelector(".odds-text").textContent = words;
+  }
+
   function renderBoard() {
     const pot = C.money(state.pot_cents);
     boardLine.textContent = "Pot " + pot + " · " + state.status +
@@ -181,6 +225,13 @@
       if (seat.lane) head.append(" · Lane " + seat.lane);
       if (typeof seat.score === "number") head.append(" · Total " + seat.score);
       if (seat.up && state.status === "playing") head.append(C.el("span", "up", " ▶ UP"));
+      const theirs = name === bowler ? null : oddsOf(name);
+      if (theirs) {
+        const line = C.el("span", "board-odds", " · " + chance(theirs));
+        line.dataset.seq = String(odds.seq);
+        line.dataset.win = String(theirs.win);
+        head.append(line);
+      }
       const cards = C.el("p", "board-cards");
       b.hand.forEach(function (card, i) { if (i) cards.append(" "); cards.append(C.cardText(card)); });
       if (!b.hand.length) cards.append("no cards");
@@ -194,6 +245,7 @@
   function render() {
     if (!state || !state.bowlers[bowler]) return;
     renderMine(state.bowlers[bowler]);
+    renderMyOdds();
     renderBoard();
   }
 
@@ -247,6 +299,7 @@
         .then(function (read) {
           if (!read || !read.screen) return;
           seats = read.screen.bowlers;
+          keepOdds(read.screen.state.odds);
           take({ match_id: matchId, state: read.screen.state });
           render();
         })
@@ -267,6 +320,10 @@
   socket.on("match_update", function (message) {
     if (take(message)) remember(message.events || []);
     refresh(120);
+  });
+  // The odds follow each change a moment later (computed apart from the balls).
+  socket.on("match_odds", function (message) {
+    if (message.match_id === matchId && keepOdds(message.odds)) render();
   });
   // A phone that slept missed pushes: it asks for the whole state when it wakes.
   document.addEventListener("visibilitychange", function () {

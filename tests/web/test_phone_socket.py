@@ -30,7 +30,8 @@ def phone_session(service, bowler: str = "Ann") -> str:
 class PhoneClient:
     """Like phone.js: joins its room on every (re)connection, with the session cookie."""
 
-    def __init__(self, url: str, session: str | None):
+    def __init__(self, url: str, session: str | None,
+                 kinds: tuple[str, ...] = ("state", "match_update")):
         self.messages: queue.Queue = queue.Queue()
         self.joins: queue.Queue = queue.Queue()
         self.client = socketio.Client(reconnection=True, reconnection_delay=0.1,
@@ -40,7 +41,7 @@ class PhoneClient:
         def connect():
             self.client.emit("phone_join", {}, callback=self.joins.put)
 
-        for kind in ("state", "match_update"):
+        for kind in kinds:
             self.client.on(kind, functools.partial(self._put, kind))
         headers = {"Cookie": f"alley_phone={session}"} if session else {}
         self.client.connect(url, transports=["websocket"], headers=headers, wait_timeout=5)
