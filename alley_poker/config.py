@@ -248,8 +248,9 @@ class OddsConfig(_Strict):
     #: Simulated matches once the odds have settled: more is steadier and slower to settle
     #: (docs/odds.md has figures).
     iterations: Annotated[int, Field(ge=20, le=200_000)] = 4000
-    #: Simulated matches of the first estimate, which the screens get at once after a ball.
-    first_iterations: Annotated[int, Field(ge=20, le=200_000)] = 400
+    #: Simulated matches of the first estimate, which the screens get at once after a ball
+    #: (left out: 400, or ``iterations`` when that is fewer).
+    first_iterations: Annotated[int | None, Field(ge=20, le=200_000)] = None
     #: Processes that compute them, apart from the balls (0: a thread of the web process).
     processes: Annotated[int, Field(ge=0, le=16)] = 1
     #: The centre's average game: the ball model every bowler starts from.
@@ -262,12 +263,23 @@ class OddsConfig(_Strict):
         False
         """
         return {"ODDS_ENABLED": self.enabled, "ODDS_ITERATIONS": self.iterations,
-                "ODDS_FIRST_ITERATIONS": self.first_iterations,
+                "ODDS_FIRST_ITERATIONS": self.first_estimate,
                 "ODDS_PROCESSES": self.processes, "ODDS_CENTRE_AVERAGE": self.centre_average}
+
+    @property
+    def first_estimate(self) -> int:
+        """The first estimate's runs: as set, else 400 or ``iterations`` when that is fewer.
+
+        >>> OddsConfig(iterations=100).first_estimate, OddsConfig().first_estimate
+        (100, 400)
+        """
+        if self.first_iterations is None:
+            return min(400, self.iterations)
+        return self.first_iterations
 
     @model_validator(mode="after")
     def _first_estimate_within_the_settled_odds(self) -> OddsConfig:
-        if self.first_iterations > self.iterations:
+        if self.first_iterations is not None and self.first_iterations > self.iterations:
             raise ValueError(f"first_iterations ({self.first_iterations}) may not exceed "
                              f"iterations ({self.iterations})")
         return self

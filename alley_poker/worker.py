@@ -153,7 +153,7 @@ class CentreWorker:
             odds = self.config.odds
             if odds.enabled:  # the feeds' balls are run here, so their odds are made here
                 service.odds = LiveOdds(bus, iterations=odds.iterations,
-                                        first_iterations=odds.first_iterations,
+                                        first_iterations=odds.first_estimate,
                                         processes=odds.processes,
                                         centre_average=odds.centre_average, service=service,
                                         averages=bowler_averages(seating.requests))

@@ -115,6 +115,9 @@ class MatchViewOdds(_View):
                                  "seq while the next are computed)")
     iterations: int = Field(description="simulated matches behind the odds (0 when exact)")
     exact: bool = Field(description="the result is known: the odds are the result itself")
+    settled: bool = Field(default=False, description=(
+        "false for the first estimate and its refinements; true once every chance is known to "
+        "within about half a point (one standard error), or the most runs were made"))
     bowlers: dict[str, MatchViewBowlerOdds] = Field(description="by seat name")
 
 

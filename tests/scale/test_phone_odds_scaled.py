@@ -110,9 +110,6 @@ def test_a_phone_on_the_second_web_process_gets_the_odds_the_worker_computed(fed
     assert [o["seq"] for o in odds] == sorted(o["seq"] for o in odds)
 
 
-@pytest.mark.xfail(strict=True, raises=queue.Empty, reason=(
-    "a web process keeps only the odds it computed itself (LiveOdds.latest): the worker's "
-    "odds reach a phone or kiosk that joins later only with the next change (docs/phone.md)"))
 def test_a_phone_joining_the_second_web_process_later_gets_the_workers_odds_at_once(
         fed_centre):
     late = PhoneClient(fed_centre.web2, phone_session(

@@ -6,6 +6,7 @@ it is known — and nothing of them when the centre does not show odds."""
 from __future__ import annotations
 
 import math
+import time
 import re
 
 import pytest
@@ -72,10 +73,14 @@ def test_the_bowlers_room_receives_the_odds_after_a_ball_and_on_joining(
         seq = service.state("m1").seq
         message = next_odds(ann, seq)
         assert message["match_id"] == "m1"
-        odds = message["odds"]
-        assert odds == service.odds.latest("m1") and odds["seq"] == seq
-        assert set(odds["bowlers"]) == {"Ann", "Bob"}
-        assert sum(b["win"] for b in odds["bowlers"].values()) == pytest.approx(1, abs=0.001)
+        assert message["odds"]["seq"] == seq
+        assert set(message["odds"]["bowlers"]) == {"Ann", "Bob"}
+        assert sum(b["win"] for b in message["odds"]["bowlers"].values()) == pytest.approx(
+            1, abs=0.001)
+        # The first estimate is refined until the odds settle: the phone gets the latest.
+        assert service.odds.wait_idle(30)
+        odds = service.odds.latest("m1")
+        assert odds["seq"] == seq and odds["settled"]
 
         # A phone that joins later (a reload, a reconnection) gets them at once, after the
         # state, without waiting for the next ball.
@@ -119,6 +124,13 @@ def _shown(page) -> dict[str, str]:
     return shown
 
 
+def _wait_shown(page, expected: dict[str, str], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while _shown(page) != expected:
+        assert time.monotonic() < deadline, f"{_shown(page)} != {expected}"
+        page.wait_for_timeout(50)
+
+
 def _percent(win: float) -> int:
     return math.floor(win * 100 + 0.5)  # as JavaScript's Math.round (62.5 is 63)
 
@@ -135,12 +147,14 @@ def test_the_phone_shows_the_bowlers_odds_at_390px_and_they_change_after_a_ball(
     seq = service.state("m1").seq
     page.wait_for_selector(f"#my-odds[data-seq='{seq}']")
     page.wait_for_selector(f".board-odds[data-seq='{seq}']")
+    # A first estimate comes at once and is refined until settled: the page ends on those.
+    assert service.odds.wait_idle(30)
     odds = service.odds.latest("m1")["bowlers"]
-    first = _shown(page)
     ann, bob = odds["Ann"], odds["Bob"]
-    assert first == {
+    first = {
         "me": f"{_percent(ann['win'])}% to win · expect {_money(ann['expected_cents'])}",
         "Bob": f" · {_percent(bob['win'])}% to win"}
+    _wait_shown(page, first)
     assert ann["win"] > bob["win"]  # Ann holds three cards, Bob none
     bar = page.eval_on_selector("#my-odds .odds-fill", "f => f.style.width")
     assert bar == f"{_percent(ann['win'])}%"
@@ -152,7 +166,12 @@ def test_the_phone_shows_the_bowlers_odds_at_390px_and_they_change_after_a_ball(
     service.execute("m1", ball("Bob", 0, gutter=True))
     later = service.state("m1").seq
     page.wait_for_selector(f"#my-odds[data-seq='{later}']")
-    second = _shown(page)
+    assert service.odds.wait_idle(30)
+    settled = service.odds.latest("m1")["bowlers"]
+    second = {"me": f"{_percent(settled['Ann']['win'])}% to win · expect "
+                    f"{_money(settled['Ann']['expected_cents'])}",
+              "Bob": f" · {_percent(settled['Bob']['win'])}% to win"}
+    _wait_shown(page, second)
     assert second["me"] != first["me"] and second["Bob"] != first["Bob"]
     assert service.odds.latest("m1")["bowlers"]["Ann"]["win"] > ann["win"]
 
