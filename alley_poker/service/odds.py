@@ -74,6 +74,8 @@ _SEED_STRIDE = 1_000_003
 #: How long one chunk should take: the first estimate is one chunk per process, so this is
 #: about how long a screen waits for it when the pool is free.
 CHUNK_SECONDS = 0.1
+#: The fewest runs in a chunk, however long a run takes.
+MIN_CHUNK = 10
 #: The odds have settled once no bowler's chance has a standard error above this (about
 #: ±1.5 points at 3.3 standard errors, the accuracy asked of them), or at ``iterations`` runs.
 SETTLED_ERROR = 0.0045
@@ -127,11 +129,16 @@ class _Job:
                    for won in (self.wins.get(name, 0.0) for name in self.state.bowlers))
 
     def as_json(self, settled: bool) -> dict:
-        runs = self.done
+        """The odds so far, counting one more run in which every bowler tied: a first
+        estimate from a handful of runs (a long match, a busy pool) never shows a certainty
+        it has not seen, and a few thousand runs are moved by a hundredth of a point."""
+        runs, bowlers = self.done, self.state.bowlers
+        tie_share, tie_cents = 1 / len(bowlers), self.state.pot_cents / len(bowlers)
         return {"seq": self.state.seq, "iterations": runs, "exact": False, "settled": settled,
-                "bowlers": {name: {"win": round(self.wins.get(name, 0.0) / runs, 4),
-                                   "expected_cents": round(self.cents.get(name, 0.0) / runs)}
-                            for name in self.state.bowlers}}
+                "bowlers": {name: {
+                    "win": round((self.wins.get(name, 0.0) + tie_share) / (runs + 1), 4),
+                    "expected_cents": round((self.cents.get(name, 0.0) + tie_cents) / (runs + 1))}
+                    for name in bowlers}}
 
 
 class LiveOdds:
@@ -216,7 +223,7 @@ class LiveOdds:
             # Chunks of about CHUNK_SECONDS each: a long match's first estimate comes as
             # soon as a short match's, from fewer runs, and is refined from there.
             per_run = self._run_seconds.get(match_id) or _guess_run_seconds(state)
-            chunk = max(1, min(self.chunk, int(CHUNK_SECONDS / per_run)))
+            chunk = max(min(MIN_CHUNK, self.chunk), min(self.chunk, int(CHUNK_SECONDS / per_run)))
             self._jobs[match_id] = _Job(match_id, state, self.iterations, chunk,
                                         min(self.first_iterations, chunk * self.processes))
             self._cond.notify()

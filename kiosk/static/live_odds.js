@@ -43,6 +43,15 @@
     words.className = "odds-text";
     words.textContent = percent(win) + (odds.exact ? " won" : " to win");
     box.append(bar, words);
+    // The expected share of the pot in money (before the result; then it is the payout).
+    const cents = odds.bowlers[name].expected_cents;
+    if (typeof cents === "number") {
+      const money = document.createElement("span");
+      money.className = "odds-money";
+      money.textContent = "$" + (cents / 100).toFixed(2);
+      money.title = odds.exact ? "share of the pot" : "expected share of the pot";
+      box.append(money);
+    }
     return box;
   }
 
