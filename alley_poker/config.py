@@ -247,7 +247,7 @@ class OddsConfig(_Strict):
     enabled: bool = False
     #: Simulated matches once the odds have settled: more is steadier and slower to settle
     #: (docs/odds.md has figures).
-    iterations: Annotated[int, Field(ge=20, le=200_000)] = 4000
+    iterations: Annotated[int, Field(ge=20, le=200_000)] = 20_000
     #: Simulated matches of the first estimate, which the screens get at once after a ball
     #: (left out: 400, or ``iterations`` when that is fewer).
     first_iterations: Annotated[int | None, Field(ge=20, le=200_000)] = None

@@ -144,7 +144,7 @@ class _Job:
 class LiveOdds:
     """Latest-only jobs per match, worker threads, and the latest odds per match."""
 
-    def __init__(self, bus: EventBus, *, iterations: int = 4000,
+    def __init__(self, bus: EventBus, *, iterations: int = 20_000,
                  first_iterations: int | None = None, processes: int = 1,
                  centre_average: int = 150, service: Any = None,
                  averages: Callable[[MatchState], Mapping[str, int]] | None = None,

@@ -75,7 +75,7 @@ DEFAULTS: dict[str, Any] = {
     # Live win odds ([odds] in alley.toml; off unless asked for): Monte Carlo runs per
     # update, pool processes (0: in a thread of this process), the centre's average.
     "ODDS_ENABLED": False,
-    "ODDS_ITERATIONS": 4000,
+    "ODDS_ITERATIONS": 20_000,
     "ODDS_FIRST_ITERATIONS": None,  # None: 400, or the settled count when it is smaller
     "ODDS_PROCESSES": 1,
     "ODDS_CENTRE_AVERAGE": 150,
