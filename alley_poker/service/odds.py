@@ -51,10 +51,13 @@ True
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import math
 import multiprocessing
 import os
+import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -185,7 +188,7 @@ class LiveOdds:
         # are busy, the balls themselves go first and the odds wait.
         self._pool: Executor | None = (
             ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"),
-                                initializer=_lower_priority)
+                                initializer=_start_pool_process)
             if processes else None)
         self._threads = [threading.Thread(target=self._work, name=f"odds-{index}", daemon=True)
                          for index in range(max(processes, 1))]
@@ -364,8 +367,17 @@ class LiveOdds:
 POOL_NICENESS = 10
 
 
-def _lower_priority() -> None:
+def _start_pool_process() -> None:
+    """A pool process runs below the balls, and ends with the process that needs its odds:
+    a server stopped or killed (even by SIGKILL) must not leave a core busy computing odds
+    nobody will see."""
     os.nice(POOL_NICENESS)
+    if sys.platform.startswith("linux"):
+        # PR_SET_PDEATHSIG: SIGTERM when the thread that started this process ends (a
+        # LiveOdds worker thread, which lives as long as the odds or the whole process).
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
+        if os.getppid() == 1:  # it ended before the signal was asked for
+            os._exit(0)
 
 
 def _guess_run_seconds(state: MatchState) -> float:

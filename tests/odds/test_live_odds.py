@@ -132,3 +132,50 @@ def test_a_nearly_certain_match_settles_early_and_a_close_one_runs_on():
     finally:
         close.stop()
     assert screen.messages[-1]["iterations"] == 1600 and screen.messages[-1]["settled"]
+
+
+def test_the_pool_ends_with_a_server_killed_by_sigkill(tmp_path):
+    # A server process with live odds, killed without a chance to stop its pool: the pool's
+    # processes must not go on computing odds nobody will see.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "server.py"
+    script.write_text(
+        "import multiprocessing, sys, time\n"
+        "from alley_poker.odds.practice import PracticeMatch\n"
+        "from alley_poker.service.bus import InProcessBus\n"
+        "from alley_poker.service.odds import LiveOdds\n"
+        "if __name__ == '__main__':\n"
+        "    odds = LiveOdds(InProcessBus(), iterations=200_000, first_iterations=20,\n"
+        "                    processes=2)\n"
+        "    odds.request('m1', PracticeMatch(('Ann', 'Bob'), seed=1).play(4).state)\n"
+        "    while len(multiprocessing.active_children()) < 2:\n"
+        "        time.sleep(0.05)\n"
+        "    print(' '.join(str(p.pid) for p in multiprocessing.active_children()),\n"
+        "          flush=True)\n"
+        "    time.sleep(120)\n")
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                              text=True, cwd=os.getcwd())
+    try:
+        pool = [int(pid) for pid in server.stdout.readline().split()]
+        assert len(pool) == 2 and all(_alive(pid) for pid in pool)
+        server.send_signal(signal.SIGKILL)
+        server.wait(10)
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in pool) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(_alive(pid) for pid in pool), "the odds pool outlived its server"
+    finally:
+        server.kill()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[1][0] not in "ZX"  # a zombie has ended
+    except FileNotFoundError:
+        return False
