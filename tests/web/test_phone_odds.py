@@ -6,8 +6,8 @@ it is known — and nothing of them when the centre does not show odds."""
 from __future__ import annotations
 
 import math
-import time
 import re
+import time
 
 import pytest
 
