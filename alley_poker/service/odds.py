@@ -124,6 +124,13 @@ class _Job:
     def wants_chunk(self) -> bool:
         return not self.finished and self.done + self.in_flight < self.target
 
+    def count(self, chunk: dict) -> None:
+        """Add a chunk's runs."""
+        self.done += chunk["iterations"]
+        for name in self.state.bowlers:
+            self.wins[name] = self.wins.get(name, 0.0) + chunk["wins"][name]
+            self.cents[name] = self.cents.get(name, 0.0) + chunk["cents"][name]
+
     def standard_error(self) -> float:
         """The largest standard error of the bowlers' chances so far (a chance of 0 or 1
         counted as one run nearer the middle, so a few runs never look certain)."""
@@ -294,18 +301,26 @@ class LiveOdds:
         with self._cond:
             job.in_flight -= size
             self._cond.notify_all()
-            if self._jobs.get(job.match_id) is not job or job.finished:
-                return None  # a newer request replaced it while this chunk ran
+            if job.finished:
+                return None
+            if self._jobs.get(job.match_id) is not job:
+                # A newer ball replaced it while this chunk ran.  On a busy night that can
+                # happen to every chunk of a match: its first estimate is still shown when
+                # the screens have nothing newer (odds a ball or two behind, never none);
+                # its refinements are dropped.
+                job.finished = True
+                if job.published or chunk is None or chunk["exact"]:
+                    return None
+                job.count(chunk)
+                self._run_seconds[job.match_id] = chunk["seconds"] / chunk["iterations"]
+                return self._publishable(job, job.as_json(settled=False))
             if chunk is None or chunk["exact"]:
                 job.finished = True
                 self.computed += 1
                 odds = None if chunk is None else _exact(job.state, chunk)
             else:
-                job.done += chunk["iterations"]
+                job.count(chunk)
                 self._run_seconds[job.match_id] = chunk["seconds"] / chunk["iterations"]
-                for name in job.state.bowlers:
-                    job.wins[name] = job.wins.get(name, 0.0) + chunk["wins"][name]
-                    job.cents[name] = job.cents.get(name, 0.0) + chunk["cents"][name]
                 settled = job.done >= job.target or (
                     job.done >= max(self.first_iterations, 2 * job.first_target)
                     and job.standard_error() <= self.settled_error)
@@ -320,11 +335,15 @@ class LiveOdds:
                 odds = job.as_json(settled)
             if odds is None:
                 return None
-            current = self._latest.get(job.match_id)
-            if current is not None and current["seq"] > odds["seq"]:
-                return None
-            self._latest[job.match_id] = odds
-            return odds
+            return self._publishable(job, odds)
+
+    def _publishable(self, job: _Job, odds: dict) -> dict | None:
+        """``odds``, kept as the match's latest, unless odds of a later event are kept."""
+        current = self._latest.get(job.match_id)
+        if current is not None and current["seq"] > odds["seq"]:
+            return None
+        self._latest[job.match_id] = odds
+        return odds
 
     def _known_averages(self, job: _Job) -> Mapping[str, int]:
         known = self._averages.get(job.match_id)

@@ -179,3 +179,26 @@ def _alive(pid: int) -> bool:
             return stat.read().split(") ")[1][0] not in "ZX"  # a zombie has ended
     except FileNotFoundError:
         return False
+
+
+def test_on_a_busy_night_a_replaced_first_estimate_is_still_shown():
+    # Balls come faster than a long match's first estimate: the estimate of the state a
+    # ball ago is published (nothing newer is known), rather than nothing at all.
+    bus = InProcessBus()
+    screen = _Screen(bus)
+    names = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
+    match = PracticeMatch(names, games=3, seed=5)
+    before = match.play(6).state.clone()
+    after = match.play(7).state.clone()
+    odds = LiveOdds(bus, iterations=20, first_iterations=20, processes=0)
+    try:
+        odds.request("m1", before)
+        assert _wait(lambda: odds._jobs["m1"].in_flight, 10)  # its first chunk is running
+        odds.request("m1", after)
+        assert odds.wait_idle(120)
+    finally:
+        odds.stop()
+    seqs = [message["seq"] for message in screen.messages]
+    assert seqs[0] == before.seq and not screen.messages[0]["settled"]
+    assert seqs[-1] == after.seq and screen.messages[-1]["settled"]
+    assert seqs == sorted(seqs)
