@@ -75,6 +75,7 @@ class ScaledOut:
         self.centre = f"bench-{tag}"
         self.schema = f"bench_latency_{tag}"
         self.processes: dict[str, ServiceProcess] = {}
+        self._closed = False
         client = redis.Redis.from_url(redis_url, socket_connect_timeout=2)
         try:
             client.ping()
@@ -125,6 +126,9 @@ class ScaledOut:
 
         for process in self.processes.values():
             process.stop()
+        if self._closed:
+            return
+        self._closed = True
         try:
             with self._admin.connect() as connection:
                 connection.execute(sa.text("SET lock_timeout = '20s'"))

@@ -10,6 +10,7 @@ SIGTERM (SIGKILL if it hangs).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -163,21 +164,28 @@ class ServiceProcess:
         """The process's own peak resident set size so far (``VmHWM``), in MiB."""
         return peak_rss_mb(self.pid)
 
-    def pool_peak_rss_mb(self) -> tuple[int, float]:
-        """How many pool processes it has now (children started by multiprocessing's
-        ``spawn``: the odds pool), and the sum of their peak resident set sizes, in MiB.
-        multiprocessing's resource tracker, also a child, is not counted (≈ 10 MB)."""
-        total, count = 0.0, 0
+    def pool_processes(self) -> list[int]:
+        """Its pool processes now: children started by multiprocessing's ``spawn`` (the odds
+        pool).  multiprocessing's resource tracker, also a child, is not one (≈ 10 MB)."""
+        found = []
         for child in children(self.pid):
             try:
-                command = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
-                if b"spawn_main" not in command:
-                    continue
+                command = Path(f"/proc/{child}/cmdline").read_bytes()
+            except OSError:
+                continue  # gone meanwhile
+            if b"spawn_main" in command:
+                found.append(child)
+        return found
+
+    def pool_peak_rss_mb(self, pids: list[int]) -> float:
+        """The sum of the pool processes' peak resident set sizes, in MiB."""
+        total = 0.0
+        for child in pids:
+            try:
                 total += peak_rss_mb(child)
-                count += 1
             except (OSError, StopIteration):
                 continue  # gone meanwhile
-        return count, total
+        return total
 
     def stop(self, timeout: float = 10.0) -> None:
         if self.process is None or self.process.poll() is not None:
@@ -194,3 +202,25 @@ class ServiceProcess:
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has ended; only its parent has not collected it
+
+
+def reap(pids: list[int], grace_s: float = 5.0) -> int:
+    """Wait ``grace_s`` for processes ``pids`` (a stopped service's pool) to end; SIGKILL those
+    still running and return how many there were: a pool left behind keeps a core busy."""
+    deadline = time.monotonic() + grace_s
+    alive = [pid for pid in pids if _running(pid)]
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+        alive = [pid for pid in alive if _running(pid)]
+    for pid in alive:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return len(alive)

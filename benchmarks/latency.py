@@ -54,7 +54,7 @@ from benchmarks._lane_balls import lane_balls
 from benchmarks._latency_figures import Written, ball_figures, odds_figures
 from benchmarks._output import print_result
 from benchmarks._pty_links import PtyCable
-from benchmarks._service_process import cpu_seconds
+from benchmarks._service_process import cpu_seconds, reap
 from drivers.base import BallRecorded
 from drivers.dialects.apf1 import Apf1Encoder
 
@@ -211,7 +211,10 @@ def run(args: argparse.Namespace, deployment: str = "single") -> dict:
 
         arrivals = fleet.collect(max(args.lost_after, args.odds_lost_after if args.odds else 0))
         peak_rss = {name: process.peak_rss_mb() for name, process in centre.processes.items()}
-        pool_count, pool_rss = centre.feeds_process.pool_peak_rss_mb()
+        pool = centre.feeds_process.pool_processes()
+        pool_rss = centre.feeds_process.pool_peak_rss_mb(pool)
+        centre.close()
+        pool_left_running = reap(pool)
         measured_s = finished - max(measure_from, start)
 
         def cpu_pct(name: str) -> float | None:
@@ -254,7 +257,9 @@ def run(args: argparse.Namespace, deployment: str = "single") -> dict:
             result["odds_iterations_setting"] = settings.get("iterations", "default")
             result["odds_processes_setting"] = settings.get("processes", "default")
             result.update(odds_figures(written, arrivals, kiosks_on_pair))
-            result["odds_pool_processes"] = pool_count
+            result["odds_pool_processes"] = len(pool)
+            # Pool processes still running 5 s after the service stopped (then killed).
+            result["odds_pool_left_running"] = pool_left_running
             result["odds_pool_peak_rss_mb"] = round(pool_rss, 1)
             result["peak_rss_with_pool_mb"] = round(result["peak_rss_mb"] + pool_rss, 1)
         result["seed"] = args.seed
