@@ -124,7 +124,9 @@ class AlleyService:
         if message.get("origin") == self.bus.origin:
             return
         kind = message.get("kind")
-        if topic.startswith("match:") and kind == "events":
+        if topic.startswith("match:") and kind == "events" and not self.reads_catch_up:
+            # Only where reads do not catch up themselves (the worker): a web process would
+            # query PostgreSQL on every ball for a state its next read catches up anyway.
             self.repository.shared_state(topic.split(":", 1)[1], refresh=True)
         elif topic == "alley" and kind in LANE_CHANGES:
             self.reload_lanes()
