@@ -148,6 +148,7 @@ class CentreWorker:
         bus = RedisBus(self.redis_url, channel_prefix=centre_channel_prefix(self.centre))
         try:
             service = open_service(self.database_url, centre=self.centre, bus=bus)
+            service.reads_catch_up = False  # the bus and the appends keep it current
             seating = attach_scorer_seating(service)  # the feeds are read here: seating too
             emitter = external_emitter(service, self.redis_url)
             odds = self.config.odds

@@ -1,8 +1,10 @@
 """Kiosks for the latency benchmark: real python-socketio clients, websocket transport only.
 
 Each kiosk joins one lane pair (``join {"lanes": "a-b"}``) as a lane-side screen does and
-notes, for every ``ball_recorded`` event in a ``match_update``, when it arrived.
-:class:`KioskFleet` spreads the kiosks over client processes; in each, they run as
+notes, for every ``ball_recorded`` event in a ``match_update``, when it arrived (and the
+event's ``seq``), and for every ``match_odds`` message when it arrived, the ``seq`` the odds
+describe and their iterations.  :class:`KioskFleet` spreads the kiosks over client processes
+(and over the web processes of a scaled-out centre); in each, they run as
 ``socketio.AsyncClient``s on one asyncio loop, connect in parallel and share one
 :class:`Arrivals` book, sent back to the benchmark when it stops them.
 """
@@ -19,26 +21,44 @@ BallKey = tuple[str, str, int, int, int]  # (match_id, bowler, game, frame, ball
 
 
 class Arrivals:
-    """When each kiosk received each ball: ``times[key]`` maps a kiosk index to a clock time."""
+    """When each kiosk received each ball: ``times[key]`` maps a kiosk index to a clock time,
+    ``seqs[key]`` is the ball's event number; ``odds[(kiosk, match_id)]`` lists the
+    ``(time, seq, iterations)`` of every ``match_odds`` that kiosk received, in order."""
 
     def __init__(self) -> None:
         self.times: dict[BallKey, dict[int, float]] = {}
+        self.seqs: dict[BallKey, int] = {}
+        self.odds: dict[tuple[int, str], list[tuple[float, int, int]]] = {}
         self.updates = 0
         self._lock = threading.Lock()
 
     def note(self, kiosk: int, payload: dict, at: float) -> None:
         match_id = payload.get("match_id")
-        keys = [(match_id, data["bowler"], data["game"], data["frame"], data["ball"])
+        keys = [((match_id, data["bowler"], data["game"], data["frame"], data["ball"]),
+                 event.get("seq"))
                 for event in payload.get("events", ()) if event.get("type") == "ball_recorded"
                 for data in (event["data"],)]
         with self._lock:
             self.updates += 1
-            for key in keys:
+            for key, seq in keys:
                 self.times.setdefault(key, {})[kiosk] = at
+                self.seqs[key] = seq
+
+    def note_odds(self, kiosk: int, payload: dict, at: float) -> None:
+        odds = payload.get("odds") or {}
+        with self._lock:
+            self.odds.setdefault((kiosk, payload.get("match_id")), []).append(
+                (at, odds.get("seq", -1), odds.get("iterations", 0)))
+
+    def merge(self, times: dict, seqs: dict, odds: dict, updates: int) -> None:
+        self.updates += updates
+        self.seqs.update(seqs)
+        self.odds.update(odds)
+        for key, seen in times.items():
+            self.times.setdefault(key, {}).update(seen)
 
 
-def _kiosk_process(base_url: str, assignments: list[tuple[int, str]], ready, stop, results
-                   ) -> None:
+def _kiosk_process(assignments: list[tuple[int, str, str]], ready, stop, results) -> None:
     """One client process: connect its kiosks, say so, wait for ``stop``, send the arrivals.
 
     The kiosks are python-socketio ``AsyncClient``s on one asyncio loop: a threaded ``Client``
@@ -47,23 +67,26 @@ def _kiosk_process(base_url: str, assignments: list[tuple[int, str]], ready, sto
     """
     import asyncio
 
-    asyncio.run(_run_kiosks(base_url, assignments, ready, stop, results))
+    asyncio.run(_run_kiosks(assignments, ready, stop, results))
 
 
-async def _run_kiosks(base_url: str, assignments: list[tuple[int, str]], ready, stop,
-                      results) -> None:
+async def _run_kiosks(assignments: list[tuple[int, str, str]], ready, stop, results) -> None:
     import asyncio
     import gc
 
     arrivals = Arrivals()
 
-    async def connect(index: int, lanes: str) -> socketio.AsyncClient:
+    async def connect(index: int, base_url: str, lanes: str) -> socketio.AsyncClient:
         client = socketio.AsyncClient(reconnection=False)
 
         async def on_update(payload: dict) -> None:
             arrivals.note(index, payload, time.perf_counter())
 
+        async def on_odds(payload: dict) -> None:
+            arrivals.note_odds(index, payload, time.perf_counter())
+
         client.on("match_update", on_update)
+        client.on("match_odds", on_odds)
         await client.connect(base_url, transports=["websocket"], wait_timeout=30)
         answer = await client.call("join", {"lanes": lanes}, timeout=30)
         if not answer or not answer.get("ok"):
@@ -71,7 +94,8 @@ async def _run_kiosks(base_url: str, assignments: list[tuple[int, str]], ready, 
         return client
 
     try:
-        clients = await asyncio.gather(*(connect(index, lanes) for index, lanes in assignments))
+        clients = await asyncio.gather(*(connect(index, url, lanes)
+                                         for index, url, lanes in assignments))
     except Exception as error:
         ready.put(f"{type(error).__name__}: {error}")
         return
@@ -82,7 +106,7 @@ async def _run_kiosks(base_url: str, assignments: list[tuple[int, str]], ready, 
     cpu, wall = time.process_time(), time.perf_counter()
     await asyncio.get_running_loop().run_in_executor(None, stop.wait)
     busy = (time.process_time() - cpu) / (time.perf_counter() - wall)
-    results.put((arrivals.times, arrivals.updates, busy))
+    results.put((arrivals.times, arrivals.seqs, arrivals.odds, arrivals.updates, busy))
     await asyncio.gather(*(client.disconnect() for client in clients),
                          return_exceptions=True)
 
@@ -90,24 +114,32 @@ async def _run_kiosks(base_url: str, assignments: list[tuple[int, str]], ready, 
 class KioskFleet:
     """Kiosks spread over ``processes`` client processes, so that decoding hundreds of
     updates a second is not queued behind one interpreter's lock.  Arrival times are
-    ``time.perf_counter()`` — CLOCK_MONOTONIC, the same clock in every process on Linux."""
+    ``time.perf_counter()`` — CLOCK_MONOTONIC, the same clock in every process on Linux.
 
-    def __init__(self, base_url: str, pairs: Sequence[str], count: int, processes: int):
+    Kiosk ``i`` watches pair ``i mod pairs`` and connects to web process
+    ``(i div pairs) mod len(urls)``: a pair's kiosks alternate between the web processes, so
+    every ball has to reach each of them before it counts as delivered."""
+
+    def __init__(self, urls: str | Sequence[str], pairs: Sequence[str], count: int,
+                 processes: int):
         import multiprocessing
 
+        urls = [urls] if isinstance(urls, str) else list(urls)
         context = multiprocessing.get_context("spawn")
         self.lanes_of = {index: pairs[index % len(pairs)] for index in range(count)}
+        self.url_of = {index: urls[(index // len(pairs)) % len(urls)] for index in range(count)}
         self._stop = context.Event()
         self._ready = context.Queue()
         self._results = context.Queue()
         self._processes = []
         for worker in range(processes):
-            assignments = [(index, lanes) for index, lanes in self.lanes_of.items()
+            assignments = [(index, self.url_of[index], lanes)
+                           for index, lanes in self.lanes_of.items()
                            if index % processes == worker]
             if assignments:
                 self._processes.append(context.Process(
                     target=_kiosk_process, daemon=True,
-                    args=(base_url, assignments, self._ready, self._stop, self._results)))
+                    args=(assignments, self._ready, self._stop, self._results)))
         for process in self._processes:
             process.start()
         for _ in self._processes:
@@ -124,11 +156,9 @@ class KioskFleet:
         merged = Arrivals()
         self.cpu_pct = 0.0
         for _ in self._processes:
-            times, updates, busy = self._results.get(timeout=120)
-            merged.updates += updates
+            times, seqs, odds, updates, busy = self._results.get(timeout=120)
+            merged.merge(times, seqs, odds, updates)
             self.cpu_pct += 100 * busy
-            for key, seen in times.items():
-                merged.times.setdefault(key, {}).update(seen)
         return merged
 
     def close(self) -> None:

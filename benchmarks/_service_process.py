@@ -1,13 +1,16 @@
-"""The real service for a benchmark: ``alley-poker serve`` as a subprocess over a SQLite store.
+"""The real service for a benchmark: ``alley-poker serve`` (or ``web`` / ``worker``) as a
+subprocess.
 
-:func:`write_config` writes the centre's ``alley.toml`` (lanes, feeds, database);
-:class:`ServiceProcess` starts ``python -m alley_poker.cli serve`` with it, waits until the
-JSON API answers, reads the process's peak resident memory from ``/proc`` and stops it with
+:func:`write_config` writes the centre's ``alley.toml`` (lanes, feeds, database, odds);
+:class:`ServiceProcess` starts ``python -m alley_poker.cli COMMAND`` with it, waits until it
+says it is ready (and, for a server, until the JSON API answers), reads the peak resident
+memory of the process and of its children (the odds pool) from ``/proc`` and stops it with
 SIGTERM (SIGKILL if it hangs).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -17,21 +20,30 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BENCH_PIN = "bench-2468"
 
+#: What each command prints once it is ready: the URL it serves on, or its election won.
+READY_MARKS = {"serve": ": serving on ", "web": " web process serving on ",
+               "worker": "active for centre"}
 
-def write_config(path: Path, *, lanes: int, database_url: str,
-                 feeds: Sequence[tuple[str, str, Sequence[int]]] = ()) -> Path:
-    """An ``alley.toml`` for ``lanes`` lanes; ``feeds`` are (name, serial URL, lanes carried)."""
-    text = [
-        "[centre]", 'name = "Benchmark Lanes"', f"lanes = {lanes}", "",
-        "[database]", f"url = {json.dumps(database_url)}", "",
-        "[backup]", "enabled = false", "",
-    ]
+
+def write_config(path: Path, *, lanes: int, database_url: str | None,
+                 feeds: Sequence[tuple[str, str, Sequence[int]]] = (),
+                 centre_id: str = "default", odds: Mapping[str, object] | None = None) -> Path:
+    """An ``alley.toml`` for ``lanes`` lanes; ``feeds`` are (name, serial URL, lanes carried);
+    ``odds`` the ``[odds]`` keys (none: the odds stay off).  A ``database_url`` of None leaves
+    the database to the environment (``ALLEY_POKER_DATABASE_URL``)."""
+    text = ["[centre]", f'id = "{centre_id}"', 'name = "Benchmark Lanes"', f"lanes = {lanes}",
+            ""]
+    if database_url is not None:
+        text += ["[database]", f"url = {json.dumps(database_url)}", ""]
+    text += ["[backup]", "enabled = false", ""]
+    if odds:
+        text += ["[odds]", *(f"{key} = {json.dumps(value)}" for key, value in odds.items()), ""]
     for name, url, carried in feeds:
         text += ["[[feeds]]", f"name = {json.dumps(name)}", f"url = {json.dumps(url)}",
                  'dialect = "apf1"', f"lanes = {list(carried)}", "heartbeat_s = 60", ""]
@@ -39,49 +51,90 @@ def write_config(path: Path, *, lanes: int, database_url: str,
     return path
 
 
+def peak_rss_mb(pid: int) -> float:
+    """Process ``pid``'s peak resident set size so far (``VmHWM``), in MiB."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return next(int(line.split()[1]) for line in status.splitlines()
+                if line.startswith("VmHWM:")) / 1024
+
+
+def children(pid: int) -> list[int]:
+    """The live processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # gone meanwhile
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class ServiceProcess:
-    """``alley-poker serve --config CONFIG`` in a subprocess, working in ``workdir``."""
+    """``alley-poker COMMAND --config CONFIG`` in a subprocess, working in ``workdir``."""
 
     def __init__(self, config: Path, workdir: Path, *, port: int = 0,
-                 sample_stacks_to: str | None = None):
+                 sample_stacks_to: str | None = None, command: str = "serve",
+                 env: Mapping[str, str] | None = None, name: str | None = None):
         self.config = config
         self.sample_stacks_to = sample_stacks_to
         self.workdir = workdir
         self.port = port
+        self.command = command
+        self.name = name or command
+        self.extra_env = dict(env or {})
         self.process: subprocess.Popen[str] | None = None
         self.base_url = ""
         self.started_at = 0.0
         self._output: list[str] = []
-        self._serving = threading.Event()
+        self._ready = threading.Event()
 
     def start(self) -> ServiceProcess:
-        env = dict(os.environ, ALLEY_POKER_COMMISSIONER_PIN=BENCH_PIN, PYTHONUNBUFFERED="1")
+        env = dict(os.environ, ALLEY_POKER_COMMISSIONER_PIN=BENCH_PIN, PYTHONUNBUFFERED="1",
+                   **self.extra_env)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH"))
                                             if p)
         self.started_at = time.monotonic()
         program = (["-m", "benchmarks._sampled_serve", self.sample_stacks_to]
                    if self.sample_stacks_to else ["-m", "alley_poker.cli"])
+        arguments = [self.command, "--config", str(self.config)]
+        if self.command != "worker":
+            arguments += ["--port", str(self.port)]
         self.process = subprocess.Popen(
-            [sys.executable, *program, "serve", "--config", str(self.config),
-             "--port", str(self.port)],
+            [sys.executable, *program, *arguments],
             cwd=self.workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, bufsize=1)
-        threading.Thread(target=self._read_output, name="service-output", daemon=True).start()
+        threading.Thread(target=self._read_output, name=f"{self.name}-output",
+                         daemon=True).start()
         return self
 
     def _read_output(self) -> None:
         assert self.process is not None and self.process.stdout is not None
+        mark = READY_MARKS[self.command]
         for line in self.process.stdout:
             self._output.append(line.rstrip("\n"))
-            if not self.base_url and ": serving on " in line:
-                self.base_url = line.rsplit(" ", 1)[-1].strip()
-                self._serving.set()
+            if not self._ready.is_set() and mark in line:
+                if self.command != "worker":
+                    self.base_url = line.rsplit(" ", 1)[-1].strip()
+                self._ready.set()
 
     def wait_serving(self, timeout: float = 30.0) -> float:
-        """Wait until ``GET /api/v1/matches`` answers 200; seconds since the process started."""
+        """Wait until the process is ready — a server until ``GET /api/v1/matches`` answers
+        200 — and return the seconds since it started."""
         deadline = time.monotonic() + timeout
-        while not self._serving.wait(0.005):
+        while not self._ready.wait(0.005):
             self._check_alive(deadline)
+        if self.command == "worker":
+            return time.monotonic() - self.started_at
         while True:
             try:
                 with urllib.request.urlopen(f"{self.base_url}/api/v1/matches", timeout=5) as r:
@@ -95,20 +148,44 @@ class ServiceProcess:
     def _check_alive(self, deadline: float) -> None:
         assert self.process is not None
         if self.process.poll() is not None:
-            raise RuntimeError(f"the service exited {self.process.returncode}:\n{self.output()}")
+            raise RuntimeError(f"{self.name} exited {self.process.returncode}:\n{self.output()}")
         if time.monotonic() > deadline:
-            raise RuntimeError(f"the service did not start serving in time:\n{self.output()}")
+            raise RuntimeError(f"{self.name} did not get ready in time:\n{self.output()}")
 
     def output(self) -> str:
         return "\n".join(self._output[-40:])
 
-    def peak_rss_mb(self) -> float:
-        """The service's peak resident set size so far (``VmHWM``), in MiB."""
+    @property
+    def pid(self) -> int:
         assert self.process is not None
-        status = Path(f"/proc/{self.process.pid}/status").read_text()
-        kib = next(int(line.split()[1]) for line in status.splitlines()
-                   if line.startswith("VmHWM:"))
-        return kib / 1024
+        return self.process.pid
+
+    def peak_rss_mb(self) -> float:
+        """The process's own peak resident set size so far (``VmHWM``), in MiB."""
+        return peak_rss_mb(self.pid)
+
+    def pool_processes(self) -> list[int]:
+        """Its pool processes now: children started by multiprocessing's ``spawn`` (the odds
+        pool).  multiprocessing's resource tracker, also a child, is not one (≈ 10 MB)."""
+        found = []
+        for child in children(self.pid):
+            try:
+                command = Path(f"/proc/{child}/cmdline").read_bytes()
+            except OSError:
+                continue  # gone meanwhile
+            if b"spawn_main" in command:
+                found.append(child)
+        return found
+
+    def pool_peak_rss_mb(self, pids: list[int]) -> float:
+        """The sum of the pool processes' peak resident set sizes, in MiB."""
+        total = 0.0
+        for child in pids:
+            try:
+                total += peak_rss_mb(child)
+            except (OSError, StopIteration):
+                continue  # gone meanwhile
+        return total
 
     def stop(self, timeout: float = 10.0) -> None:
         if self.process is None or self.process.poll() is not None:
@@ -125,3 +202,25 @@ class ServiceProcess:
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has ended; only its parent has not collected it
+
+
+def reap(pids: list[int], grace_s: float = 5.0) -> int:
+    """Wait ``grace_s`` for processes ``pids`` (a stopped service's pool) to end; SIGKILL those
+    still running and return how many there were: a pool left behind keeps a core busy."""
+    deadline = time.monotonic() + grace_s
+    alive = [pid for pid in pids if _running(pid)]
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+        alive = [pid for pid in alive if _running(pid)]
+    for pid in alive:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return len(alive)

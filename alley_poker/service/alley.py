@@ -87,6 +87,14 @@ class AlleyService:
         self.seating: Any = None
         #: The live win odds (``service.odds.LiveOdds``) when the centre shows them, else None.
         self.odds: Any = None
+        #: Whether :meth:`shared_state` first catches up with the ledger when processes share
+        #: it.  A web process must (the tablet's read after its write may reach another
+        #: process); the worker turns it off (``alley_poker.worker``): it writes the balls
+        #: itself, a foreign change reaches it on the bus (:meth:`_on_foreign_change`), and
+        #: every command it runs is appended at the seq it was decided on, so one it had not
+        #: seen yet is caught up on and decided again.  Four catch-up queries a ball were
+        #: most of the scaled-out worker's time (docs/performance.md).
+        self.reads_catch_up = True
         self._publish_locks: dict[str, threading.RLock] = {}
         self._publish_locks_guard = threading.Lock()
         self._restore_lanes()
@@ -116,7 +124,9 @@ class AlleyService:
         if message.get("origin") == self.bus.origin:
             return
         kind = message.get("kind")
-        if topic.startswith("match:") and kind == "events":
+        if topic.startswith("match:") and kind == "events" and not self.reads_catch_up:
+            # Only where reads do not catch up themselves (the worker): a web process would
+            # query PostgreSQL on every ball for a state its next read catches up anyway.
             self.repository.shared_state(topic.split(":", 1)[1], refresh=True)
         elif topic == "alley" and kind in LANE_CHANGES:
             self.reload_lanes()
@@ -131,7 +141,8 @@ class AlleyService:
         """The match as the ledger holds it now, not a copy: for reading only (the router
         and the screens read it on every ball, and copying a whole match each time cost
         more than what they read)."""
-        return self.repository.shared_state(match_id, refresh=self.bus.is_shared)
+        return self.repository.shared_state(match_id,
+                                            refresh=self.bus.is_shared and self.reads_catch_up)
 
     def execute(self, match_id: str, command: Command, *,
                 expected_seq: int | None = None) -> list[Any]:
