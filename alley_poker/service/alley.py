@@ -144,6 +144,13 @@ class AlleyService:
         return self.repository.shared_state(match_id,
                                             refresh=self.bus.is_shared and self.reads_catch_up)
 
+    def caught_up_state(self, match_id: str) -> MatchState:
+        """:meth:`shared_state`, caught up with the ledger when processes share it, even where
+        reads do not catch up by themselves (the router, before it holds or refuses a ball)."""
+        if self.reads_catch_up or not self.bus.is_shared:
+            return self.shared_state(match_id)
+        return self.repository.shared_state(match_id, refresh=True)
+
     def execute(self, match_id: str, command: Command, *,
                 expected_seq: int | None = None) -> list[Any]:
         """Run ``command`` on ``match_id``; raises the ledger's ``CommandRefused`` unchanged.

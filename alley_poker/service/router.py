@@ -192,6 +192,13 @@ class LaneEventRouter(HeldBallDesk):
         itself (``ball.recovered``).
         """
         state = self.ledger.shared_state(match_id)
+        caught_up = getattr(self.ledger, "caught_up_state", None)
+        if caught_up is not None and not self._next_in(state, bowler, ball):
+            # A cached match may trail what another process has just done (the desk started
+            # the match or entered a ball through a web process, and the bus has not told
+            # this worker yet): judge the ball on the ledger itself before holding or
+            # refusing it.
+            state = caught_up(match_id)
         if bowler not in state.bowlers or not 1 <= ball.game <= state.games:
             self._refuse(match_id, ball, f"{bowler} has no game {ball.game} in this match",
                          bowler)
@@ -413,6 +420,12 @@ class LaneEventRouter(HeldBallDesk):
             })
 
     # --- helpers -------------------------------------------------------------------------
+    def _next_in(self, state: MatchState, bowler: str, ball: BallRecorded) -> bool:
+        """Whether ``ball`` is simply the next ball of a match in play, as ``state`` says."""
+        return (state.status == "playing" and bowler in state.bowlers
+                and 1 <= ball.game <= state.games
+                and self._next_position(state, bowler, ball.game) == (ball.frame, ball.ball))
+
     def _next_position(self, state: MatchState, bowler: str, game: int) -> Position | None:
         balls = state.balls[bowler][game - 1]
         return next_position(tuple((b["pins"], b["foul"]) for b in balls))

@@ -9,6 +9,7 @@ import pytest
 from alley_poker.ledger.commands import RecordBall
 from alley_poker.service import open_service
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
+from drivers.base import BallRecorded
 from tests.scale.test_multi_process import start_match
 
 
@@ -42,3 +43,18 @@ def test_a_ball_after_another_process_changed_the_match_is_decided_on_the_real_l
     assert mine.seq == theirs.seq
     assert [b["pins"] for b in theirs.balls["Ann"][0]] == [10]
     assert [b["pins"] for b in theirs.balls["Bob"][0]] == [3]
+
+
+def test_the_scorers_ball_after_the_desk_changed_the_match_is_recorded_not_held(
+        web_and_deaf_worker):
+    # The desk starts the match and enters Ann's first ball through a web process; the
+    # scorer's next line reaches the worker before (here: instead of) the bus message.
+    web, worker = web_and_deaf_worker
+    start_match(web, "m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1)
+    worker.reload_lanes()
+    assert worker.shared_state("m1").status == "playing"  # read (and kept) before the desk's ball
+    web.execute("m1", RecordBall("Ann", 1, 7, actor="commissioner:t"))
+    worker.handle_lane_event(BallRecorded(lane=1, bowler=1, game=1, frame=1, ball=2, pins=2,
+                                          standing=frozenset({10})))
+    assert [b["pins"] for b in web.state("m1").balls["Ann"][0]] == [7, 2]
+    assert worker.router.stats.held == 0 and worker.router.stats.recorded == 1
