@@ -1,0 +1,245 @@
+"""A whole night's memory: where ``alley-poker serve`` spends its RSS over three games.
+
+``python -m benchmarks.night_memory --json [--odds] [--trace FRAMES] [latency options]``
+
+Runs :mod:`benchmarks.latency`'s night unchanged (100 lanes, 6 bowlers a lane, 200 balls/s,
+200 kiosks; ``--duration 160`` by default here: every match bowled to its end) and watches
+the service process from outside while it runs:
+
+- its peak resident set (``VmHWM``), its RSS every ``--sample-s`` seconds, and its threads;
+- at the end of the night, before it stops, ``/proc/<pid>/smaps``: anonymous memory, and
+  what the threads' stacks hold (mappings of the stack size, touched pages only);
+- every child process (the odds pool's ``spawn`` workers, multiprocessing's resource
+  tracker) with its own peak, reported separately.
+
+``--odds`` turns the live win odds on in the centre file the night writes
+(``[odds] enabled``, ``--odds-processes``, ``--odds-iterations``).  ``--trace N`` runs the
+service under tracemalloc (``PYTHONTRACEMALLOC=N``) and reads the summary it writes as it
+stops (:mod:`alley_poker.web.memory_report`), summed up here: totals by package, the top
+lines, and the project's lines that asked for the memory.  A traced
+night's RSS includes the tracing's own bookkeeping, so quote RSS from an untraced night.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import tracemalloc
+from pathlib import Path
+
+from alley_poker.web.memory_report import summarise
+from benchmarks import latency
+from benchmarks._output import print_result
+from benchmarks._service_process import ServiceProcess
+
+MIB = 1024 * 1024
+
+
+def proc_status(pid: int) -> dict[str, int]:
+    """The ``kB`` and count fields of ``/proc/<pid>/status`` (VmRSS, VmHWM, Threads...)."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        parts = value.split()
+        if parts and parts[0].isdigit():
+            fields[name] = int(parts[0])
+    return fields
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def command_line(pid: int) -> str:
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return "?"
+    return " ".join(part.decode(errors="replace") for part in raw.split(b"\0") if part)[:160]
+
+
+def smaps_breakdown(pid: int, stack_kb: int) -> dict[str, float]:
+    """Resident memory by kind from ``/proc/<pid>/smaps``, in MiB."""
+    rss = {"anonymous": 0, "file_backed": 0, "thread_stacks": 0}
+    stacks = 0
+    size = 0
+    anonymous_mapping = False
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        head = line.split()
+        if not head:
+            continue
+        if "-" in head[0] and not head[0].endswith(":"):
+            anonymous_mapping = len(head) < 6
+            size = 0
+        elif head[0] == "Size:":
+            size = int(head[1])
+        elif head[0] == "Rss:":
+            kb = int(head[1])
+            # A thread's stack: an anonymous mapping of exactly the stack size (its guard
+            # page is a separate mapping).
+            if anonymous_mapping and size == stack_kb:
+                rss["thread_stacks"] += kb
+                stacks += 1
+            elif anonymous_mapping:
+                rss["anonymous"] += kb
+            else:
+                rss["file_backed"] += kb
+    result = {name: round(kb / 1024, 1) for name, kb in rss.items()}
+    result["stack_mappings"] = stacks
+    return result
+
+
+class WatchedService(ServiceProcess):
+    """The night's ``serve``, with a thread reading its memory (and its children's)."""
+
+    watched: WatchedService | None = None
+    sample_s = 5.0
+    stack_kb = 8192
+    stop_timeout_s = 10.0
+    start_timeout_s = 60.0
+
+    def start(self) -> WatchedService:
+        super().start()
+        WatchedService.watched = self
+        self.timeline: list[tuple[float, float, int]] = []
+        self.children: dict[int, dict] = {}
+        self.at_end: dict = {}
+        self._done = threading.Event()
+        threading.Thread(target=self._watch, name="rss-watch", daemon=True).start()
+        return self
+
+    def wait_serving(self, timeout: float = 30.0) -> float:
+        return super().wait_serving(max(timeout, self.start_timeout_s))
+
+    def _read(self) -> None:
+        assert self.process is not None
+        pid = self.process.pid
+        status = proc_status(pid)
+        self.timeline.append((round(time.monotonic() - self.started_at, 1),
+                              round(status.get("VmRSS", 0) / 1024, 1), status.get("Threads", 0)))
+        for child in children_of(pid):
+            try:
+                child_status = proc_status(child)
+            except OSError:
+                continue
+            seen = self.children.setdefault(child, {"command": command_line(child)})
+            seen["peak_rss_mb"] = round(child_status.get("VmHWM", 0) / 1024, 1)
+            seen["rss_mb"] = round(child_status.get("VmRSS", 0) / 1024, 1)
+
+    def _watch(self) -> None:
+        while not self._done.wait(self.sample_s):
+            try:
+                self._read()
+            except (OSError, ValueError):
+                return
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self.process is not None and self.process.poll() is None and not self._done.is_set():
+            self._done.set()
+            self._read()
+            status = proc_status(self.process.pid)
+            self.at_end = {"peak_rss_mb": round(status["VmHWM"] / 1024, 1),
+                           "rss_mb": round(status["VmRSS"] / 1024, 1),
+                           "threads": status.get("Threads", 0),
+                           "smaps_mb": smaps_breakdown(self.process.pid, self.stack_kb)}
+        super().stop(max(timeout, self.stop_timeout_s))
+
+
+def odds_config(write_config, processes: int, iterations: int):
+    """The night's ``write_config`` with ``[odds]`` turned on."""
+
+    def write(path: Path, **kwargs):
+        written = write_config(path, **kwargs)
+        with open(written, "a", encoding="utf-8") as config:
+            config.write(f"\n[odds]\nenabled = true\nprocesses = {processes}\n"
+                         f"iterations = {iterations}\n")
+        return written
+
+    return write
+
+
+def run(args: argparse.Namespace, night: argparse.Namespace) -> dict:
+    WatchedService.sample_s = args.sample_s
+    WatchedService.stack_kb = args.stack_kb
+    latency.ServiceProcess = WatchedService
+    if args.odds:
+        latency.write_config = odds_config(latency.write_config, args.odds_processes,
+                                           args.odds_iterations)
+    report_path = None
+    if args.trace:
+        report_path = Path(tempfile.mkdtemp(prefix="alley-memory-")) / "memory.snapshot"
+        os.environ["PYTHONTRACEMALLOC"] = str(args.trace)
+        os.environ["ALLEY_POKER_MEMORY_SNAPSHOT"] = str(report_path)
+        # A traced start-up (rebuilding every match) and its dump take minutes, not seconds.
+        WatchedService.stop_timeout_s = WatchedService.start_timeout_s = 300.0
+    began = time.monotonic()
+    result = latency.run(night)
+    service = WatchedService.watched
+    assert service is not None
+    every = max(1, round(30 / args.sample_s))
+    report = {
+        "night": {key: result[key] for key in (
+            "lanes", "clients", "balls_per_s", "duration_s", "balls_measured", "lost",
+            "p50_ms", "p99_ms", "max_ms", "service_cpu_pct")},
+        "odds": ({"processes": args.odds_processes, "iterations": args.odds_iterations}
+                 if args.odds else None),
+        "traced_frames": args.trace or None,
+        "serve_peak_rss_mb": service.at_end.get("peak_rss_mb", result["peak_rss_mb"]),
+        "serve_at_end": service.at_end,
+        "serve_rss_every_30s": [[t, mb, threads] for t, mb, threads in service.timeline[::every]],
+        "children": sorted(service.children.values(), key=lambda child: child["command"]),
+        "wall_s": round(time.monotonic() - began, 1),
+    }
+    if report_path is not None:
+        if report_path.exists():
+            memory = summarise(tracemalloc.Snapshot.load(str(report_path)), top=args.top)
+            memory["packages_mb"] = dict(list(memory["packages_mb"].items())[:args.top])
+            report["tracemalloc"] = memory
+            shutil.rmtree(report_path.parent, ignore_errors=True)
+        else:
+            report["tracemalloc"] = "the service wrote no snapshot (stopped too soon?)"
+    return report
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, argparse.Namespace]:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.night_memory",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--odds", action="store_true", help="live win odds on")
+    parser.add_argument("--odds-processes", type=int, default=1)
+    parser.add_argument("--odds-iterations", type=int, default=300)
+    parser.add_argument("--trace", type=int, metavar="FRAMES", default=0,
+                        help="run the service under tracemalloc keeping FRAMES frames")
+    parser.add_argument("--top", type=int, default=20, help="lines of each ranking shown")
+    parser.add_argument("--sample-s", type=float, default=5.0)
+    parser.add_argument("--stack-kb", type=int, default=8192,
+                        help="the threads' stack size, to tell their mappings apart")
+    args, rest = parser.parse_known_args(argv)
+    if "--duration" not in rest and "--quick" not in rest:
+        rest += ["--duration", "160"]
+    night = latency.parse_args(rest)
+    args.json = night.json
+    return args, night
+
+
+def main(argv: list[str] | None = None) -> None:
+    args, night = parse_args(argv)
+    print_result(run(args, night), as_json=args.json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
