@@ -73,18 +73,60 @@ def command_line(pid: int) -> str:
     return " ".join(part.decode(errors="replace") for part in raw.split(b"\0") if part)[:160]
 
 
-def smaps_breakdown(pid: int, stack_kb: int) -> dict[str, float]:
-    """Resident memory by kind from ``/proc/<pid>/smaps``, in MiB."""
+def thread_stack_pointers(pid: int) -> dict[int, int]:
+    """Each thread's stack pointer, by native thread id (from ``/proc/<pid>/task/*/syscall``,
+    which shows it while the thread waits in a system call, as idle threads do)."""
+    pointers = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "syscall").read_text().split()
+        except OSError:
+            continue
+        if len(fields) >= 3 and fields[-2].startswith("0x"):
+            pointers[int(task.name)] = int(fields[-2], 16)
+    return pointers
+
+
+def stacks_by_thread(pointers: dict[int, int], owners: dict[tuple[int, int], int],
+                     names: dict[int, str]) -> dict[str, list[int]]:
+    """[threads, resident KiB, largest] of the stacks, by thread name (less its number)."""
+    grouped: dict[str, list[int]] = {}
+    for tid, pointer in pointers.items():
+        for (start, end), kb in owners.items():
+            if start <= pointer < end:
+                name = names.get(tid, "?").split(" (")[0].rstrip("0123456789-")
+                grouped.setdefault(name, []).append(kb)
+    return {name: [len(kbs), sum(kbs), max(kbs)]
+            for name, kbs in sorted(grouped.items(), key=lambda item: -sum(item[1]))}
+
+
+def open_databases(pid: int) -> int:
+    """How many SQLite database files the process has open (one per pooled connection)."""
+    count = 0
+    for link in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            count += os.readlink(link).endswith(".sqlite3")
+        except OSError:
+            continue
+    return count
+
+
+def smaps_breakdown(pid: int, stack_kb: int,
+                    stack_owners: dict[tuple[int, int], int] | None = None) -> dict:
+    """Resident memory by kind from ``/proc/<pid>/smaps``, in MiB, and the largest parts."""
     rss = {"anonymous": 0, "file_backed": 0, "thread_stacks": 0}
-    stacks = 0
-    size = 0
-    anonymous_mapping = False
+    stacks: list[int] = []
+    files: dict[str, int] = {}
+    size, name, anonymous_mapping, span = 0, "", False, (0, 0)
     for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
         head = line.split()
         if not head:
             continue
         if "-" in head[0] and not head[0].endswith(":"):
-            anonymous_mapping = len(head) < 6
+            name = " ".join(head[5:])
+            anonymous_mapping = not name or name.startswith("[")
+            start, end = head[0].split("-")
+            span = (int(start, 16), int(end, 16))
             size = 0
         elif head[0] == "Size:":
             size = int(head[1])
@@ -94,13 +136,23 @@ def smaps_breakdown(pid: int, stack_kb: int) -> dict[str, float]:
             # page is a separate mapping).
             if anonymous_mapping and size == stack_kb:
                 rss["thread_stacks"] += kb
-                stacks += 1
+                stacks.append(kb)
+                if stack_owners is not None:
+                    stack_owners[span] = kb
             elif anonymous_mapping:
                 rss["anonymous"] += kb
             else:
                 rss["file_backed"] += kb
-    result = {name: round(kb / 1024, 1) for name, kb in rss.items()}
-    result["stack_mappings"] = stacks
+                files[name] = files.get(name, 0) + kb
+    result: dict = {kind: round(kb / 1024, 1) for kind, kb in rss.items()}
+    stacks.sort()
+    result["stack_mappings"] = len(stacks)
+    if stacks:
+        result["stack_rss_kb_p50_p90_max"] = [stacks[len(stacks) // 2],
+                                              stacks[len(stacks) * 9 // 10], stacks[-1]]
+    result["largest_files_mb"] = {
+        Path(file).name: round(kb / 1024, 1)
+        for file, kb in sorted(files.items(), key=lambda item: -item[1])[:6]}
     return result
 
 
@@ -119,6 +171,8 @@ class WatchedService(ServiceProcess):
         self.timeline: list[tuple[float, float, int]] = []
         self.children: dict[int, dict] = {}
         self.at_end: dict = {}
+        self.stack_owners: dict[tuple[int, int], int] = {}
+        self.stack_pointers: dict[int, int] = {}
         self._done = threading.Event()
         threading.Thread(target=self._watch, name="rss-watch", daemon=True).start()
         return self
@@ -156,7 +210,10 @@ class WatchedService(ServiceProcess):
             self.at_end = {"peak_rss_mb": round(status["VmHWM"] / 1024, 1),
                            "rss_mb": round(status["VmRSS"] / 1024, 1),
                            "threads": status.get("Threads", 0),
-                           "smaps_mb": smaps_breakdown(self.process.pid, self.stack_kb)}
+                           "sqlite_connections": open_databases(self.process.pid),
+                           "smaps_mb": smaps_breakdown(self.process.pid, self.stack_kb,
+                                                       self.stack_owners)}
+            self.stack_pointers = thread_stack_pointers(self.process.pid)
         super().stop(max(timeout, self.stop_timeout_s))
 
 
@@ -180,11 +237,11 @@ def run(args: argparse.Namespace, night: argparse.Namespace) -> dict:
     if args.odds:
         latency.write_config = odds_config(latency.write_config, args.odds_processes,
                                            args.odds_iterations)
-    report_path = None
+    # The service writes its threads' names there as it stops (and, traced, its snapshot).
+    report_path = Path(tempfile.mkdtemp(prefix="alley-memory-")) / "memory.snapshot"
+    os.environ["ALLEY_POKER_MEMORY_SNAPSHOT"] = str(report_path)
     if args.trace:
-        report_path = Path(tempfile.mkdtemp(prefix="alley-memory-")) / "memory.snapshot"
         os.environ["PYTHONTRACEMALLOC"] = str(args.trace)
-        os.environ["ALLEY_POKER_MEMORY_SNAPSHOT"] = str(report_path)
         # A traced start-up (rebuilding every match) and its dump take minutes, not seconds.
         WatchedService.stop_timeout_s = WatchedService.start_timeout_s = 300.0
     began = time.monotonic()
@@ -205,14 +262,21 @@ def run(args: argparse.Namespace, night: argparse.Namespace) -> dict:
         "children": sorted(service.children.values(), key=lambda child: child["command"]),
         "wall_s": round(time.monotonic() - began, 1),
     }
-    if report_path is not None:
+    threads_file = Path(f"{report_path}.threads")
+    if threads_file.exists():
+        names = dict(line.split(" ", 1) for line in
+                     threads_file.read_text(encoding="utf-8").splitlines())
+        report["stacks_by_thread_kb"] = stacks_by_thread(
+            service.stack_pointers, service.stack_owners,
+            {int(tid): name for tid, name in names.items()})
+    if args.trace:
         if report_path.exists():
             memory = summarise(tracemalloc.Snapshot.load(str(report_path)), top=args.top)
             memory["packages_mb"] = dict(list(memory["packages_mb"].items())[:args.top])
             report["tracemalloc"] = memory
-            shutil.rmtree(report_path.parent, ignore_errors=True)
         else:
             report["tracemalloc"] = "the service wrote no snapshot (stopped too soon?)"
+    shutil.rmtree(report_path.parent, ignore_errors=True)
     return report
 
 

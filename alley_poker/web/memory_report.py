@@ -3,7 +3,8 @@
 Off unless asked for.  Start ``alley-poker serve`` (or ``web``) with CPython's own
 ``PYTHONTRACEMALLOC=N`` (trace every allocation from the first import, keeping ``N`` frames)
 and ``ALLEY_POKER_MEMORY_SNAPSHOT=FILE``; when the process is told to stop, before anything
-is released, it dumps a tracemalloc snapshot of what is still allocated to ``FILE``.
+is released, it dumps a tracemalloc snapshot of what is still allocated to ``FILE`` (and,
+traced or not, its threads' names by native id to ``FILE.threads``).
 :func:`summarise` reads it as totals by package, the largest allocating lines, and (with
 ``N`` > 1) the lines of this project that asked for them.
 ``python -m benchmarks.night_memory --trace N`` runs a whole night this way.  Tracing costs
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import tracemalloc
 from collections import Counter
 from collections.abc import Mapping
@@ -100,7 +102,13 @@ def write_memory_snapshot(env: Mapping[str, str] | None = None) -> Path | None:
     The raw snapshot, not the summary: summing up a night's millions of blocks takes minutes
     in a traced process, which must stop in seconds."""
     target = (os.environ if env is None else env).get(SNAPSHOT_ENV, "").strip()
-    if not target or not tracemalloc.is_tracing():
+    if not target:
+        return None
+    # Which thread is which, for telling the threads' stacks apart in /proc/<pid>/smaps.
+    Path(f"{target}.threads").write_text("".join(
+        f"{thread.native_id} {thread.name}\n" for thread in threading.enumerate()),
+        encoding="utf-8")
+    if not tracemalloc.is_tracing():
         return None
     snapshot = tracemalloc.take_snapshot()
     tracemalloc.stop()
