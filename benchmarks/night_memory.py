@@ -8,7 +8,7 @@ the service process from outside while it runs:
 
 - its peak resident set (``VmHWM``), its RSS every ``--sample-s`` seconds, and its threads;
 - at the end of the night, before it stops, ``/proc/<pid>/smaps``: anonymous memory, and
-  what the threads' stacks hold (mappings of the stack size, touched pages only);
+  what the live threads' stacks hold (touched pages only), by thread name;
 - every child process (the odds pool's ``spawn`` workers, multiprocessing's resource
   tracker) with its own peak, reported separately.
 
@@ -132,8 +132,9 @@ def smaps_breakdown(pid: int, stack_kb: int,
             size = int(head[1])
         elif head[0] == "Rss:":
             kb = int(head[1])
-            # A thread's stack: an anonymous mapping of exactly the stack size (its guard
-            # page is a separate mapping).
+            # A thread's stack is an anonymous mapping of exactly the stack size (its guard
+            # page is a separate mapping), but so may be other anonymous memory (adjacent
+            # mappings merge): the caller keeps only those a live thread's stack pointer is in.
             if anonymous_mapping and size == stack_kb:
                 rss["thread_stacks"] += kb
                 stacks.append(kb)
@@ -145,11 +146,7 @@ def smaps_breakdown(pid: int, stack_kb: int,
                 rss["file_backed"] += kb
                 files[name] = files.get(name, 0) + kb
     result: dict = {kind: round(kb / 1024, 1) for kind, kb in rss.items()}
-    stacks.sort()
-    result["stack_mappings"] = len(stacks)
-    if stacks:
-        result["stack_rss_kb_p50_p90_max"] = [stacks[len(stacks) // 2],
-                                              stacks[len(stacks) * 9 // 10], stacks[-1]]
+    result["stack_sized_mappings"] = len(stacks)
     result["largest_files_mb"] = {
         Path(file).name: round(kb / 1024, 1)
         for file, kb in sorted(files.items(), key=lambda item: -item[1])[:6]}
@@ -214,6 +211,12 @@ class WatchedService(ServiceProcess):
                            "smaps_mb": smaps_breakdown(self.process.pid, self.stack_kb,
                                                        self.stack_owners)}
             self.stack_pointers = thread_stack_pointers(self.process.pid)
+            smaps = self.at_end["smaps_mb"]
+            live_kb = sum(kb for (start, end), kb in self.stack_owners.items()
+                          if any(start <= sp < end for sp in self.stack_pointers.values()))
+            smaps["anonymous"] = round(smaps["anonymous"] + smaps["thread_stacks"]
+                                       - live_kb / 1024, 1)
+            smaps["thread_stacks"] = round(live_kb / 1024, 1)
         super().stop(max(timeout, self.stop_timeout_s))
 
 
