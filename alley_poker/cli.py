@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from pathlib import Path
 
@@ -95,6 +96,7 @@ def serve(config_path: Path | None, host: str, port: int) -> None:
 
     The commissioner's PIN comes from the ALLEY_POKER_COMMISSIONER_PIN environment variable.
     """
+    _import_socketio_server_only(redis_too=True)
     from alley_poker.config import ConfigError, load_config
     from alley_poker.store.event_store import StoreError
     from alley_poker.web.server import AlleyServer, MissingPin, commissioner_pin
@@ -109,6 +111,36 @@ def serve(config_path: Path | None, host: str, port: int) -> None:
     except (MissingPin, ConfigError, StoreError, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
     server.serve_until_signalled(echo=click.echo)
+
+
+#: What python-socketio and python-engineio import, when it is installed, only to offer a
+#: Socket.IO *client* (``Client``, ``AsyncClient``): a server never uses them.
+SOCKETIO_CLIENT_STACKS = ("aiohttp", "requests", "websocket")
+
+
+def _import_socketio_server_only(*, redis_too: bool) -> None:
+    """Import the Socket.IO server without the client stacks installed beside it.
+
+    python-socketio imports aiohttp, requests and websocket-client whenever they are
+    installed (the test extras install them: the tests' kiosks are python-socketio
+    clients), and RedisManager's redis even when no message queue is configured.  A served
+    process never uses them; they cost 13 MB of its memory (19 MB with redis).  So that
+    first import is made with them marked missing (python-socketio then leaves its client
+    and Redis manager unusable, as in an install without them); anything imported later
+    finds them as usual.  ``web`` keeps redis: its Socket.IO message queue is Redis.
+    """
+    if "engineio" in sys.modules:
+        return  # already imported with whatever it found (an in-process caller's)
+    names = SOCKETIO_CLIENT_STACKS + (("redis",) if redis_too else ())
+    absent = [name for name in names if name not in sys.modules]
+    for name in absent:
+        sys.modules[name] = None  # type: ignore[assignment]  # "import name" raises ImportError
+    try:
+        import flask_socketio  # noqa: F401
+    finally:
+        for name in absent:
+            if sys.modules.get(name, ...) is None:
+                del sys.modules[name]
 
 
 def _warn_if_demo(config_path: Path | None, config: object) -> None:
@@ -150,6 +182,7 @@ def web(config_path: Path | None, host: str, port: int) -> None:
     Redis (ALLEY_POKER_REDIS_URL); the centre is ALLEY_POKER_CENTRE; every web process of
     a centre shares ALLEY_POKER_COMMISSIONER_PIN and ALLEY_POKER_SECRET_KEY.
     """
+    _import_socketio_server_only(redis_too=False)
     from alley_poker.config import ConfigError, load_config
     from alley_poker.service.redis_bus import BusUnavailable
     from alley_poker.store.event_store import StoreError

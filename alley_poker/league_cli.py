@@ -10,10 +10,12 @@ from __future__ import annotations
 import threading
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import httpx
+
+if TYPE_CHECKING:
+    import httpx
 
 
 @click.group()
@@ -74,6 +76,9 @@ def night_start(league_id: str, night_date: Any, bowlers: tuple[str, ...], every
     """Check in tonight's bowlers and start every match of LEAGUE_ID's night in one step."""
     if everyone == bool(bowlers):
         raise click.UsageError("name the bowlers here tonight with --bowler, or give --all")
+    # Imported here: every alley-poker command, the served ones too, loads this module.
+    import httpx
+
     with httpx.Client(base_url=server.rstrip("/") + "/api/v1", timeout=30,
                       headers={"Authorization": f"Bearer {token}"}) as api:
         roster = _answer(api.get(f"/leagues/{league_id}/bowlers"))["bowlers"]

@@ -12,14 +12,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from alley_poker.config import ConfigError, FeedConfig
 from drivers.base import LaneEvent
 from drivers.dialects import UnknownDialect, available_dialects, make_dialect
 from drivers.dialects.live_board import PAGE_DIALECTS
-from drivers.http_feed import HttpPollFeed
 from drivers.serial_feed import SerialFeed
+
+if TYPE_CHECKING:
+    from drivers.http_feed import HttpPollFeed
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +39,10 @@ class FeedSupervisor:
                     raise ConfigError(
                         f"feeds[{index}].dialect: {feed.dialect!r} is not a page dialect; a "
                         f"feed with an http(s) URL reads {', '.join(sorted(PAGE_DIALECTS))}")
+                # Only a centre that polls a page pays for the HTTP client (httpx and what
+                # it imports: ≈ 4 MB of a served process's memory).
+                from drivers.http_feed import HttpPollFeed
+
                 self.feeds[feed.name] = HttpPollFeed(
                     feed.url, feed.dialect, on_event, source=feed.name, lanes=feed.lanes,
                     poll_s=feed.poll_s, heartbeat_s=feed.heartbeat_s, timeout_s=feed.timeout_s)

@@ -41,12 +41,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy.exc
-from alembic import command
-from alembic.config import Config
-from alembic.util.exc import CommandError
 from filelock import FileLock
 from filelock import Timeout as FileLockTimeout
 from sqlalchemy import (
@@ -63,8 +60,12 @@ from sqlalchemy import (
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import StaticPool
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 from alley_poker.store import chain
 from alley_poker.store.schema import DEFAULT_CENTRE, events, matches
+from alley_poker.store.schema_version import at_head
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
@@ -566,12 +567,19 @@ def alembic_config() -> Config:
     >>> alembic_config().get_main_option("script_location").endswith("migrations")
     True
     """
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     return config
 
 
 def _upgrade_to_head(engine: Engine) -> None:
+    if at_head(engine):
+        return  # the usual opening: Alembic is not even loaded (store.schema_version)
+    from alembic import command
+    from alembic.util.exc import CommandError
+
     shown = engine.url.render_as_string(hide_password=True)
     config = alembic_config()
     try:

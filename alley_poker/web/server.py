@@ -37,6 +37,7 @@ from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.service.scheduler import centre_scheduler
 from alley_poker.web import create_app
 from alley_poker.web.http_timeouts import GuardedRequestHandler
+from alley_poker.web.memory_report import write_memory_snapshot
 from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_switching
 
 log = logging.getLogger(__name__)
@@ -152,6 +153,8 @@ def run_until_signalled(start: Callable[[], None], stop: Callable[[], None],
         tune_thread_switching()
         while not stop_requested.wait(0.5):
             pass
+        # Only when asked for (web.memory_report): what the night left allocated.
+        write_memory_snapshot()
     finally:
         if pacer is not None:
             pacer.stop()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 import sqlalchemy as sa
 from alembic import command
@@ -12,6 +15,7 @@ from alembic.script import ScriptDirectory
 from alley_poker.store import EventStore, StoreUnavailable
 from alley_poker.store.event_store import alembic_config
 from alley_poker.store.schema import metadata
+from alley_poker.store.schema_version import head_revision
 
 
 def schema_differences(engine: sa.Engine, target: sa.MetaData) -> list:
@@ -61,3 +65,30 @@ def test_a_database_from_a_newer_release_is_refused_by_name(store_url):
         connection.execute(sa.text("UPDATE alembic_version SET version_num = 'f00d'"))
     with pytest.raises(StoreUnavailable, match=r"cannot migrate the schema.*f00d"):
         EventStore.open(store_url)
+
+
+def test_the_newest_revision_read_from_the_files_is_alembics_head():
+    assert head_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+OPEN_AND_SAY_IF_ALEMBIC_LOADED = """
+import sys
+from alley_poker.store import EventStore
+EventStore.open(sys.argv[1]).close()
+print("alembic loaded" if "alembic" in sys.modules else "alembic not loaded")
+"""
+
+
+def opened_in_a_new_process(url: str) -> str:
+    done = subprocess.run([sys.executable, "-c", OPEN_AND_SAY_IF_ALEMBIC_LOADED, url],
+                          capture_output=True, text=True, timeout=120, check=True)
+    return done.stdout.strip()
+
+
+def test_a_served_process_opening_an_up_to_date_database_does_not_load_alembic(store_url):
+    # Alembic and what it imports stay out of a long-running process's memory (≈ 11 MB)
+    # when there is nothing to migrate; a new database is still migrated by it.
+    assert opened_in_a_new_process(store_url) == "alembic loaded"
+    assert opened_in_a_new_process(store_url) == "alembic not loaded"
+    with EventStore.open(store_url) as store:
+        assert schema_differences(store.engine, metadata) == []
