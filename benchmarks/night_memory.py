@@ -33,6 +33,7 @@ import tracemalloc
 from pathlib import Path
 
 from alley_poker.web.memory_report import summarise
+from benchmarks import _deployments as deployments
 from benchmarks import latency
 from benchmarks._output import print_result
 from benchmarks._service_process import ServiceProcess
@@ -220,26 +221,13 @@ class WatchedService(ServiceProcess):
         super().stop(max(timeout, self.stop_timeout_s))
 
 
-def odds_config(write_config, processes: int, iterations: int):
-    """The night's ``write_config`` with ``[odds]`` turned on."""
-
-    def write(path: Path, **kwargs):
-        written = write_config(path, **kwargs)
-        with open(written, "a", encoding="utf-8") as config:
-            config.write(f"\n[odds]\nenabled = true\nprocesses = {processes}\n"
-                         f"iterations = {iterations}\n")
-        return written
-
-    return write
-
-
 def run(args: argparse.Namespace, night: argparse.Namespace) -> dict:
     WatchedService.sample_s = args.sample_s
     WatchedService.stack_kb = args.stack_kb
-    latency.ServiceProcess = WatchedService
-    if args.odds:
-        latency.write_config = odds_config(latency.write_config, args.odds_processes,
-                                           args.odds_iterations)
+    deployments.ServiceProcess = WatchedService
+    # The night's own --odds: the centre runs with [odds] on, and the odds' figures come too.
+    night.odds = args.odds
+    night.odds_processes, night.odds_iterations = args.odds_processes, args.odds_iterations
     # The service writes its threads' names there as it stops (and, traced, its snapshot).
     report_path = Path(tempfile.mkdtemp(prefix="alley-memory-")) / "memory.snapshot"
     os.environ["ALLEY_POKER_MEMORY_SNAPSHOT"] = str(report_path)
@@ -256,7 +244,9 @@ def run(args: argparse.Namespace, night: argparse.Namespace) -> dict:
         "night": {key: result[key] for key in (
             "lanes", "clients", "balls_per_s", "duration_s", "balls_measured", "lost",
             "p50_ms", "p99_ms", "max_ms", "service_cpu_pct")},
-        "odds": ({"processes": args.odds_processes, "iterations": args.odds_iterations}
+        "odds": ({"processes": args.odds_processes,
+                  "iterations": args.odds_iterations or "default",
+                  **{key: value for key, value in result.items() if key.startswith("odds_")}}
                  if args.odds else None),
         "traced_frames": args.trace or None,
         "serve_peak_rss_mb": service.at_end.get("peak_rss_mb", result["peak_rss_mb"]),
@@ -288,7 +278,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, argpa
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--odds", action="store_true", help="live win odds on")
     parser.add_argument("--odds-processes", type=int, default=1)
-    parser.add_argument("--odds-iterations", type=int, default=300)
+    parser.add_argument("--odds-iterations", type=int,
+                        help="[odds] iterations (the config's default)")
     parser.add_argument("--trace", type=int, metavar="FRAMES", default=0,
                         help="run the service under tracemalloc keeping FRAMES frames")
     parser.add_argument("--top", type=int, default=20, help="lines of each ranking shown")
