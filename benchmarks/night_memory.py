@@ -36,7 +36,7 @@ from alley_poker.web.memory_report import summarise
 from benchmarks import _deployments as deployments
 from benchmarks import latency
 from benchmarks._output import print_result
-from benchmarks._service_process import ServiceProcess
+from benchmarks._service_process import ServiceProcess, children
 
 MIB = 1024 * 1024
 
@@ -50,20 +50,6 @@ def proc_status(pid: int) -> dict[str, int]:
         if parts and parts[0].isdigit():
             fields[name] = int(parts[0])
     return fields
-
-
-def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            found.append(int(entry.name))
-    return found
 
 
 def command_line(pid: int) -> str:
@@ -184,7 +170,7 @@ class WatchedService(ServiceProcess):
         status = proc_status(pid)
         self.timeline.append((round(time.monotonic() - self.started_at, 1),
                               round(status.get("VmRSS", 0) / 1024, 1), status.get("Threads", 0)))
-        for child in children_of(pid):
+        for child in children(pid):
             try:
                 child_status = proc_status(child)
             except OSError:
