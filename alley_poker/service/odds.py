@@ -62,6 +62,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -193,10 +194,7 @@ class LiveOdds:
         # "spawn": a fork of a process running threads (the web server's) may inherit a
         # lock held by one of them.  The pool runs at a lower priority (nice): when the cores
         # are busy, the balls themselves go first and the odds wait.
-        self._pool: Executor | None = (
-            ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"),
-                                initializer=_start_pool_process)
-            if processes else None)
+        self._pool: Executor | None = self._new_pool() if processes else None
         self._threads = [threading.Thread(target=self._work, name=f"odds-{index}", daemon=True)
                          for index in range(max(processes, 1))]
         for thread in self._threads:
@@ -289,7 +287,9 @@ class LiveOdds:
             try:
                 chunk = self._compute(job.state, size, number, self._known_averages(job))
             except Exception:
-                log.exception("odds of match %s at #%s failed", job.match_id, job.state.seq)
+                if not self._stopped:  # at stop, the pool's processes end under their chunks
+                    log.exception("odds of match %s at #%s failed", job.match_id,
+                                  job.state.seq)
                 chunk = None
             publish = self._add(job, size, chunk)
             if publish is not None:
@@ -361,8 +361,22 @@ class LiveOdds:
                  averages: Mapping[str, int]) -> dict | None:
         if self._pool is None:
             return odds_chunk(state, iterations, number, self.centre_average, averages)
-        return self._pool.submit(odds_chunk, state, iterations, number,
-                                 self.centre_average, averages).result()
+        pool = self._pool
+        try:
+            return pool.submit(odds_chunk, state, iterations, number,
+                               self.centre_average, averages).result()
+        except BrokenProcessPool:
+            # A pool process died (killed, out of memory): a new pool, so the odds go on for
+            # the rest of the night; this chunk is lost.
+            with self._cond:
+                if self._pool is pool and not self._stopped:
+                    self._pool = self._new_pool()
+            raise
+
+    def _new_pool(self) -> Executor:
+        return ProcessPoolExecutor(self.processes,
+                                   mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_start_pool_process)
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until every request so far is computed to the end (tests, benchmarks)."""

@@ -202,3 +202,27 @@ def test_on_a_busy_night_a_replaced_first_estimate_is_still_shown():
     assert seqs[0] == before.seq and not screen.messages[0]["settled"]
     assert seqs[-1] == after.seq and screen.messages[-1]["settled"]
     assert seqs == sorted(seqs)
+
+
+def test_the_odds_go_on_after_a_pool_process_is_killed():
+    import multiprocessing
+    import os
+    import signal
+
+    bus = InProcessBus()
+    screen = _Screen(bus)
+    match = PracticeMatch(("Ann", "Bob"), seed=2)
+    odds = LiveOdds(bus, iterations=40, first_iterations=40, processes=1)
+    try:
+        odds.request("m1", match.play(4).state.clone())
+        assert odds.wait_idle(60)
+        for child in multiprocessing.active_children():
+            os.kill(child.pid, signal.SIGKILL)  # out of memory, or a careless operator
+        later = match.play(6).state.clone()
+        odds.request("m1", later)  # its chunk may be lost with the broken pool...
+        assert odds.wait_idle(60)
+        odds.request("m1", match.play(8).state.clone())  # ...but the next ball's odds come
+        assert odds.wait_idle(60)
+    finally:
+        odds.stop()
+    assert screen.messages[-1]["seq"] == match.state.seq and screen.messages[-1]["settled"]
