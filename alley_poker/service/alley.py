@@ -147,9 +147,7 @@ class AlleyService:
     def caught_up_state(self, match_id: str) -> MatchState:
         """:meth:`shared_state`, caught up with the ledger when processes share it, even where
         reads do not catch up by themselves (the router, before it holds or refuses a ball)."""
-        if self.reads_catch_up or not self.bus.is_shared:
-            return self.shared_state(match_id)
-        return self.repository.shared_state(match_id, refresh=True)
+        return self.repository.shared_state(match_id, refresh=self.bus.is_shared)
 
     def execute(self, match_id: str, command: Command, *,
                 expected_seq: int | None = None) -> list[Any]:

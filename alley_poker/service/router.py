@@ -192,13 +192,15 @@ class LaneEventRouter(HeldBallDesk):
         itself (``ball.recovered``).
         """
         state = self.ledger.shared_state(match_id)
-        caught_up = getattr(self.ledger, "caught_up_state", None)
-        if caught_up is not None and not self._next_in(state, bowler, ball):
+        # Only where reads do not catch up by themselves (the worker): elsewhere ``state`` is
+        # the ledger's already, and the ball path pays nothing more.
+        trails = not getattr(self.ledger, "reads_catch_up", True)
+        if trails and not self._next_in(state, bowler, ball):
             # A cached match may trail what another process has just done (the desk started
             # the match or entered a ball through a web process, and the bus has not told
             # this worker yet): judge the ball on the ledger itself before holding or
             # refusing it.
-            state = caught_up(match_id)
+            state = self.ledger.caught_up_state(match_id)
         if bowler not in state.bowlers or not 1 <= ball.game <= state.games:
             self._refuse(match_id, ball, f"{bowler} has no game {ball.game} in this match",
                          bowler)
