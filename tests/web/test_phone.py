@@ -15,7 +15,14 @@ from alley_poker.ledger import commands as c
 from alley_poker.store.schema import phone_links
 from alley_poker.web import create_app
 from alley_poker.web.public import public_match_view
-from tests.web.conftest import PIN, assert_no_pile_order, csrf_token_from, signed_in_client
+from tests.web.conftest import (
+    DESK,
+    OPEN_NIGHT,
+    PIN,
+    assert_no_pile_order,
+    csrf_token_from,
+    signed_in_client,
+)
 
 
 def mint(app, bowler: str = "Ann", match_id: str = "m1") -> dict:
@@ -169,13 +176,32 @@ def test_an_expired_link_is_refused_with_a_clear_page(app, service):
 
 
 def test_a_link_lasts_until_the_nights_close(service):
+    # A close after midnight (01:30 in Chicago) leaves the night going on open at every hour.
     app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "s",
-                      "NIGHT_CLOSE": "23:30", "NIGHT_TIMEZONE": "America/Chicago"},
+                      "NIGHT_CLOSE": "01:30", "NIGHT_TIMEZONE": "America/Chicago"},
                      service=service)
     link = mint(app)["link"]
     closes = datetime.fromisoformat(link["expires_at"])
     assert closes.astimezone(UTC).minute == 30 and closes > datetime.now(UTC)
     assert closes - datetime.now(UTC) <= timedelta(hours=24)
+
+
+def test_no_code_for_a_night_that_has_closed(app, service):
+    """A league match of an earlier night: its night closed at 04:00 the morning after."""
+    night = {"league_id": "tue", "night_id": "tue-2026-11-24", "night_date": "2026-11-24"}
+    service.create_match("late", {(3, 1): "Cy", (4, 1): "Di"}, games=1, actor=DESK,
+                         league={**night, "people": {"Cy": 31, "Di": 32}})
+    for bowler in ("Cy", "Di"):
+        service.execute("late", c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
+    service.execute("late", c.StartMatch(actor=DESK))
+    tablet, csrf = signed_in_client(app)
+    refused = tablet.post("/api/v1/matches/late/phone-links", json={"bowler": "Cy"},
+                          headers={"X-CSRFToken": csrf})
+    assert refused.status_code == 409
+    assert refused.get_json()["error"]["message"] == (
+        "the night of 2026-11-24 closed at 04:00: no more codes for it")
+    with service.repository.store.engine.connect() as connection:
+        assert connection.execute(select(phone_links)).all() == []  # nothing was minted
 
 
 def test_no_code_for_a_stranger_or_a_finished_match(app, service):
@@ -190,7 +216,7 @@ def test_no_code_for_a_stranger_or_a_finished_match(app, service):
 
 def test_decisions_are_rate_limited_per_link(service):
     app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "s",
-                      "PHONE_DECISIONS_PER_MINUTE": 3}, service=service)
+                      "PHONE_DECISIONS_PER_MINUTE": 3, **OPEN_NIGHT}, service=service)
     ann, ann_csrf, _ = phone_of(app, "Ann")
     statuses = [decide(ann, ann_csrf, kind="guess", request_id=f"tap-rate-{n:04}",
                        side="left").status_code for n in range(4)]

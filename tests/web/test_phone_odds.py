@@ -13,7 +13,7 @@ import pytest
 
 from alley_poker.ledger import commands as c
 from alley_poker.web import create_app
-from tests.web.conftest import DESK, PIN, serve
+from tests.web.conftest import DESK, OPEN_NIGHT, PIN, serve
 from tests.web.test_accessibility import serious_violations
 from tests.web.test_kiosk_browser import ball
 from tests.web.test_kiosk_screen import settle_a_split_pot
@@ -27,8 +27,8 @@ ODDS_KINDS = ("state", "match_update", "match_odds")
 def odds_app(service):
     # The odds computed in the service's own worker thread: no pool process to start.
     app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                      "ODDS_ENABLED": True, "ODDS_ITERATIONS": 120, "ODDS_PROCESSES": 0},
-                     service=service)
+                      "ODDS_ENABLED": True, "ODDS_ITERATIONS": 120, "ODDS_PROCESSES": 0,
+                      **OPEN_NIGHT}, service=service)
     yield app
     service.odds.stop()
 
