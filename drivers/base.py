@@ -22,8 +22,8 @@ the service can recognise a re-sent ball and catch up after an outage.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import ClassVar, Protocol, runtime_checkable
+from dataclasses import dataclass, field, replace
+from typing import ClassVar, Protocol, TypeVar, runtime_checkable
 
 #: Every pin of a rack, numbered as USBC does: 1 the head pin, 7 and 10 the back corners.
 ALL_PINS: frozenset[int] = frozenset(range(1, 11))
@@ -110,7 +110,7 @@ class BowlerSlot:
     name: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class LaneEvent:
     """Base of every lane event: where it came from, and the feed's sequence number if any."""
 
@@ -120,7 +120,7 @@ class LaneEvent:
     raw: str = field(default="", compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LaneOpened(LaneEvent):
     """A lane opened for play (a new game or a new set of bowlers), with its bowlers in order."""
 
@@ -129,7 +129,7 @@ class LaneOpened(LaneEvent):
     game: int = 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BallRecorded(LaneEvent):
     """One ball, as the scoring system recorded it.
 
@@ -164,8 +164,32 @@ class BallRecorded(LaneEvent):
             text += f", standing {format_pins(self.standing)}"
         return ", ".join([text, *flag_words])
 
+    def to_keep(self) -> BallRecorded:
+        """This ball as kept for the rest of a night: without its feed line's text, and with
+        its standing pins and flags shared with every other ball that has the same ones.
 
-@dataclass(frozen=True)
+        A night keeps tens of thousands of balls (what the scorer said, for the desk's
+        re-sync); a line's text and a frozenset of its own cost ≈ 300 bytes a ball.
+
+        >>> said = BallRecorded(lane=1, bowler=1, game=1, frame=1, ball=1, pins=7,
+        ...                     standing=frozenset({7, 10, 4}), raw="AP1|7|...")
+        >>> kept = said.to_keep()
+        >>> kept == said, kept.raw, kept.standing is said.to_keep().standing
+        (True, '', True)
+        """
+        return replace(self, raw="", standing=_shared(self.standing), flags=_shared(self.flags))
+
+
+#: One instance of each standing-pins set and each flag combination (at most 1,024 and 8).
+_SHARED: dict[object, object] = {}
+T = TypeVar("T")
+
+
+def _shared(value: T) -> T:
+    return _SHARED.setdefault(value, value)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
 class BallCorrected(BallRecorded):
     """An earlier ball changed (the desk corrected the scorer): the new values for that ball.
 
@@ -174,7 +198,7 @@ class BallCorrected(BallRecorded):
     """
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BallRetracted(LaneEvent):
     """A ball withdrawn entirely (manual-entry undo, or a scorer that erased its last ball)."""
 
@@ -190,7 +214,7 @@ class BallRetracted(LaneEvent):
         return (self.lane, self.bowler, self.game, self.frame, self.ball)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameEnded(LaneEvent):
     """A bowler finished a game: the scorer's scratch score and the handicap it added."""
 
@@ -201,7 +225,7 @@ class GameEnded(LaneEvent):
     handicap: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WrongLane(LaneEvent):
     """The desk flagged that this bowler bowled on the wrong lane (a "Holland-daze")."""
 
@@ -217,7 +241,7 @@ class SheetBall:
     flags: Flags = field(default_factory=Flags)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoresheetSnapshot(LaneEvent):
     """A bowler's whole sheet so far for a game; how the service catches up after an outage.
 
@@ -255,7 +279,7 @@ class ScoresheetSnapshot(LaneEvent):
         return [ball for ball in balls if (ball.frame, ball.ball) > tuple(last_seen)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SequenceGap(LaneEvent):
     """Lines ``first_missing``..``last_missing`` never arrived; a snapshot will fill the hole."""
 
@@ -263,7 +287,7 @@ class SequenceGap(LaneEvent):
     last_missing: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Heartbeat(LaneEvent):
     """The scorer is alive (sent when it has nothing else to say)."""
 

@@ -316,7 +316,7 @@ class LaneEventRouter(HeldBallDesk):
         said_for, balls = self._since_sheet.get(key, (match_id, {}))
         if said_for != match_id:
             balls = {}
-        balls[(ball.frame, ball.ball)] = ball
+        balls[(ball.frame, ball.ball)] = ball.to_keep()
         self._since_sheet[key] = (match_id, balls)
 
     def scorer_balls(self, match_id: str, lane: int, slot: int,
