@@ -25,6 +25,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Protocol, TypeVar, runtime_checkable
 
+T = TypeVar("T")
+
 #: Every pin of a rack, numbered as USBC does: 1 the head pin, 7 and 10 the back corners.
 ALL_PINS: frozenset[int] = frozenset(range(1, 11))
 
@@ -182,7 +184,6 @@ class BallRecorded(LaneEvent):
 
 #: One instance of each standing-pins set and each flag combination (at most 1,024 and 8).
 _SHARED: dict[object, object] = {}
-T = TypeVar("T")
 
 
 def _shared(value: T) -> T:

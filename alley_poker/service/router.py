@@ -88,6 +88,14 @@ class LedgerGateway(Protocol):
         """The current state, read without copying (the router never changes it)."""
         ...
 
+    #: False where the cached states are kept current only by the bus (the worker), so a
+    #: state may trail what another process has just done.
+    reads_catch_up: bool
+
+    def caught_up_state(self, match_id: str) -> MatchState:
+        """:meth:`shared_state`, caught up with the ledger even where reads trail it."""
+        ...
+
     def execute(self, match_id: str, command: Command) -> list[Any]: ...
 
     def announce(self, topic: str, message: dict[str, Any]) -> None: ...
@@ -194,8 +202,7 @@ class LaneEventRouter(HeldBallDesk):
         state = self.ledger.shared_state(match_id)
         # Only where reads do not catch up by themselves (the worker): elsewhere ``state`` is
         # the ledger's already, and the ball path pays nothing more.
-        trails = not getattr(self.ledger, "reads_catch_up", True)
-        if trails and not self._next_in(state, bowler, ball):
+        if not self.ledger.reads_catch_up and not self._next_in(state, bowler, ball):
             # A cached match may trail what another process has just done (the desk started
             # the match or entered a ball through a web process, and the bus has not told
             # this worker yet): judge the ball on the ledger itself before holding or
