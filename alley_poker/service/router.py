@@ -288,6 +288,11 @@ class LaneEventRouter(HeldBallDesk):
             return
         with self._lock_for(match_id):
             for bowler, ball in confirmed:
+                # The scorer may have corrected the ball since: offer what it says now, not
+                # the first reading (which the ledger would refuse, and the desk's re-sync
+                # would then take for the scorer's word).
+                said = self.scorer_balls(match_id, ball.lane, ball.bowler, ball.game)
+                ball = said.get((ball.frame, ball.ball), ball)
                 self._offer(match_id, bowler, ball)
                 self._drain_held(match_id, bowler, ball.game)
 

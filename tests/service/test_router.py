@@ -8,7 +8,14 @@ from datetime import UTC, datetime
 import pytest
 
 from alley_poker.ledger import MatchState, StaleVersion, check_invariants, handle
-from alley_poker.ledger.commands import CommissionerVoidMatch, ConsentToAnte, StartMatch
+from alley_poker.ledger.commands import (
+    CommissionerUndoLastAction,
+    CommissionerVoidMatch,
+    ConsentToAnte,
+    RecordBall,
+    StartMatch,
+)
+from alley_poker.ledger.undo import undoable_action
 from alley_poker.service import AlleyService
 from drivers.base import (
     BallCorrected,
@@ -238,3 +245,23 @@ def test_a_resync_never_takes_the_balls_the_slots_last_match_bowled(alley):
     outcome = alley.router.resync("m2", "Dee", actor="commissioner:pat")
     assert not outcome.done and "already in step" in outcome.message
     assert alley.state("m2").balls["Dee"][0] == []
+
+
+def test_an_undo_keeps_the_scorers_correction_of_a_ball_the_desk_entered_first(alley):
+    """The desk keys in Ann's ball, the scorer sends the same then corrects it, and the desk
+    undoes a later entry: the undo offers the scorer's corrected ball, not its first reading
+    (which a re-sync would then have put back)."""
+    alley.handle_lane_event(ball(1, 1, 5))
+    alley.execute("m1", RecordBall("Ann", 1, 3, actor="commissioner:pat"))
+    alley.handle_lane_event(ball(1, 2, 3))  # the scorer agrees with the desk
+    alley.handle_lane_event(BallCorrected(lane=1, bowler=1, game=1, frame=1, ball=2, pins=4,
+                                          source="scorer"))
+    alley.execute("m1", RecordBall("Bob", 1, 7, actor="commissioner:pat"))
+    last = undoable_action(alley.state("m1"))
+    alley.execute("m1", CommissionerUndoLastAction("wrong tap", action=last["action"],
+                                                   actor="commissioner:pat"))
+    alley.router.resync("m1", "Ann", actor="commissioner:pat")
+    state = alley.state("m1")
+    assert [b["pins"] for b in state.balls["Ann"][0]] == [5, 4]
+    assert state.balls["Bob"][0] == []
+    assert alley.held.open_items("m1") == []
