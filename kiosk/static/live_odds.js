@@ -4,13 +4,28 @@
   "use strict";
   const byMatch = {};  // match_id -> odds {seq, iterations, exact, bowlers: {name: {win, ...}}}
 
-  // Keep ``odds`` for ``matchId`` unless the odds already kept are for a later event; true
-  // when they changed.
+  // How far along odds are: their event, then how many runs they come from (the result
+  // itself beats any estimate).  Pushes and reads travel apart (a socket and HTTP), so a read
+  // that started before a refinement may land after it, carrying the same event's first
+  // estimate: the event alone cannot tell which is newer.
+  function progress(odds) {
+    return [odds.seq, odds.exact ? Infinity : (odds.iterations || 0)];
+  }
+
+  // True when ``next`` should replace ``known`` (none, or odds not as far along).
+  function supersedes(known, next) {
+    if (!next || typeof next.seq !== "number" || !next.bowlers) return false;
+    if (!known) return true;
+    const [seq, runs] = progress(known), [nextSeq, nextRuns] = progress(next);
+    if (nextSeq !== seq) return nextSeq > seq;
+    if (nextRuns !== runs) return nextRuns > runs;
+    return JSON.stringify(known) !== JSON.stringify(next);
+  }
+
+  // Keep ``odds`` for ``matchId`` unless the odds already kept are further along; true when
+  // they changed.
   function keep(matchId, odds) {
-    if (!odds || typeof odds.seq !== "number") return false;
-    const known = byMatch[matchId];
-    if (known && known.seq > odds.seq) return false;
-    if (known && JSON.stringify(known) === JSON.stringify(odds)) return false;
+    if (!supersedes(byMatch[matchId], odds)) return false;
     byMatch[matchId] = odds;
     return true;
   }
@@ -55,5 +70,5 @@
     return box;
   }
 
-  window.AlleyOdds = { keep: keep, node: node, percent: percent };
+  window.AlleyOdds = { keep: keep, supersedes: supersedes, node: node, percent: percent };
 })();

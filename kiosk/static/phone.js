@@ -173,12 +173,10 @@
     hole.textContent = mine.hole < 0 ? "IN THE HOLE −" + Math.abs(mine.hole) : "";
   }
 
-  // The odds come a moment after the change they are for, and a resync may bring older ones
-  // than a push already did: keep the newest by event.  True when they changed.
+  // The odds come a moment after the change they are for, and a read may bring older ones
+  // than a push already did: keep the furthest along.  True when they changed.
   function keepOdds(next) {
-    if (!next || typeof next.seq !== "number" || !next.bowlers) return false;
-    if (odds && odds.seq > next.seq) return false;
-    if (odds && JSON.stringify(odds) === JSON.stringify(next)) return false;
+    if (!window.AlleyOdds.supersedes(odds, next)) return false;
     odds = next;
     return true;
   }

@@ -181,6 +181,71 @@ def test_the_phone_shows_the_bowlers_odds_at_390px_and_they_change_after_a_ball(
     assert errors == []
 
 
+def test_a_read_that_lands_after_a_refinement_never_brings_back_an_older_estimate(
+        browser, odds_server, odds_app, service):
+    # The page reads its state over HTTP a moment after each change while the odds come by
+    # the socket: a read that started before a refinement can land after it, carrying the
+    # same event's first estimate.  CI once saw the page stay on that estimate.
+    page, errors = open_phone(browser, odds_server.url, odds_app)
+    service.execute("m1", ball("Ann", 10))
+    assert service.odds.wait_idle(30)
+    settled = service.odds.latest("m1")
+    assert settled["settled"] and settled["iterations"] > 1
+
+    def shown_for(odds: dict) -> dict[str, str]:
+        ann, bob = odds["bowlers"]["Ann"], odds["bowlers"]["Bob"]
+        return {"me": f"{_percent(ann['win'])}% to win · expect {_money(ann['expected_cents'])}",
+                "Bob": f" · {_percent(bob['win'])}% to win"}
+
+    _wait_shown(page, shown_for(settled))
+
+    def swapped(runs: int) -> dict:
+        """Odds of the same event from ``runs`` runs, shown unlike the settled ones."""
+        ann, bob = settled["bowlers"]["Ann"], settled["bowlers"]["Bob"]
+        return {**settled, "iterations": runs, "settled": False,
+                "bowlers": {"Ann": {**ann, "win": bob["win"]}, "Bob": {**bob, "win": ann["win"]}}}
+
+    carried: list[dict] = []
+
+    def read_carrying_odds(route):
+        reply = route.fetch()
+        body = reply.json()
+        body["screen"]["state"]["odds"] = carried[-1]
+        route.fulfill(response=reply, json=body)
+
+    page.route("**/api/v1/phone/me", read_carrying_odds)
+    for odds, expected in ((swapped(settled["iterations"] // 2), shown_for(settled)),
+                           (swapped(settled["iterations"] * 2), shown_for(swapped(0)))):
+        carried.append(odds)
+        with page.expect_response("**/api/v1/phone/me") as read:
+            page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # a wake
+        read.value.finished()
+        page.wait_for_timeout(300)
+        # The estimate from fewer runs is refused; one from more runs (a read that is in fact
+        # newer than the last push) is taken, so the page does apply what reads carry.
+        _wait_shown(page, expected)
+    assert errors == []
+
+
+def test_odds_further_along_supersede_by_event_then_runs_and_the_result_beats_estimates(
+        browser, odds_server, odds_app):
+    page, _errors = open_phone(browser, odds_server.url, odds_app)
+    supersedes = page.evaluate("""() => {
+        const odds = (seq, iterations, exact) => ({seq, iterations, exact, bowlers: {}});
+        const s = window.AlleyOdds.supersedes;
+        return [s(null, odds(3, 40, false)),
+                s(odds(3, 40, false), odds(3, 120, false)),
+                s(odds(3, 120, false), odds(3, 40, false)),
+                s(odds(3, 4000, false), odds(4, 40, false)),
+                s(odds(4, 40, false), odds(3, 4000, false)),
+                s(odds(3, 4000, false), odds(3, 0, true)),
+                s(odds(3, 0, true), odds(3, 4000, false)),
+                s(odds(3, 40, false), odds(3, 40, false)),
+                s(odds(3, 40, false), {seq: 5})];
+    }""")
+    assert supersedes == [True, True, False, True, False, True, False, False, False]
+
+
 def _bowl_to_anns_win(service) -> None:
     """Ann strikes in the first frame (three cards), both bowl open frames after; Bob, with
     no cards, declines the draw, both decline the buy: Ann takes the $2.00 pot."""
