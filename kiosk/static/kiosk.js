@@ -311,7 +311,7 @@
       : "Fair deal: cards sealed by commitment " + fair.commitment;
   }
 
-  function render() {
+  function draw() {
     panels.replaceChildren();
     const state = matches[shownMatch()];
     showResult(state);
@@ -332,6 +332,8 @@
       markNewlyDealt(state.match_id, panel.dataset.bowler, panel.querySelector(".hand"));
     });
   }
+  // Every change redraws the panels, but never under a bowler's finger (steady_taps.js).
+  const render = window.AlleySteadyTaps.steady(panels, draw);
   window.addEventListener("resize", layout);
   // The moments and the result above the panels change their height: the cards refit.
   if (window.ResizeObserver) new ResizeObserver(function () { layout(); }).observe(panels);

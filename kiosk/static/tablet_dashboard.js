@@ -260,7 +260,18 @@
     return cell;
   }
 
+  // Every change redraws the match's live part, but never under the desk's pointer: a
+  // button replaced between press and release takes no click (steady_taps.js).
   function renderMatch(matchId) {
+    if (!states[matchId]) return;
+    const card = cardFor(matchId);
+    if (!card.redraw) {
+      card.redraw = window.AlleySteadyTaps.steady(card.root, function () { drawMatch(matchId); });
+    }
+    card.redraw();
+  }
+
+  function drawMatch(matchId) {
     const state = states[matchId];
     if (!state) return;
     const board = boards[matchId] || { lanes: [], bowlers: {}, up: {} };

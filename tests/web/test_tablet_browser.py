@@ -195,6 +195,26 @@ def test_the_tablet_resolves_a_pending_decision_for_a_bowler(tablet, service):
                         for card in service.state("m1").hands["Ann"]]
 
 
+def test_a_click_pressed_while_the_match_changes_still_counts(tablet, service):
+    # The desk's match card is redrawn on every change; a button replaced between the press
+    # and the release takes no click.  Bob bowls while the desk's button is pressed.
+    service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+    service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor="feed:test"))
+    card = match_card(tablet, "m1")
+    row = card.locator(".decision-row[data-bowler=Ann]")
+    row.wait_for()
+    face = service.state("m1").display_card(service.state("m1").hands["Ann"][0])
+    button = row.locator("button", has_text=f"Lose {card_text(face)}").bounding_box()
+    tablet.mouse.move(button["x"] + button["width"] / 2, button["y"] + button["height"] / 2)
+    tablet.mouse.down()
+    service.execute("m1", c.RecordBall("Bob", 1, 7, actor="feed:test"))
+    tablet.wait_for_timeout(500)  # the change reaches the tablet (a push: milliseconds)
+    tablet.mouse.up()
+    row.wait_for(state="detached")
+    assert service.state("m1").pending_for("Ann") == []
+    card.locator(".bowler-row[data-bowler=Bob] .marks", has_text="7").wait_for()
+
+
 def test_settlement_downloads_as_csv(tablet, live_server, service):
     tablet.goto(f"{live_server.url}/commissioner/settlement")
     tablet.wait_for_selector("#settlement tbody tr td:has-text('Ann')")
