@@ -93,6 +93,7 @@ from alley_poker.web import (  # noqa: E402, F401
     api_reads,
     api_reports,
     api_screen,
+    api_story,
     kiosk_pairing,
     phone,
     phone_links,

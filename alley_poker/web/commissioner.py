@@ -216,4 +216,4 @@ def pins():
 
 
 # The league pages add their views to ``commissioner`` when imported (after tablet_page).
-from alley_poker.web import commissioner_league  # noqa: E402, F401
+from alley_poker.web import commissioner_league, commissioner_story  # noqa: E402, F401

@@ -27,6 +27,7 @@ from alley_poker.web.match_view_schema import MatchView
 from alley_poker.web.openapi_leagues import add_league_paths
 from alley_poker.web.openapi_parameters import REF, query_parameters
 from alley_poker.web.openapi_phone import add_phone_paths
+from alley_poker.web.story_schema import MatchStory
 
 #: What each error status means on this API (the body is always ErrorResponse).
 ERRORS = {
@@ -150,6 +151,9 @@ def openapi_document() -> dict[str, Any]:
             parameters=[*match_id, *query_parameters(q.EventsQuery)])
     doc.add(f"{match}/export", "get", "A settled or void match's whole log, revealed seed and "
             "chain head, for anyone to verify (docs/fairness.md)", response=r.MatchExport,
+            errors=("404", "409"), parameters=match_id)
+    doc.add(f"{match}/story", "get", "A settled or void match's story: every card movement "
+            "with the ball or ruling that caused it, in plain words", response=MatchStory,
             errors=("404", "409"), parameters=match_id)
     doc.add(f"{base}/feeds", "get", "Health of every scoreboard feed", response=r.FeedList)
 

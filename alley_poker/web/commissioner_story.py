@@ -1,0 +1,29 @@
+"""The tablet's story page of a match (``/commissioner/matches/<id>/story``): the
+projection :mod:`alley_poker.ledger.story` of a settled or void match, printable; a match
+still in play gets a sentence saying when its story is told."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort
+
+from alley_poker.service.match_story import StoryRefused, match_story_report
+from alley_poker.web.api import alley
+from alley_poker.web.auth import is_commissioner
+from alley_poker.web.commissioner import commissioner, tablet_page
+
+
+@commissioner.get("/matches/<match_id>/story")
+def match_story_page(match_id: str):
+    if not is_commissioner():
+        return tablet_page("commissioner_story.html")
+    service = alley()
+    if service.state(match_id).status == "new":
+        abort(404)
+    context: dict[str, Any] = {"match_id": match_id, "story": None, "refused": ""}
+    try:
+        context["story"] = match_story_report(service, match_id)
+    except StoryRefused as refused:
+        context["refused"] = str(refused).capitalize() + "."
+    return tablet_page("commissioner_story.html", **context)
