@@ -242,6 +242,7 @@
 
   function render() {
     if (!state || !state.bowlers[bowler]) return;
+    document.dispatchEvent(new CustomEvent("alley:match-status", { detail: state.status }));  // story.js
     renderMine(state.bowlers[bowler]);
     renderMyOdds();
     renderBoard();
