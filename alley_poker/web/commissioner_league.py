@@ -34,6 +34,7 @@ from alley_poker.web.api_leagues import (
 )
 from alley_poker.web.auth import is_commissioner
 from alley_poker.web.commissioner import commissioner, tablet_page
+from alley_poker.web.commissioner_story import sheet_stories
 from alley_poker.web.errors import ApiError
 
 
@@ -125,6 +126,8 @@ def league_night_sheet(league_id: str, night_date: str):
             night = started_night(found, night_date_from(night_date))
         except ApiError:
             abort(404)
-        return {"league": league_view(found), "night": night_view(found, night),
-                "sheet": night_sheet_report(found, night)}
+        sheet = night_sheet_report(found, night)
+        with_stories = request.args.get("stories") == "1"
+        return {"league": league_view(found), "night": night_view(found, night), "sheet": sheet,
+                "stories": sheet_stories(sheet) if with_stories else None}
     return _signed_in_page("commissioner_league_sheet.html", build)

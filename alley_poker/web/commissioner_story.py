@@ -27,3 +27,16 @@ def match_story_page(match_id: str):
     except StoryRefused as refused:
         context["refused"] = str(refused).capitalize() + "."
     return tablet_page("commissioner_story.html", **context)
+
+
+def sheet_stories(sheet: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The story of each finished match of a night sheet (the sheet printed "with the
+    stories"); a match still in play has none."""
+    service = alley()
+    stories = {}
+    for match in sheet["matches"]:
+        try:
+            stories[match["match_id"]] = match_story_report(service, match["match_id"])
+        except StoryRefused:
+            continue
+    return stories

@@ -43,7 +43,8 @@ def _steps() -> list[dict]:
     S.append({"ball": {"bowler": "Cy", "pins": 10}})
     # frame 3: a correction
     S.append({"ball": {"bowler": "Ann", "pins": 10}})
-    S.append({"correct": {"bowler": "Ann", "game": 1, "frame": 3, "ball": 1, "pins": 9, "reason": "pinsetter misread"}})
+    S.append({"correct": {"bowler": "Ann", "game": 1, "frame": 3, "ball": 1, "pins": 9,
+                          "reason": "pinsetter misread"}})
     S.append({"commissioner": {"action": "apply_review", "reason": "remedy as suggested"}})
     S.append({"ball": {"bowler": "Ann", "pins": 1}})
     S.append({"ball": {"bowler": "Bob", "pins": 10}})
@@ -83,6 +84,12 @@ def varied_match_events() -> list:
 
 def play_varied_match(service, match_id: str = "m1") -> None:
     """The same match through a service (test mode, so the steps can stack the pile)."""
+    start_varied_match(service, match_id)
+    bowl_varied_match(service, match_id)
+
+
+def start_varied_match(service, match_id: str = "m1") -> None:
+    """The match created and started (its bowlers may get phone codes now)."""
     service.lanes.assign(match_id, SLOTS)
     bowlers = list(SLOTS.values())
     service.execute(match_id, c.CreateMatch(match_id, bowlers, games=1, test_mode=True,
@@ -90,6 +97,10 @@ def play_varied_match(service, match_id: str = "m1") -> None:
     for bowler in bowlers:
         service.execute(match_id, c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
     service.execute(match_id, c.StartMatch(actor=DESK))
+
+
+def bowl_varied_match(service, match_id: str = "m1") -> None:
+    """Every step after the setup, to the desk's confirmation."""
     for step in STEPS[1:]:
         ((kind, body),) = step.items()
         if kind == "stack":
