@@ -294,7 +294,7 @@ def _counted(key: str, words: Callable[[dict[str, Any], int], str]) -> Callable[
 RULES: dict[str, Callable[[Event, MatchState], list[Part]]] = {
     "match_created": lambda e, s: [_text(
         f"match for {listing(e['bowlers'])}: {count_words(e['games'], 'game')}, ante "
-        f"{money(e['ante_cents'])} each", None, tuple(e["bowlers"]))],
+        f"{money(e['ante_cents'])} each")],
     "match_started": lambda e, s: [_text(
         f"match started: {money(sum(e['antes'].values()))} in the pot")],
     "bowler_added": lambda e, s: [_text(
