@@ -67,8 +67,10 @@ class StoryEntry:
     mark: str | None = None         # for a ball: its mark (its cards need no reason)
 
     def add(self, parts: list[Part]) -> None:
+        """Tell ``parts`` after what is told (each in its place), merging like with like."""
         for part in parts:
-            if not (self.parts and self.parts[-1].merge(part)):
+            same = [told for told in self.parts if told.place == part.place]
+            if not (same and same[-1].merge(part)):
                 self.parts.append(part)
 
     @property
@@ -81,7 +83,8 @@ class StoryEntry:
 
     @property
     def text(self) -> str:
-        said = [part.render(self.bowler) for part in self.parts]
+        said = [part.render(self.bowler)
+                for part in sorted(self.parts, key=lambda part: part.place)]
         said = [words for words in said if words]
         if self.head:
             lead = f"{self.bowler}: {self.head}" if self.bowler else self.head
@@ -140,7 +143,7 @@ class StoryTeller:
         elif event.type == "card_returned" and data["card"] in self.state.armed:
             entry.add([Part(lambda who, items, count: (
                 "the joker goes back armed: whoever draws it next swaps the jokers' powers"),
-                key=("armed",))])
+                key=("armed",), place=2)])
 
     def _apply(self, event: Event) -> None:
         self.state.apply(event)
@@ -173,7 +176,7 @@ class StoryTeller:
         elif command in _SETUP or event.type == "match_created":
             when, kind, head = "Setting up", "setup", ""
         elif command == "ExpireDecision":
-            when, kind, head = "Time ran out", "choice", ""
+            when, kind, head = f"Time ran out{' for ' + bowler if bowler else ''}", "choice", ""
         elif actor.startswith("bowler:"):
             bowler = actor.removeprefix("bowler:")
             when, kind, head = f"{bowler}'s choice", "choice", ""

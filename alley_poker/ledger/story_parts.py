@@ -48,6 +48,9 @@ class Part:
     items: list[str] = field(default_factory=list)
     count: int = 1
     others: tuple[str, ...] = ()
+    #: Where it is told in its entry: 0 first (the ruling that explains the rest), 1 in
+    #: order, 2 last (a note on what came before).
+    place: int = 1
 
     @property
     def bowlers(self) -> list[str]:
@@ -55,7 +58,7 @@ class Part:
 
     def merge(self, other: Part) -> bool:
         """Take in ``other`` when it says the same thing of more cards; True when it did."""
-        if self.key is None or self.key != other.key:
+        if self.key is None or self.key != other.key or self.place != other.place:
             return False
         self.items.extend(other.items)
         self.count += other.count
@@ -67,9 +70,10 @@ class Part:
         return self.say(who, listing(self.items), self.count)
 
 
-def _text(words: str, bowler: str | None = None, others: tuple[str, ...] = ()) -> Part:
+def _text(words: str, bowler: str | None = None, others: tuple[str, ...] = (),
+          place: int = 1) -> Part:
     return Part(lambda who, items, count: words, bowler=None, others=(
-        ((bowler,) if bowler else ()) + others))
+        ((bowler,) if bowler else ()) + others), place=place)
 
 
 def _shown(state: MatchState, card: str) -> str:
@@ -138,7 +142,9 @@ def _opened(event: Event, state: MatchState) -> list[Part]:
             f"{who}may steal one card from {victims}"), bowler)]
     if kind == "end_draw":
         why = d["reason"]
-        return [Part(lambda who, items, count: f"{why}: {who}may draw one more card", bowler)]
+        return [Part(lambda who, items, count: (
+            f"{why}: {items} may {'each ' if count > 1 else ''}draw one more card"),
+            None, ("end offer", why), [bowler], others=(bowler,))]
     if kind == "buy":
         price = money(state.ante_cents)
         return [Part(lambda who, items, count: (
@@ -170,9 +176,14 @@ def _closed(event: Event, state: MatchState) -> list[Part]:
         return [Part(lambda who, items, count: f"{who}{words}" if not who else
                      f"{who.strip()}: {words}", bowler)]
     why = reason_words(choice) if isinstance(choice, str) else ""
-    noun = DECISION_WORDS.get(kind, "choice")
+    noun = LAPSED_WORDS.get(kind, "choice")
     return [Part(lambda who, items, count: f"no {noun} for {items}{why}", None,
                  ("lapsed", kind, why), [bowler], others=(bowler,))]
+
+
+#: A decision that lapsed: "no card lost for Ann (the night closed)".
+LAPSED_WORDS = {"lose_card": "card lost", "steal": "steal", "end_draw": "extra draw",
+                "buy": "buy"}
 
 
 def _corrected(event: Event, state: MatchState) -> list[Part]:
@@ -256,9 +267,12 @@ def _showdown(event: Event, state: MatchState) -> list[Part]:
 def _ending(event: Event, state: MatchState) -> list[Part]:
     d = event.data
     series = d["series"] or {}
+    early = d["command"] == "CommissionerSettleAsHandsStand"
     if not series:
         return [_text("the match ended before its last ball")]
-    words = "last ball bowled. Series: " + ", ".join(f"{b} {s}" for b, s in series.items())
+    words = ("the night closed before the last ball: the hands are judged as they stand. "
+             "Series so far: " if early else "last ball bowled. Series: ")
+    words += ", ".join(f"{b} {s}" for b, s in series.items())
     if d["lowest"]:
         words += f"; lowest: {listing(d['lowest'])}"
     return [_text(words, None, tuple(series))]
@@ -325,21 +339,21 @@ RULES: dict[str, Callable[[Event, MatchState], list[Part]]] = {
     "decision_opened": _opened,
     "decision_closed": _closed,
     "guess_made": _bowler_says(lambda d: f"guessed the ball comes back on the {d['side']}"),
-    "guess_resolved": _bowler_says(lambda d: (
-        f"the ball came back on the {d['side']}: " + (
-            "a right guess, no card lost" if d["correct"]
-            else "a wrong guess, a card must go back"))),
+    "guess_resolved": lambda e, s: [Part(lambda who, items, count: (
+        (f"{who.strip()}'s ball" if who else "the ball") + f" came back on the {e['side']}: "
+        + ("a right guess, no card lost" if e["correct"]
+           else "a wrong guess, a card must go back")), e["bowler"])],
     "guess_voided": lambda e, s: [_text(
         f"the desk voided {e['bowler']}'s guess{reason_words(e['reason'])}: a card must go "
         "back", e["bowler"])],
     "holland_daze": lambda e, s: [_text(
         f"Holland-daze for {e['bowler']}{reason_words(e['reason'])}: every card back to the "
-        "pile, streak and hole start over", e["bowler"])],
+        "pile, streak and hole start over", e["bowler"], place=0)],
     "ball_corrected": _corrected,
     "review_raised": _review,
     "review_closed": lambda e, s: [_text(
         f"the desk {e['outcome']} the review{reason_words(e['reason'])}"
-        + (": no card moved" if e["outcome"] == "dismissed" else ""))],
+        + (": no card moved" if e["outcome"] == "dismissed" else ""), place=0)],
     "match_ending": _ending,
     "buy_paid": _bowler_says(lambda d: f"paid {money(d['cents'])} to buy a card"),
     "automatic_win": _bowler_says(lambda d: (

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
 from alley_poker.ledger import replay
 from alley_poker.ledger.events import EVENT_KEYS
 from alley_poker.ledger.story import match_story, story_json
+from alley_poker.scenario.runner import run_scenario
 from tests.ledger.story_match import varied_match_events
 
 
@@ -50,9 +52,9 @@ def test_the_hole_deepened_and_paid_off(story):
 
 def test_a_lost_joker_goes_back_armed_and_swaps_the_powers_when_drawn(story):
     (lost,) = told(story, "Frame 2, ball 1", "Ann")
-    assert lost.startswith("Ann: gutter ball → gave back the good joker to the pile; the joker "
-                           "goes back armed")
-    assert "the pile was reshuffled" in lost
+    assert lost == ("Ann: gutter ball → gave back the good joker to the pile; the pile was "
+                    "reshuffled; the joker goes back armed: whoever draws it next swaps the "
+                    "jokers' powers.")
     bobs = told(story, "Frame 2, ball 1", "Bob")
     assert bobs[-1] == ("Bob: strike → drew the good joker; it was an armed joker, so the jokers "
                         "swapped powers: it is now the bad joker, and the other joker, still in "
@@ -77,8 +79,8 @@ def test_a_correction_raises_a_review_and_the_review_takes_cards_back(story):
         "Ann's game 1 corrected (pinsetter misread): frame 3 ball 1 was strike, now 9 pins; a "
         "review for Ann: the corrected balls earn 2 cards fewer; suggested: take back 4♦ and 3♦.")
     applied = next(e for e in story.values() if "applied the review" in e.text)
-    assert applied.text == ("Ann gave back 4♦ and 3♦ to the pile; the pile was reshuffled; the "
-                            "desk applied the review (remedy as suggested).")
+    assert applied.text == ("The desk applied the review (remedy as suggested); Ann gave back 4♦ "
+                            "and 3♦ to the pile; the pile was reshuffled.")
     assert applied.bowlers == ["Ann"]
 
 
@@ -97,6 +99,7 @@ def test_the_guess_the_end_the_buy_and_the_showdown(story):
     (end,) = [e for e in story.values() if e.when == "End of the match"]
     assert end.text == ("Last ball bowled. Series: Ann 258, Bob 290, Cy 75; lowest: Cy; lowest "
                         "scratch series (75): Cy may draw one more card.")
+    assert end.bowlers == ["Ann", "Bob", "Cy"]
     (buy,) = [e.text for e in story.values() if e.when == "Bob's choice" and "buy" in e.text]
     assert buy == ("Paid $1.00 to buy a card; drew 6♦; no buy for Ann and Cy (the draw pile is "
                    "empty).")
@@ -144,3 +147,61 @@ def test_the_story_is_rebuilt_from_the_log_alone(events):
     first = story_json(events)
     assert story_json(list(events)) == first
     assert replay("scenario", events).status == "settled"
+
+
+SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "examples" / "scenarios").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_example_scenario_tells_a_story_in_plain_words(path):
+    """Every rule's scenario (Holland-daze, removals, voids, the night's close, guesses...)
+    tells its story without an internal name, a card code or cents."""
+    run = run_scenario(path.read_text().splitlines())
+    entries = story_json(run.events)
+    assert entries, path.stem
+    text = " ".join(entry["text"] for entry in entries)
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), text
+    assert not re.search(r"\b[2-9TJQKA][CDHS]\b|JOKER-|\bGJ\b|\bBJ\b", text), text
+    assert "cents" not in text
+
+
+def test_a_voided_match_tells_its_refunds_and_a_second_game_is_named():
+    run = run_scenario([json.dumps(step) for step in [
+        {"setup": {"bowlers": ["Ann", "Bob"], "games": 2}},
+        {"stack": ["KH", "KD", "2S"]},
+        {"ball": {"bowler": "Ann", "pins": 10}},
+        {"commissioner": {"action": "void", "reason": "power cut"}},
+    ]])
+    assert run.error is None, run.error
+    texts = [(entry.when, entry.text) for entry in match_story(run.events)]
+    assert ("Game 1, frame 1, ball 1",
+            "Ann: strike → drew K♥ and K♦; drew 2♠ for the first strike of the game.") in texts
+    assert texts[-1] == ("At the desk",
+                         "The match was voided (power cut): refunded Ann $1.00, Bob $1.00.")
+
+
+def test_rulings_come_first_and_offers_to_several_bowlers_are_one_sentence():
+    def story_of(name: str) -> dict[str, list[str]]:
+        path = Path(__file__).resolve().parents[2] / "examples" / "scenarios" / f"{name}.jsonl"
+        told: dict[str, list[str]] = {}
+        for entry in match_story(run_scenario(path.read_text().splitlines()).events):
+            told.setdefault(entry.when, []).append(entry.text)
+        return told
+
+    daze = story_of("holland_daze_resets_streak")["At the desk"]
+    assert ("Holland-daze for Ann (bowled on lane 4): every card back to the pile, streak and "
+            "hole start over; Ann gave back the good joker, 2♣ and 3♣ to the pile; the pile was "
+            "reshuffled; the joker goes back armed: whoever draws it next swaps the jokers' "
+            "powers.") in daze
+    tie = story_of("split_pot_odd_cents")["End of the match"]
+    assert tie == ["Last ball bowled. Series: Ann 100, Bob 100, Cy 100; lowest: Ann, Bob and "
+                   "Cy; lowest scratch series (100): Ann, Bob and Cy may each draw one more card."]
+    closed = story_of("settle_as_hands_stand")
+    assert closed["At the desk"][-1] == "No card lost for Ann (the night closed)."
+    assert closed["End of the match"][0].startswith(
+        "The night closed before the last ball: the hands are judged as they stand.")
+    guesses = story_of("guess_right_wrong_voided")["At the desk"]
+    assert "Ann's ball came back on the right: a wrong guess, a card must go back." in guesses
+    assert story_of("lose_card_deadline")["Time ran out for Ann"] == [
+        "Gave back 2♣ to the pile; the pile was reshuffled; no answer in time: the rules chose "
+        "the card (the one whose loss leaves the best hand)."]
