@@ -1,9 +1,11 @@
 """A finished match's story for the screens and the night sheet (the projection is
 :mod:`alley_poker.ledger.story`; this reads the stored log and refuses a match in play).
 
-The story is told only once the match is settled or void, like its export: the cards dealt
-are no secret, but a story read mid-match would be a running commentary for one screen that
-the others do not have, and a finished match is what a bowler asks about.
+The story is told only once the match is settled or void, like its export.  The cards dealt
+are no secret (the public events show them as they come), and the story never shows the
+pile; but until the match is finished its moments are not final (the desk's undo can still
+take one back, the showdown is not yet judged), and a bowler asks for the story of a match
+that is over.
 """
 
 from __future__ import annotations

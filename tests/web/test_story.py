@@ -150,6 +150,7 @@ def test_the_night_sheet_prints_the_stories_when_asked(app, service):
     client, _ = signed_in_client(app)
     plain = client.get("/commissioner/leagues/tue/nights/2026-11-24").get_data(as_text=True)
     assert 'href="?stories=1"' in plain and "story-entry" not in plain
+    assert f'href="/commissioner/matches/{match_id}/story"' in plain
     sheet = client.get("/commissioner/leagues/tue/nights/2026-11-24?stories=1")
     html = sheet.get_data(as_text=True)
     assert f"The story of match {match_id}" in html
