@@ -159,3 +159,28 @@ def test_the_night_sheet_prints_the_stories_when_asked(app, service):
     from markupsafe import escape
     for entry in story["entries"]:
         assert str(escape(entry["text"])) in html
+
+
+@pytest.mark.slow
+def test_the_night_sheet_with_stories_fits_the_paper(browser, live_server, app, service):
+    """Printed (the print stylesheet, an A4 page's width): every story whole, no navigation."""
+    from tests.web.test_league_pages import play_a_night
+
+    match_id = play_a_night(app, service)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/commissioner")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_selector(".tablet-header")
+    page.goto(f"{live_server.url}/commissioner/leagues/tue/nights/2026-11-24")
+    page.click("#with-stories")
+    page.wait_for_selector(f".sheet-match[data-match='{match_id}'] ol.story .kind-showdown")
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": 794, "height": 1123})
+    page.wait_for_function("document.documentElement.clientWidth === 794")
+    assert page.locator(".tablet-header").is_hidden()
+    assert page.locator("#with-stories").is_hidden()
+    assert no_clipping(page, 794) == []
+    page.pdf(path="/tmp/night-sheet-with-stories.pdf")
+    page.screenshot(path="/tmp/night-sheet-with-stories.png", full_page=True)
