@@ -12,6 +12,41 @@ named unless the entry is that bowler's own moment.
 True
 >>> part.render("Ann"), part.render(None)
 ('drew Q♠ and 3♦', 'Ann drew Q♠ and 3♦')
+
+The rules, one event at a time (:func:`say`; in Ann's own moment her name is left out):
+
+>>> say("card_drawn", {"bowler": "Ann", "card": "QS", "reason": "strike"}, "Ann", mark="strike")
+'drew Q♠'
+>>> say("card_drawn", {"bowler": "Ann", "card": "7C", "reason": "first strike of the game"}, "Ann")
+'drew 7♣ for the first strike of the game'
+>>> say("card_taken", {"bowler": "Bob", "from_bowler": "Ann", "card": "KH", "via": "steal"})
+'Bob stole K♥ from Ann'
+>>> say("card_taken", {"bowler": "Bob", "from_bowler": "Ann", "card": "TD", "via": "courtesy"},
+...     "Bob")
+'the pile was empty: took 10♦ from Ann at random (a courtesy draw)'
+>>> say("card_returned", {"bowler": "Ann", "card": "4S", "why": "gutter"}, "Ann")
+'gave back 4♠ to the pile'
+>>> say("draw_skipped", {"bowler": "Bob", "why": "the draw pile is empty and the drawer holds "
+...                      "the most cards"}, "Bob")
+'no card for 1 draw (the pile is empty and Bob already holds the most cards)'
+>>> say("hole_paid_off", {"bowler": "Cy", "reason": "strike"}, "Cy")
+'paid off 1 card of the hole instead of drawing'
+>>> print(say("jokers_swapped", {"trigger": "JOKER-A", "disarmed": ["JOKER-A"],
+...                              "powers": {"JOKER-A": "bad", "JOKER-B": "good"}}))
+... # doctest: +NORMALIZE_WHITESPACE
+it was an armed joker, so the jokers swapped powers: it is now the bad joker,
+and the other joker, still in the pile, is now the good joker
+>>> say("buy_paid", {"bowler": "Bob", "cents": 200}, "Bob")
+'paid $2.00 to buy a card'
+>>> say("payout", {"bowler": "Ann", "cents": 4000})
+'paid out: Ann $40.00'
+>>> say("match_voided", {"refunds": {"Ann": 100, "Bob": 100}, "reason": "power cut"})
+'the match was voided (power cut): refunded Ann $1.00, Bob $1.00'
+>>> say("review_raised", {"bowler": "Ann", "difference": {"cards": -2},
+...                       "remedy": {"take_back": ["4D", "3D"]}})
+'a review for Ann: the corrected balls earn 2 cards fewer; suggested: take back 4♦ and 3♦'
+>>> say("consent_recorded", {"bowler": "Ann", "ante_cents": 100})  # bookkeeping: not told
+''
 """
 
 from __future__ import annotations
@@ -380,6 +415,17 @@ def describe_event(event: Event, state: MatchState, ball_mark: str | None = None
         return _draw(event, state, ball_mark)
     rule = RULES.get(event.type)
     return rule(event, state) if rule else []
+
+
+def say(kind: str, data: dict[str, Any], subject: str | None = None, *,
+        mark: str | None = None) -> str:
+    """One event's words on its own, read against an empty match (for examples and tests)."""
+    from datetime import UTC, datetime
+
+    event = Event("example", 1, kind, datetime(2026, 1, 1, tzinfo=UTC),
+                  {"actor": "feed:example", "command": "RecordBall", "action": 1, **data})
+    parts = describe_event(event, MatchState.empty("example"), mark)
+    return "; ".join(part.render(subject) for part in parts)
 
 
 def undo_parts(undone: list[Any], before: dict[str, list[str]], holes: dict[str, int],
