@@ -181,6 +181,7 @@ def test_the_night_sheet_with_stories_fits_the_paper(browser, live_server, app, 
     page.wait_for_function("document.documentElement.clientWidth === 794")
     assert page.locator(".tablet-header").is_hidden()
     assert page.locator("#with-stories").is_hidden()
+    assert page.locator(".sheet-story-link").is_hidden()
     assert no_clipping(page, 794) == []
     page.pdf(path="/tmp/night-sheet-with-stories.pdf")
     page.screenshot(path="/tmp/night-sheet-with-stories.png", full_page=True)
