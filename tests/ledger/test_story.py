@@ -205,3 +205,26 @@ def test_rulings_come_first_and_offers_to_several_bowlers_are_one_sentence():
     assert story_of("lose_card_deadline")["Time ran out for Ann"] == [
         "Gave back 2♣ to the pile; the pile was reshuffled; no answer in time: the rules chose "
         "the card (the one whose loss leaves the best hand)."]
+
+
+def test_a_result_undone_and_confirmed_again_is_told_in_order():
+    steps = [{"setup": {"bowlers": ["Ann", "Bob"], "games": 1}}, {"stack": ["AS", "AH"]}]
+    for _frame in range(10):
+        for bowler in ("Ann", "Bob"):
+            steps += [{"ball": {"bowler": bowler, "pins": 9}},
+                      {"ball": {"bowler": bowler, "pins": 0}}]
+    steps += [{"decide": {"bowler": b, "kind": "end_draw", "accept": True}} for b in ("Ann", "Bob")]
+    steps += [{"decide": {"bowler": b, "kind": "buy", "accept": False}} for b in ("Ann", "Bob")]
+    steps += [{"commissioner": {"action": "confirm"}},
+              {"commissioner": {"action": "undo_result", "reason": "wrong hand read"}},
+              {"commissioner": {"action": "confirm", "reason": "again"}}]
+    run = run_scenario([json.dumps(step) for step in steps])
+    assert run.error is None, run.error
+    told = [(e.when, e.text) for e in match_story(run.events)]
+    assert told[-3:] == [
+        ("At the desk", "The desk undid the result (wrong hand read): payouts taken back from "
+                        "Ann $1.00, Bob $1.00."),
+        ("Showdown", "Ann: High card, ace (A♠); Bob: High card, ace (A♥); Ann and Bob split "
+                     "the pot: Ann $1.00, Bob $1.00."),
+        ("Result", "Paid out: Ann $1.00 and Bob $1.00; the match is settled (again).")]
+    assert all(entry["at"].endswith("Z") for entry in story_json(run.events))
