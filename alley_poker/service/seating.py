@@ -9,7 +9,10 @@ bowlers, is never guessed at: the slot stays empty (its balls are held, not deal
 *seat request* waits for the desk to pick who it is; the held balls are then applied.
 
 The latest ``OPEN`` of each lane is also remembered for a few hours, so a night started
-after the scorer opened its lanes is laid out as the scorer has it.
+after the scorer opened its lanes is laid out as the scorer has it.  A line that already went
+to a match (heard while a match held its lane, or used when a night started) is that match's:
+a later night on the same lanes (the late league after the early one) is never laid out or
+seated from it.
 """
 
 from __future__ import annotations
@@ -60,7 +63,8 @@ class ScorerSeating:
         self.service = service
         self.requests = requests
         self.clock = clock
-        self._announced: dict[int, tuple[float, list[tuple[int, str]]]] = {}
+        # lane -> (heard at, slots, claimed: the line already went to a match)
+        self._announced: dict[int, tuple[float, list[tuple[int, str]], bool]] = {}
         self._lock = threading.Lock()
         # A night started in another process (a web process, while this one reads the feed)
         # was laid out without the lines this one heard: seat its matches from them now.
@@ -76,30 +80,40 @@ class ScorerSeating:
             for lane in pair:
                 heard = self._heard(lane)
                 if heard:
+                    self._claim(lane)
                     try:
                         self._seat(match_id, lane, heard)
                     except (CommandRefused, ValueError) as problem:
                         log.warning("lane %s: not seated from the scorer: %s", lane, problem)
 
     def _heard(self, lane: int) -> list[tuple[int, str]]:
-        """The scorer's latest line for ``lane``, unless it is last night's."""
+        """The scorer's latest line for ``lane``, unless it is last night's or already went
+        to a match (an earlier league's, on the same lanes the same evening)."""
         with self._lock:
-            at, slots = self._announced.get(lane, (float("-inf"), []))
-        return list(slots) if self.clock() - at < ANNOUNCEMENT_TTL_S else []
+            at, slots, claimed = self._announced.get(lane, (float("-inf"), [], False))
+        return list(slots) if not claimed and self.clock() - at < ANNOUNCEMENT_TTL_S else []
+
+    def _claim(self, lane: int) -> None:
+        """The line heard on ``lane`` went to a match: no later night is seated from it."""
+        with self._lock:
+            if lane in self._announced:
+                at, slots, _claimed = self._announced[lane]
+                self._announced[lane] = (at, slots, True)
 
     def announced(self) -> dict[int, list[tuple[int, str]]]:
         """Lanes the scorer opened lately and not yet given to a match: lane → slots."""
         now = self.clock()
         with self._lock:
-            return {lane: list(slots) for lane, (at, slots) in self._announced.items()
-                    if now - at < ANNOUNCEMENT_TTL_S
+            return {lane: list(slots) for lane, (at, slots, claimed) in self._announced.items()
+                    if not claimed and now - at < ANNOUNCEMENT_TTL_S
                     and not self._unfinished_on(lane)}
 
     def on_lane_opened(self, event: LaneOpened) -> None:
         slots = [(seat.slot, seat.name) for seat in event.bowlers if seat.name.strip()]
+        matches = self._matches_for(event.lane)
         with self._lock:
-            self._announced[event.lane] = (self.clock(), slots)
-        for match_id in self._matches_for(event.lane):
+            self._announced[event.lane] = (self.clock(), slots, bool(matches))
+        for match_id in matches:
             try:
                 self._seat(match_id, event.lane, slots)
             except (CommandRefused, ValueError) as problem:
