@@ -32,7 +32,7 @@ from alley_poker.league import (
     to_local,
 )
 from alley_poker.service.league_desk import LeagueDesk
-from alley_poker.service.league_nights import LeagueNightError
+from alley_poker.service.league_nights import LeagueAverage, LeagueNightError, handicap_of
 from alley_poker.service.seating import SeatingError
 from alley_poker.store.event_store import as_utc
 from alley_poker.web.api import alley, api, known_match_ids, match_summary, validated_body
@@ -120,11 +120,25 @@ def league_view(league: League) -> dict[str, Any]:
             "tonight": tonight(league).isoformat()}
 
 
-def bowler_view(league: League, bowler: Bowler) -> dict[str, Any]:
+def league_records(league: League) -> LeagueAverage:
+    """Each bowler's (games, average) in ``league`` so far, from one read of the standings:
+    what a night's start reads for the handicap it records."""
+    with league_desk().standings.reading() as projection:
+        records = {row.bowler_id: (row.games, row.average)
+                   for row in projection.standings(league.league_id)
+                   if row.average is not None}
+    return records.get
+
+
+def bowler_view(league: League, bowler: Bowler,
+                records: LeagueAverage | None = None) -> dict[str, Any]:
+    """A bowler as the roster shows them; ``handicap`` is tonight's, by the same rule a
+    night's start records (a "league" basis uses the league average once it counts)."""
+    records = records if records is not None else league_records(league)
     return {"bowler_id": bowler.bowler_id, "league_id": bowler.league_id, "name": bowler.name,
             "scorer_name": bowler.scorer_name, "average": bowler.average,
             "handicap_basis": bowler.handicap_basis, "team": bowler.team,
-            "active": bowler.active, "handicap": league.handicap.for_average(bowler.average)}
+            "active": bowler.active, "handicap": handicap_of(bowler, league, records)}
 
 
 def league_from(body: CreateLeagueBody | UpdateLeagueBody, base: League | None) -> League:
@@ -193,7 +207,8 @@ def list_roster(league_id: str):
     league = existing_league(league_id)
     bowlers = league_desk().store.bowlers(league.league_id,
                                           include_retired=query.include_retired)
-    return jsonify({"bowlers": [bowler_view(league, b) for b in bowlers]})
+    records = league_records(league)
+    return jsonify({"bowlers": [bowler_view(league, b, records) for b in bowlers]})
 
 
 @api.post("/leagues/<league_id>/bowlers")
@@ -238,8 +253,9 @@ def import_roster(league_id: str):
         rows = [{"line": line, "reason": reason} for line, reason in bad.problems]
         return jsonify({"error": {"code": "bad_roster", "message": str(bad), "field": "csv",
                                   "rows": rows}}), 400
+    records = league_records(league)
     return jsonify({"imported": len(added),
-                    "bowlers": [bowler_view(league, b) for b in added]}), 201
+                    "bowlers": [bowler_view(league, b, records) for b in added]}), 201
 
 
 # --- nights ----------------------------------------------------------------------------------
