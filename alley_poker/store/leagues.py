@@ -337,11 +337,11 @@ class LeagueStore:
         result = connection.execute(insert(league_bowlers).values(
             centre=self.centre, league_id=league_id, name=draft.name,
             scorer_name=draft.scorer_name, average=draft.average,
-            handicap_basis=draft.handicap_basis, team=draft.team, active=True,
+            handicap_basis=draft.handicap_basis, team=draft.team, active=draft.active,
             created_at=now, updated_at=now))
         return Bowler(int(result.inserted_primary_key[0]), league_id, draft.name,
                       draft.scorer_name, draft.average, draft.handicap_basis, draft.team,
-                      active=True)
+                      active=draft.active)
 
     def _set_active(self, bowler_id: int, active: bool) -> Bowler:
         with self._writing() as connection:
