@@ -34,6 +34,18 @@ ANNOUNCEMENT_TTL_S = 3 * 3600.0
 
 #: Who the assignment log names when the scorer's own line moved a bowler.
 SCORER = "scorer"
+#: A finished match's status in a sentence.
+ENDED = {"settled": "settled", "void": "voided"}
+
+
+def lanes_words(lane: int) -> str:
+    """The lane pair a lane belongs to, as a desk says it.
+
+    >>> lanes_words(3), lanes_words(4)
+    ('lanes 3-4', 'lanes 3-4')
+    """
+    first = lane if lane % 2 else lane - 1
+    return f"lanes {first}-{first + 1}"
 
 
 class SeatRequests(Protocol):
@@ -45,6 +57,8 @@ class SeatRequests(Protocol):
     def open_seat_requests(self, match_id: str | None = None) -> list[Any]: ...
 
     def resolve_seat_request(self, request_id: int, bowler_id: int, *, actor: str) -> Any: ...
+
+    def dismiss_seat_request(self, request_id: int, *, actor: str) -> Any: ...
 
     def bowlers(self, league_id: str, *, include_retired: bool = False) -> list[Any]: ...
 
@@ -160,25 +174,24 @@ class ScorerSeating:
                 "kind": "seat_request", "id": request.id, "match_id": match_id,
                 "lane": lane, "slot": slot, "scorer_name": shown,
                 "message": f"lane {lane} slot {slot}: the scorer shows {shown!r}, who is not "
-                           f"one bowler of match {match_id}: pick who it is"})
+                           f"one bowler of the match on {lanes_words(lane)}: pick who it "
+                           "is"})
         self._apply_held(lane, [slot for (on, slot) in wanted])
 
     def pick(self, request_id: int, bowler: str, *, actor: str) -> str:
         """The desk says who the scorer's name is: seat them in that slot, apply held balls."""
-        request = next((r for r in self.requests.open_seat_requests()
-                        if r.id == request_id), None)
-        if request is None:
-            raise SeatingError(f"seat request {request_id} is not open (already picked, or "
-                               "unknown)", "request_id")
+        request = self._open_request(request_id)
         match_id, lane, slot = request.match_id, request.lane, request.slot
         state = self.service.state(match_id)
         people = (state.league or {}).get("people", {})
-        if bowler not in state.bowlers or bowler not in people:
-            raise SeatingError(f"{bowler!r} is not a bowler of match {match_id}: pick one of "
-                               + ", ".join(b for b in state.bowlers if b in people), "bowler")
         if state.status in FINISHED:
-            raise SeatingError(f"match {match_id} is {state.status}: nobody can be seated",
-                               "request_id")
+            raise SeatingError(
+                f"the match on {lanes_words(lane)} is already {ENDED[state.status]}, so "
+                "nobody can be seated in it now: dismiss this request instead", "request_id")
+        if bowler not in state.bowlers or bowler not in people:
+            raise SeatingError(f"{bowler} is not a bowler of the match on {lanes_words(lane)}: "
+                               "pick one of "
+                               + ", ".join(b for b in state.bowlers if b in people), "bowler")
         current = self.service.lanes.assignment(match_id)
         slots = {key: name for key, name in (current.slots if current else {}).items()
                  if name != bowler and key != (lane, slot)}
@@ -195,6 +208,28 @@ class ScorerSeating:
         applied = self._apply_held(lane, [slot], actor=actor)
         return (f"{bowler} bowls in lane {lane} slot {slot}"
                 + (f"; {applied} held ball(s) applied" if applied else ""))
+
+    def dismiss(self, request_id: int, *, actor: str) -> str:
+        """The desk closes a request without seating anyone (the match is over, or the name
+        was nobody's); the slot's held balls stay on the held-balls list."""
+        request = self._open_request(request_id)
+        try:
+            self.requests.dismiss_seat_request(request_id, actor=actor)
+        except ValueError as refused:  # closed meanwhile at another tablet
+            raise SeatingError(str(refused), "request_id") from refused
+        self.service.announce("alley", {"kind": "seat_request_resolved", "id": request_id,
+                                        "match_id": request.match_id, "bowler": None})
+        return (f"dismissed: nobody is seated for the scorer's {request.scorer_name!r} in "
+                f"lane {request.lane} slot {request.slot}; any balls held for that slot stay "
+                "on the held-balls list")
+
+    def _open_request(self, request_id: int) -> Any:
+        request = next((r for r in self.requests.open_seat_requests()
+                        if r.id == request_id), None)
+        if request is None:
+            raise SeatingError("that seat request is no longer open (already answered, or "
+                               "dismissed)", "request_id")
+        return request
 
     def _apply_held(self, lane: int, slots: list[int], *, actor: str = SCORER) -> int:
         """Offer again the balls held because these slots had nobody."""

@@ -280,10 +280,27 @@ class LeagueStore:
             if row is None:
                 raise LeagueNotFound(f"no seat request {request_id}", field="request_id")
             if row.resolved_at is not None:
-                raise LeagueError(f"seat request {request_id} was already resolved by "
-                                  f"{row.resolved_by}", field="request_id")
+                raise LeagueError("that seat request was already answered at another tablet",
+                                  field="request_id")
             connection.execute(update(table).where(table.c.id == request_id).values(
                 resolved_bowler=bowler_id, resolved_by=actor[:128], resolved_at=utcnow()))
+            return _seat_request_from(connection.execute(
+                select(table).where(table.c.id == request_id)).one())
+
+    def dismiss_seat_request(self, request_id: int, *, actor: str) -> SeatRequest:
+        """The desk closes an open request without seating anyone (its match is over, or the
+        name was nobody's): resolved, with no bowler."""
+        table = seat_requests
+        with self._writing() as connection:
+            row = connection.execute(select(table).where(
+                table.c.id == request_id, table.c.centre == self.centre)).first()
+            if row is None:
+                raise LeagueNotFound(f"no seat request {request_id}", field="request_id")
+            if row.resolved_at is not None:
+                raise LeagueError("that seat request was already answered at another tablet",
+                                  field="request_id")
+            connection.execute(update(table).where(table.c.id == request_id).values(
+                resolved_bowler=None, resolved_by=actor[:128], resolved_at=utcnow()))
             return _seat_request_from(connection.execute(
                 select(table).where(table.c.id == request_id)).one())
 

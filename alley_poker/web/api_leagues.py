@@ -31,6 +31,7 @@ from alley_poker.league import (
     parse_start_time,
     to_local,
 )
+from alley_poker.service.alley import FINISHED
 from alley_poker.service.league_desk import LeagueDesk
 from alley_poker.service.league_nights import LeagueAverage, LeagueNightError, handicap_of
 from alley_poker.service.seating import SeatingError
@@ -316,15 +317,17 @@ def list_seat_requests():
     service = alley()
     waiting = league_desk().store.open_seat_requests()
     return jsonify({"seat_requests": [
-        seat_request_view(request, list(service.state(request.match_id).bowlers))
-        for request in waiting]})
+        seat_request_view(request, service.state(request.match_id)) for request in waiting]})
 
 
-def seat_request_view(request: Any, choices: list[str]) -> dict[str, Any]:
-    """An open seat request, with the match's bowlers the desk may pick from."""
+def seat_request_view(request: Any, state: Any) -> dict[str, Any]:
+    """An open seat request, with the match's bowlers the desk may pick from; ``can_seat``
+    is False once the match is over (the desk can only dismiss it then)."""
     return {"id": request.id, "match_id": request.match_id, "lane": request.lane,
             "slot": request.slot, "scorer_name": request.scorer_name,
-            "raised_at": as_utc(request.raised_at).isoformat(), "choices": choices}
+            "raised_at": as_utc(request.raised_at).isoformat(),
+            "choices": list(state.bowlers), "match_status": state.status,
+            "can_seat": state.status not in FINISHED}
 
 
 @api.post("/seat-requests/<int:request_id>/pick")
@@ -341,4 +344,20 @@ def pick_seat(request_id: int):
         status = 409 if refused.field == "request_id" else 400
         raise ApiError(status, "conflict" if status == 409 else "bad_request", str(refused),
                        refused.field) from None
+    return jsonify({"done": True, "message": message, "id": request_id})
+
+
+@api.post("/seat-requests/<int:request_id>/dismiss")
+@commissioner_required
+def dismiss_seat(request_id: int):
+    """Close a seat request without seating anyone (its match is over, or the name was
+    nobody's); the slot's held balls stay on the held-balls list."""
+    desk = league_desk()
+    if request_id >= MAX_ID or not any(
+            request.id == request_id for request in desk.store.open_seat_requests()):
+        raise ApiError(404, "not_found", f"no open seat request {request_id}", "request_id")
+    try:
+        message = desk.seating.dismiss(request_id, actor=actor())
+    except (SeatingError, LeagueError) as refused:
+        raise ApiError(409, "conflict", str(refused), refused.field) from None
     return jsonify({"done": True, "message": message, "id": request_id})
