@@ -298,7 +298,7 @@ class AlleyService:
         """The commissioner moves bowlers between lane slots (kept, with who and why)."""
         state = self.state(match_id)
         if state.status in ("new", *FINISHED):
-            raise CommandRefused(f"match {match_id} is {state.status}: it holds no lanes",
+            raise CommandRefused(f"the match is {state.status}: it holds no lanes",
                                  field="match_id")
         if sorted(slots.values()) != sorted(state.bowlers):
             raise CommandRefused("every bowler of the match needs exactly one lane slot",
@@ -315,11 +315,11 @@ class AlleyService:
         """
         state = self.state(match_id)
         if state.status in ("new", *FINISHED):
-            raise CommandRefused(f"match {match_id} is {state.status}: it holds no lanes",
+            raise CommandRefused(f"the match is {state.status}: it holds no lanes",
                                  field="match_id")
         strangers = sorted(set(slots.values()) - set(state.bowlers))
         if strangers:
-            raise CommandRefused(f"not bowlers of match {match_id}: {', '.join(strangers)}",
+            raise CommandRefused(f"not bowlers of this match: {', '.join(strangers)}",
                                  field="slots")
         self._reassign(match_id, slots, actor=actor, reason=reason)
 
