@@ -6,6 +6,7 @@ from __future__ import annotations
 from alley_poker.ledger import commands as c
 from drivers.base import BowlerSlot, LaneOpened
 from tests.web.conftest import DESK
+from tests.web.test_accessibility import serious_violations
 from tests.web.test_league_api import ROSTER, TUESDAY, Desk, refused, roster_of
 from tests.web.test_league_pages import tablet
 
@@ -55,6 +56,8 @@ def test_the_tablet_dismisses_a_settled_matchs_seat_request(browser, live_server
     request = page.locator("#seat-request-list li.seat-request")
     request.wait_for()
     assert "nobody can be seated in it now" in request.inner_text()
+    assert "(the match on lanes 3-4)" in request.inner_text()
+    assert serious_violations(page) == []
     request.get_by_role("button", name="Seat them").click()
     page.wait_for_selector("#notice >> text=already settled, so nobody can be seated")
     request.get_by_role("button", name="Dismiss").click()
