@@ -88,3 +88,20 @@ def test_the_late_leagues_own_scorer_lines_still_seat_it(desk, store_service):
     slots = store_service.lanes.assignment(late.matches[0]).slots
     assert slots[(1, 1)] == "Lou Reed" and slots[(1, 2)] == "Ivy Lane"
     assert desk.store.open_seat_requests() == []
+
+
+def test_a_line_the_early_night_was_laid_out_from_is_not_used_again(desk, store_service):
+    # The scorer opened lane 1 for the early league before its night started.
+    store_service.handle_lane_event(LaneOpened(
+        lane=1, bowlers=(BowlerSlot(1, "GUS"), BowlerSlot(2, "ED")), game=1))
+    early = desk.nights.start("early", everyone(desk, "early"), actor=DESK, night_date=NIGHT)
+    assert early.seating["early-2026-11-24-1-2"][(1, 1)] == "Gus Pike"
+    for match_id in early.matches:
+        store_service.execute(match_id, c.CommissionerVoidMatch(reason="early done",
+                                                                actor=DESK))
+
+    late = desk.nights.start("late", everyone(desk, "late"), actor=DESK, night_date=NIGHT)
+
+    lanes = {lane for lane, _slot in store_service.lanes.assignment(late.matches[0]).slots}
+    assert lanes == {1, 2}
+    assert desk.store.open_seat_requests() == []
