@@ -277,6 +277,11 @@ def scenario_run(file, as_json: bool, seed: int) -> None:
 @click.option("--seed", type=int, default=None, help="Repeat the same games.")
 @click.option("--games", type=int, default=3, show_default=True)
 @click.option("--bowlers", type=int, default=4, show_default=True, help="Bowlers per lane.")
+@click.option("--names", multiple=True, metavar="ANN,BOB,...",
+              help="Bowl these scorer names (a roster's, to rehearse a league night): once, "
+                   "spread over the lanes as a night lays them out; or once per lane.")
+@click.option("--roster", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Bowl a roster file's active bowlers (scorer names, averages).")
 @click.option("--snapshots/--no-snapshots", default=False, help="SNAP after every frame.")
 @click.option("--heartbeat", "heartbeat_s", type=float, default=10.0, show_default=True)
 @click.option("-v", "--verbose", is_flag=True, help="Print every line written.")

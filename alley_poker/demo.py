@@ -255,7 +255,7 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
     feeds = server.feeds if server is not None else FeedSupervisor(
         centre.feeds, service.handle_lane_event)
     service.bus.subscribe(Narrator(service, echo))
-    bowlers = DemoBowlers(service, rng)
+    bowlers = DemoBowlers(service, random.Random(rng.randrange(2**63)))  # its own stream
     bowlers.start()
     if server is not None:
         server.start()

@@ -79,15 +79,26 @@ def night_start(league_id: str, night_date: Any, bowlers: tuple[str, ...], every
     # Imported here: every alley-poker command, the served ones too, loads this module.
     import httpx
 
-    with httpx.Client(base_url=server.rstrip("/") + "/api/v1", timeout=30,
-                      headers={"Authorization": f"Bearer {token}"}) as api:
-        roster = _answer(api.get(f"/leagues/{league_id}/bowlers"))["bowlers"]
-        checked_in = ([b["bowler_id"] for b in roster] if everyone
-                      else [_roster_id(roster, name) for name in bowlers])
-        body: dict[str, Any] = {"checked_in": checked_in}
-        if night_date is not None:
-            body["night_date"] = date.isoformat(night_date.date())
-        started = _answer(api.post(f"/leagues/{league_id}/nights", json=body))
+    server = server.rstrip("/")
+    try:
+        with httpx.Client(base_url=server + "/api/v1", timeout=30,
+                          headers={"Authorization": f"Bearer {token}"}) as api:
+            roster = _answer(api.get(f"/leagues/{league_id}/bowlers",
+                                     params={"include_retired": "true"}))["bowlers"]
+            checked_in = ([b["bowler_id"] for b in roster if b["active"]] if everyone
+                          else [_roster_id(roster, name) for name in bowlers])
+            body: dict[str, Any] = {"checked_in": checked_in}
+            if night_date is not None:
+                body["night_date"] = date.isoformat(night_date.date())
+            started = _answer(api.post(f"/leagues/{league_id}/nights", json=body))
+    except httpx.ConnectError:
+        raise click.ClickException(f"cannot reach {server} — is `serve` running?") from None
+    except httpx.TimeoutException:
+        raise click.ClickException(f"{server} did not answer within 30 s — is it the "
+                                   "alley-poker server, and is it running?") from None
+    except httpx.TransportError as lost:
+        raise click.ClickException(f"lost the connection to {server} ({lost}); check on the "
+                                   "tablet whether the night started") from None
     click.echo(f"night {started['night_id']} started with {len(checked_in)} bowlers:")
     for match in started["matches"]:
         click.echo(f"  {match['match_id']} on lanes {match['lanes']}: "
@@ -101,6 +112,9 @@ def _roster_id(roster: list[dict[str, Any]], shown: str) -> int:
         raise click.BadParameter(
             f"{shown!r} is {'nobody' if not found else 'more than one bowler'} on the roster",
             param_hint="--bowler")
+    if not found[0]["active"]:
+        raise click.ClickException(f"{found[0]['name']} is retired — reactivate first "
+                                   "(on the tablet's roster)")
     return found[0]["bowler_id"]
 
 

@@ -9,13 +9,17 @@ order, so the matches are seated from the scorer's word, not the desk's plan.  D
 answer their own decisions and the demo commissioner confirms each result.  At the end the
 season standings are printed from the projection of the event log, and the money is shown to
 reconcile: every bowler's net, plus what the house kept, comes to exactly zero.
+
+With ``--seed N`` a season repeats exactly: the scorer's bowling, the demo bowlers' answers
+and the shuffles each draw from their own generator derived from the seed (the shuffles then
+come from the seed, not from a sealed secret), and the bowlers answer each decision as soon as
+the ball that opened it is in, so no thread's timing changes what happens.
 """
 
 from __future__ import annotations
 
 import random
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -82,6 +86,20 @@ def money(cents: int) -> str:
     return f"{sign}${abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 
+class SeasonRandom:
+    """The season's random streams, each its own generator derived from one seed: the scorer
+    (who sits where, how they bowl), the demo bowlers' answers, and the shuffles (``None``
+    without a seed: every match is then dealt fairly from a sealed secret)."""
+
+    def __init__(self, seed: int | None):
+        root = random.Random(seed)
+        self.scorer = random.Random(root.randrange(2**63))
+        self.bowlers = random.Random(root.randrange(2**63))
+        shuffles = random.Random(root.randrange(2**63))
+        self.shuffles: Callable[[], random.Random] | None = (
+            None if seed is None else lambda: random.Random(shuffles.randrange(2**63)))
+
+
 def demo_league() -> League:
     return League(LEAGUE_ID, "Tuesday Night Poker (demo)", "house-rev-1.2", ante_cents=100,
                   weekday=1, start_time=time_of_day(19, 0), time_zone="America/Chicago",
@@ -97,43 +115,40 @@ def run_season(*, weeks: int = 4, seed: int | None = None, database: Path | None
     With ``port`` the commissioner's tablet is served on it after the season (the same
     server ``alley-poker serve`` runs), and ``linger`` is called before it stops.
     """
-    rng = random.Random(seed)
+    streams = SeasonRandom(seed)
+    rng = streams.scorer
     if database is None:
         database = Path(tempfile.mkdtemp(prefix="alley-poker-season-")) / "season.sqlite3"
     database.parent.mkdir(parents=True, exist_ok=True)
-    service = open_service(f"sqlite:///{database}")
+    service = open_service(f"sqlite:///{database}", rng_factory=streams.shuffles)
     desk = open_league_desk(service)
     result = SeasonResult(database, LEAGUE_ID)
-    bowlers = DemoBowlers(service, rng)
-    try:
-        league = demo_league()
-        desk.store.create_league(league)
-        roster = desk.store.import_roster(LEAGUE_ID, ROSTER_CSV)
-        echo(f"{league.name}: {len(roster)} bowlers imported from the roster file; "
-             f"{league.weekday_name}s at {league.start_time_text} ({league.time_zone}), "
-             f"lanes {', '.join(f'{a}-{b}' for a, b in league.lane_pairs)}")
-        bowlers.start()
-        for week, night_date in enumerate(season_dates(league, first_night, weeks=weeks), 1):
-            here = [b for b in roster if b.name not in ABSENT.get(week, ())]
-            started = desk.nights.start(LEAGUE_ID, [b.bowler_id for b in here],
-                                        actor=COMMISSIONER, night_date=night_date)
-            result.nights.append(started.night_id)
-            echo(f"\nweek {week}, {night_date.isoformat()}: {len(here)} checked in; "
-                 f"matches {', '.join(started.matches)}")
-            _bowl_the_night(service, league, started.seating, roster, rng, bowlers)
-            for match_id in started.matches:
-                _close_if_open(service, match_id, echo)
-                state = service.state(match_id)
-                result.unsettled.extend([match_id] if state.status not in FINISHED else [])
-                winners = ", ".join(f"{name} {money(cents)}"
-                                    for name, cents in state.won.items() if cents)
-                echo(f"  {match_id}: {state.status}"
-                     + (f"; the pot went to {winners}" if winners else ""))
-        with desk.standings.reading() as projection:
-            result.standings = projection.standings(LEAGUE_ID)
-            result.reconciliation = projection.reconciliation(LEAGUE_ID)
-    finally:
-        bowlers.stop()
+    bowlers = DemoBowlers(service, streams.bowlers)
+    league = demo_league()
+    desk.store.create_league(league)
+    roster = desk.store.import_roster(LEAGUE_ID, ROSTER_CSV)
+    echo(f"{league.name}: {len(roster)} bowlers imported from the roster file; "
+         f"{league.weekday_name}s at {league.start_time_text} ({league.time_zone}), "
+         f"lanes {', '.join(f'{a}-{b}' for a, b in league.lane_pairs)}")
+    for week, night_date in enumerate(season_dates(league, first_night, weeks=weeks), 1):
+        here = [b for b in roster if b.name not in ABSENT.get(week, ())]
+        started = desk.nights.start(LEAGUE_ID, [b.bowler_id for b in here],
+                                    actor=COMMISSIONER, night_date=night_date)
+        result.nights.append(started.night_id)
+        echo(f"\nweek {week}, {night_date.isoformat()}: {len(here)} checked in; "
+             f"matches {', '.join(started.matches)}")
+        _bowl_the_night(service, league, started.seating, roster, rng, bowlers)
+        for match_id in started.matches:
+            _close_if_open(service, match_id, echo)
+            state = service.state(match_id)
+            result.unsettled.extend([match_id] if state.status not in FINISHED else [])
+            winners = ", ".join(f"{name} {money(cents)}"
+                                for name, cents in state.won.items() if cents)
+            echo(f"  {match_id}: {state.status}"
+                 + (f"; the pot went to {winners}" if winners else ""))
+    with desk.standings.reading() as projection:
+        result.standings = projection.standings(LEAGUE_ID)
+        result.reconciliation = projection.reconciliation(LEAGUE_ID)
     _print_standings(result, echo)
     if port is None:
         desk.close()
@@ -169,14 +184,24 @@ def _bowl_the_night(service, league: League, seating: dict[str, dict[tuple[int, 
                 BowlerProfile.for_average(by_name[name].scorer_name, by_name[name].average)
                 for name in people)))
     simulator = Simulator(setups, seed=rng.randrange(2**32), games=league.games)
+    matches = sorted(seating)
     for timed in simulator.events():
         service.handle_lane_event(timed.event)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not all(
-            service.state(m).status in FINISHED for m in seating):
-        for match_id in seating:
-            bowlers.work.put(match_id)
-        time.sleep(0.1)
+        _answer_all(bowlers, matches)
+    for _round in range(20):  # decisions answered can open others (a steal, a draw)
+        if all(service.state(m).status in FINISHED for m in matches):
+            break
+        _answer_all(bowlers, matches)
+
+
+def _answer_all(bowlers: DemoBowlers, matches: list[str]) -> None:
+    """The demo bowlers answer every open decision now, match by match in order: the same
+    balls always meet the same answers (a season with a seed repeats exactly)."""
+    for match_id in matches:
+        try:
+            bowlers.settle_decisions(match_id)
+        except CommandRefused:
+            continue  # nothing it can do yet; the next ball or round tries again
 
 
 def _close_if_open(service, match_id: str, echo: Callable[[str], None]) -> None:

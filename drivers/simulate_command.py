@@ -8,25 +8,37 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from drivers.base import BallRecorded, LaneEvent
 from drivers.board_server import BoardState, LiveBoardServer, serve_board
 from drivers.feed_writer import FeedWriter, TimedLine, serve
-from drivers.simulator import Simulator, parse_lanes
+from drivers.named_lanes import named_lanes, names_from, roster_names
+from drivers.simulator import LaneSetup, Simulator, parse_lanes
 
 
 def run_simulation(*, url: str, lanes: str, speed: float, dialect: str, seed: int | None,
                    games: int, bowlers: int, snapshots: bool, heartbeat_s: float,
                    echo: Callable[[str], None], verbose: bool = False,
-                   http_port: int | None = None) -> int:
+                   http_port: int | None = None, names: Sequence[str] = (),
+                   roster: Path | None = None) -> int:
     """Run the simulator into ``url`` and return the number of lines written.
 
     ``socket://HOST:PORT`` listens there (the service connects, as to a device server); any
     other URL or a pty path is opened and written.  With ``http_port`` it serves a live-score
     page on 127.0.0.1 instead (returns the balls shown).  Ctrl-C stops it cleanly.
+    ``names`` (``--names``) or a ``roster`` file bowl those scorer names instead of generated
+    bowlers (:mod:`drivers.named_lanes`).
     """
-    simulator = Simulator(lanes=parse_lanes(lanes), seed=seed, games=games,
+    if names and roster is not None:
+        raise ValueError("give --names or --roster, not both")
+    chosen: list[int] | list[LaneSetup] = parse_lanes(lanes)
+    if names:
+        chosen = named_lanes(chosen, names_from(names), seed=seed)
+    elif roster is not None:
+        chosen = named_lanes(chosen, [roster_names(roster)], seed=seed)
+    simulator = Simulator(lanes=chosen, seed=seed, games=games,
                           bowlers_per_lane=bowlers, snapshots=snapshots)
     stop = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set()) \

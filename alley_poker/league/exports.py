@@ -1,6 +1,8 @@
 """CSV exports for the treasurer: the night, the standings and the roster.  Money is written
 as dollars (``"12.50"``, ``"-1.00"``), times in the league's time zone (``zoneinfo``; the
-store and the log keep UTC).
+store and the log keep UTC).  Every file goes through the one writer of
+:mod:`alley_poker.csv_cells`: a name a spreadsheet would run as a formula is written as text
+(a leading apostrophe), money stays a number, and a download carries a byte-order mark.
 
 >>> dollars(1250), dollars(-101), dollars(0)
 ('12.50', '-1.01', '0.00')
@@ -11,13 +13,12 @@ store and the log keep UTC).
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from alley_poker.csv_cells import csv_text
 from alley_poker.league.night_sheet import NightSheet
 from alley_poker.league.standings import StandingRow
 
@@ -33,14 +34,6 @@ def local_time(moment: datetime | None, time_zone: str) -> str:
     if moment is None:
         return ""
     return moment.astimezone(ZoneInfo(time_zone)).strftime("%Y-%m-%d %H:%M %Z")
-
-
-def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue()
 
 
 NIGHT_HEADER = ("match_id", "lanes", "status", "started", "settled", "seat", "bowler_id",
@@ -64,7 +57,7 @@ def night_csv(sheet: NightSheet, time_zone: str) -> str:
                  dollars(sheet.buys_cents), dollars(sheet.refunded_cents),
                  dollars(sheet.paid_out_cents), "", "",
                  f"house {dollars(sheet.house_cents)}; in play {dollars(sheet.in_play_cents)}"])
-    return _csv(NIGHT_HEADER, rows)
+    return csv_text(NIGHT_HEADER, rows)
 
 
 STANDINGS_HEADER = ("place", "bowler_id", "name", "nights", "matches", "won", "money_won",
@@ -85,15 +78,16 @@ def standings_csv(rows: Sequence[StandingRow], *, house_cents: int = 0) -> str:
     if house_cents:
         body.append(["", "", "HOUSE", "", "", "", "", "", "", "", dollars(house_cents),
                      "", "", "", "", "", "", ""])
-    return _csv(STANDINGS_HEADER, body)
+    return csv_text(STANDINGS_HEADER, body)
 
 
 ROSTER_HEADER = ("name", "scorer_name", "average", "handicap_basis", "team", "active")
 
 
 def roster_csv(bowlers: Iterable[Any]) -> str:
-    """The roster in the import format (``name,scorer_name,average,handicap_basis,team``,
-    plus ``active``), from anything with those attributes (the roster's ``Bowler``)."""
-    return _csv(ROSTER_HEADER, [[
+    """The roster in the import format (``name,scorer_name,average,handicap_basis,team,
+    active``), from anything with those attributes (the roster's ``Bowler``): importing it
+    into an empty league gives the same roster, retired bowlers retired."""
+    return csv_text(ROSTER_HEADER, [[
         b.name, b.scorer_name, "" if b.average is None else b.average, b.handicap_basis,
         b.team or "", "yes" if b.active else "no"] for b in bowlers])

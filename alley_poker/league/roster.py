@@ -1,7 +1,10 @@
 """A league's bowlers, and the roster file a commissioner imports.
 
 A roster file is CSV with a header row naming its columns, ``name`` and ``scorer_name``
-required, ``average``, ``handicap_basis`` and ``team`` optional, in any order.  Every row is
+required, ``average``, ``handicap_basis``, ``team`` and ``active`` (``yes``/``no``: a ``no``
+bowler is added retired) optional, in any order.  The roster export is such a file, so it
+re-imports to the same roster: its byte-order mark is skipped and the apostrophe it puts
+before a formula-looking name (:mod:`alley_poker.csv_cells`) is taken off.  Every row is
 checked before anything is kept: a file with any bad row imports nothing, and the error names
 every bad row by its line number (the header is line 1) and says what is wrong.
 
@@ -35,13 +38,14 @@ from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 
+from alley_poker.csv_cells import restore
 from alley_poker.league.errors import LeagueError, RosterImportError
 from alley_poker.league.handicap import PERFECT_GAME, HandicapRule
 from alley_poker.ledger.play import MAX_NAME
 from alley_poker.names import clean_name
 
 #: The roster file's columns: the first two are required.
-COLUMNS = ("name", "scorer_name", "average", "handicap_basis", "team")
+COLUMNS = ("name", "scorer_name", "average", "handicap_basis", "team", "active")
 REQUIRED_COLUMNS = ("name", "scorer_name")
 #: The longest name a scorer's OPEN line carries (docs/feed-protocol.md).
 MAX_SCORER_NAME = 24
@@ -49,6 +53,9 @@ MAX_SCORER_NAME = 24
 FEED_DELIMITERS = frozenset("$*,;=")
 MAX_TEAM_NAME = 40
 HANDICAP_BASES = ("book", "league")
+#: How a roster file may say a bowler is active or retired (case ignored; blank is active).
+ACTIVE_WORDS = {"yes": True, "y": True, "true": True, "1": True, "active": True,
+                "no": False, "n": False, "false": False, "0": False, "retired": False}
 # Where DictReader puts the fields of a row longer than the header (no column is called this).
 _EXTRA = "\0extra"
 #: Games a bowler must have bowled in the league before their league average sets their
@@ -111,6 +118,16 @@ def _team(value: str | None) -> str | None:
     return cleaned
 
 
+def _active(value: Any) -> Any:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return True
+    if isinstance(value, str):
+        if value.strip().lower() not in ACTIVE_WORDS:
+            raise ValueError(f"active is 'yes' or 'no', not {value!r}")
+        return ACTIVE_WORDS[value.strip().lower()]
+    return value
+
+
 def _basis(value: Any) -> Any:
     if value is None or (isinstance(value, str) and not value.strip()):
         return "book"
@@ -127,6 +144,12 @@ class BowlerFields(BaseModel):
     average: Annotated[int | None, BeforeValidator(_average)] = None
     handicap_basis: Annotated[Literal["book", "league"], BeforeValidator(_basis)] = "book"
     team: Annotated[str | None, AfterValidator(_team)] = None
+
+
+class RosterRow(BowlerFields):
+    """A roster file's row: a bowler's fields, and whether they are active."""
+
+    active: Annotated[bool, BeforeValidator(_active)] = True
 
 
 def describe(error: ValidationError) -> list[tuple[str, str]]:
@@ -161,9 +184,12 @@ digits and punctuation without $ * , ; = < >; ';' cannot be in it
     average: int | None = None
     handicap_basis: str = "book"
     team: str | None = None
+    #: False: added retired (a roster file's ``active`` column says ``no``).
+    active: bool = True
 
     def __post_init__(self) -> None:
-        checked = check_fields(vars(self))
+        checked = check_fields({key: value for key, value in vars(self).items()
+                                if key != "active"})
         for key, value in checked.items():
             object.__setattr__(self, key, value)
 
@@ -259,9 +285,9 @@ def parse_roster_csv(text: str, *, existing: Iterable[RosterPerson] = ()) -> lis
             problems.append((line, f"has {len(header) + len(row[_EXTRA])} fields, the "
                                    f"header has {len(header)}"))
             continue
-        fields = {key: value for key, value in row.items() if value is not None}
+        fields = {key: restore(value) for key, value in row.items() if value is not None}
         try:
-            draft = BowlerFields.model_validate(fields)
+            draft = RosterRow.model_validate(fields)
         except ValidationError as error:
             problems.append((line, "; ".join(f"{field}: {reason}"
                                              for field, reason in describe(error))))

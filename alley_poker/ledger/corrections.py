@@ -19,7 +19,7 @@ from alley_poker.ledger.losing import is_gutter_ball, lose_card, return_cards
 def correct_ball(ctx: Context, cmd: c.CorrectBall) -> None:
     state = ctx.state
     if not (cmd.actor.startswith("commissioner:") or cmd.actor.startswith("feed:")):
-        refuse(f"a correction comes from the feed or a commissioner, not {cmd.actor}", "actor")
+        refuse("a correction comes from the scorer's feed or the desk", "actor")
     if state.status not in ("playing", "ending") or state.result is not None:
         refuse("balls can be corrected during play, before the result", "status")
     require_bowler(ctx, cmd.bowler)

@@ -9,6 +9,7 @@ from alley_poker.ledger.context import Context, parse_iso, refuse
 from alley_poker.ledger.dealing import draw_one
 from alley_poker.ledger.decisions import (
     close_decision,
+    decision_words,
     find_decision,
     require_bowler,
     require_commissioner,
@@ -140,7 +141,8 @@ def expire_decision(ctx: Context, cmd: c.ExpireDecision) -> None:
     if cmd.decision_id is not None:
         decision = state.decisions.get(cmd.decision_id)
         if decision is None:
-            refuse(f"no open decision {cmd.decision_id!r}", "decision_id")
+            refuse("that decision is no longer open (already answered, or its time ran out)",
+                   "decision_id")
     else:
         if cmd.bowler is None:
             refuse("name the bowler or the decision to expire", "bowler")
@@ -150,7 +152,8 @@ def expire_decision(ctx: Context, cmd: c.ExpireDecision) -> None:
             refuse(f"{cmd.bowler} has no pending decision", "bowler")
         decision = pending[0]
     if ctx.now < parse_iso(decision["deadline"]):
-        refuse(f"decision {decision['id']} is not due until {decision['deadline']}", "deadline")
+        refuse(f"{decision_words(decision)} is not due until {decision['deadline']}",
+               "deadline")
     bowler, kind = decision["bowler"], decision["kind"]
     if kind == "lose_card":
         if state.hands[bowler]:

@@ -9,6 +9,29 @@ from __future__ import annotations
 
 from alley_poker.ledger.context import Context, refuse
 
+#: Each decision kind as a desk or a bowler says it.
+KIND_WORDS = {"lose_card": "choice of a card to lose", "guess": "ball-return guess",
+              "steal": "steal", "end_draw": "end-of-match draw", "buy": "offer to buy a card"}
+
+
+def kind_words(kind: str) -> str:
+    """A decision kind in words.
+
+    >>> kind_words("end_draw"), kind_words("lose_card")
+    ('end-of-match draw', 'choice of a card to lose')
+    """
+    return KIND_WORDS.get(kind, kind.replace("_", " "))
+
+
+def decision_words(decision: dict) -> str:
+    """Whose decision and what it is: "Gus's end-of-match draw".
+
+    >>> decision_words({"bowler": "Gus", "kind": "end_draw"})
+    "Gus's end-of-match draw"
+    """
+    return f"{decision['bowler']}'s {kind_words(decision['kind'])}"
+
+
 #: Which decision kind a ``decide`` kind answers.
 ANSWERS = {"lose_card": "lose_card", "guess": "lose_card", "steal": "steal",
            "end_draw": "end_draw", "buy": "buy"}
@@ -37,22 +60,23 @@ def find_decision(ctx: Context, bowler: str, kind: str, decision_id: str | None)
     authorize_for(ctx, bowler)
     wanted = ANSWERS.get(kind)
     if wanted is None:
-        refuse(f"unknown decision kind {kind!r}", "kind")
+        refuse(f"there is no kind of decision called {kind!r}", "kind")
     if decision_id is not None:
         decision = state.decisions.get(decision_id)
         if decision is None:
-            refuse(f"no open decision {decision_id!r}", "decision_id")
+            refuse("that decision is no longer open (already answered, or its time ran out)",
+                   "decision_id")
         if decision["bowler"] != bowler:
-            refuse(f"decision {decision_id} belongs to {decision['bowler']}, not {bowler}",
+            refuse(f"that decision is {decision_words(decision)}, not {bowler}'s",
                    "decision_id")
         if decision["kind"] != wanted:
-            refuse(f"decision {decision_id} is a {decision['kind']} decision, not {wanted}",
-                   "kind")
+            refuse(f"that decision is {decision_words(decision)}, not a "
+                   f"{kind_words(wanted)}", "kind")
         return decision
     for decision in state.decisions.values():
         if decision["bowler"] == bowler and decision["kind"] == wanted:
             return decision
-    refuse(f"{bowler} has no pending {wanted} decision", "kind")
+    refuse(f"{bowler} has no {kind_words(wanted)} waiting", "kind")
 
 
 def require_bowler(ctx: Context, bowler: str) -> None:
@@ -64,10 +88,9 @@ def authorize_for(ctx: Context, bowler: str) -> None:
     """Only the bowler themselves or a commissioner may choose for a bowler."""
     actor = ctx.command.actor
     if actor != f"bowler:{bowler}" and not actor.startswith("commissioner:"):
-        refuse(f"{actor} may not decide for {bowler} (only bowler:{bowler} or a commissioner)",
-               "actor")
+        refuse(f"only {bowler} or the desk may decide for {bowler}", "actor")
 
 
 def require_commissioner(ctx: Context) -> None:
     if not ctx.command.actor.startswith("commissioner:"):
-        refuse(f"only a commissioner may do this, not {ctx.command.actor}", "actor")
+        refuse("only the desk may do this", "actor")

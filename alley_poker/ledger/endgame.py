@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from alley_poker.bowling import Game
 from alley_poker.ledger.context import Context, refuse
-from alley_poker.ledger.decisions import close_decision, open_decision
+from alley_poker.ledger.decisions import close_decision, decision_words, open_decision
 from alley_poker.ledger.games import rebuild_game
 from alley_poker.ledger.state import MatchState
 from alley_poker.ledger.values import hand_value, is_morgan
@@ -129,8 +129,8 @@ def confirm_result(ctx: Context) -> None:
         refuse(f"there is no result to confirm (match is {state.status})", "status")
     if state.result is None:
         if state.decisions:
-            refuse("end-of-match decisions are still open: "
-                   + ", ".join(f"{d['bowler']} {d['kind']}" for d in state.decisions.values()))
+            refuse("the end-of-match choices are still open: "
+                   + ", ".join(decision_words(d) for d in state.decisions.values()))
         if state.end_stage not in ("showdown", "buys"):
             refuse("the end-of-match draws have not finished")
         ctx.emit("end_phase", stage="showdown")

@@ -22,14 +22,14 @@ class StaleVersion(CommandRefused):
     ``actual_seq``: the command is not run against a match its sender has not seen.
 
     >>> str(StaleVersion(expected_seq=40, actual_seq=41))
-    'expected_seq: the match is at seq 41, not 40: reload and try again'
+    'expected_seq: the match changed since you looked (version 41, not 40): reload and try again'
     """
 
     def __init__(self, *, expected_seq: int, actual_seq: int):
         self.expected_seq = expected_seq
         self.actual_seq = actual_seq
-        super().__init__(f"the match is at seq {actual_seq}, not {expected_seq}: "
-                         "reload and try again", field="expected_seq")
+        super().__init__(f"the match changed since you looked (version {actual_seq}, not "
+                         f"{expected_seq}): reload and try again", field="expected_seq")
 
 
 class InvariantViolation(RuntimeError):

@@ -109,7 +109,7 @@ def decide(state: MatchState, command: c.Command, *, rng: DealSource,
     if state.status == "new" and not isinstance(command, c.CreateMatch):
         refuse(f"match {state.match_id} does not exist", "match_id")
     if state.status in ("settled", "void") and not isinstance(command, _AFTER_THE_END):
-        refuse(f"match {state.match_id} is {state.status}", "status")
+        refuse(f"the match is {state.status}: nothing more can happen in it", "status")
     ctx = Context(state, command, rng, now)
     handler(ctx, command)
     if ctx.state.status == "ending":
@@ -159,7 +159,7 @@ def play_on_copy(state: MatchState, command: c.Command, *, rng: DealSource,
     """
     handler = _HANDLERS[type(command)]
     if state.status in ("settled", "void"):
-        refuse(f"match {state.match_id} is {state.status}", "status")
+        refuse(f"the match is {state.status}: nothing more can happen in it", "status")
     ctx = _InPlace(state, command, rng, now, {} if games is None else games)
     handler(ctx, command)
     if ctx.state.status == "ending":

@@ -80,7 +80,7 @@ def consent(ctx: Context, cmd: c.ConsentToAnte) -> None:
     require_bowler(ctx, cmd.bowler)
     actor = cmd.actor
     if actor != f"bowler:{cmd.bowler}" and not actor.startswith("commissioner:"):
-        refuse(f"{actor} may not consent for {cmd.bowler}", "actor")
+        refuse(f"only {cmd.bowler} or the desk may consent for {cmd.bowler}", "actor")
     if cmd.bowler in state.consents:
         refuse(f"{cmd.bowler} already consented", "bowler")
     ctx.emit("consent_recorded", bowler=cmd.bowler, ante_cents=state.ante_cents)
@@ -225,8 +225,8 @@ def record_ball(ctx: Context, cmd: c.RecordBall) -> None:
 def holland_daze(ctx: Context, cmd: c.HollandDaze) -> None:
     state = ctx.state
     if not (cmd.actor.startswith("commissioner:") or cmd.actor.startswith("feed:")):
-        refuse(f"a Holland-daze is ruled by a commissioner or reported by the feed, "
-               f"not {cmd.actor}", "actor")
+        refuse("a Holland-daze is ruled by the desk or reported by the scorer's feed",
+               "actor")
     require_bowler(ctx, cmd.bowler)
     if state.status not in ("playing", "ending") or state.result is not None:
         refuse("a Holland-daze applies during play, before the result", "status")

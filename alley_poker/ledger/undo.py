@@ -57,7 +57,7 @@ def undoable_action(state: MatchState) -> dict | None:
 def undo_last_action(ctx: Context, cmd: c.CommissionerUndoLastAction, dispatch: Dispatch) -> None:
     """Restore the match from before the last desk action and re-apply what came after."""
     if not cmd.actor.startswith("commissioner:"):
-        refuse(f"only a commissioner may undo, not {cmd.actor}", "actor")
+        refuse("only the desk may undo", "actor")
     state = ctx.state
     if state.status in ("settled", "void"):
         refuse(f"the match is {state.status}: undo the result first" if state.status ==

@@ -298,8 +298,7 @@ class AlleyService:
         """The commissioner moves bowlers between lane slots (kept, with who and why)."""
         state = self.state(match_id)
         if state.status in ("new", *FINISHED):
-            raise CommandRefused(f"match {match_id} is {state.status}: it holds no lanes",
-                                 field="match_id")
+            raise CommandRefused(_holds_no_lanes(match_id, state.status), field="match_id")
         if sorted(slots.values()) != sorted(state.bowlers):
             raise CommandRefused("every bowler of the match needs exactly one lane slot",
                                  field="slots")
@@ -315,11 +314,10 @@ class AlleyService:
         """
         state = self.state(match_id)
         if state.status in ("new", *FINISHED):
-            raise CommandRefused(f"match {match_id} is {state.status}: it holds no lanes",
-                                 field="match_id")
+            raise CommandRefused(_holds_no_lanes(match_id, state.status), field="match_id")
         strangers = sorted(set(slots.values()) - set(state.bowlers))
         if strangers:
-            raise CommandRefused(f"not bowlers of match {match_id}: {', '.join(strangers)}",
+            raise CommandRefused(f"not bowlers of this match: {', '.join(strangers)}",
                                  field="slots")
         self._reassign(match_id, slots, actor=actor, reason=reason)
 
@@ -357,6 +355,12 @@ class AlleyService:
         if isinstance(event, LaneOpened) and self.seating is not None:
             self.seating.on_lane_opened(event)
         return self.router.handle(event)
+
+
+def _holds_no_lanes(match_id: str, status: str) -> str:
+    if status == "new":
+        return f"there is no match {match_id!r}: it holds no lanes"
+    return f"the match is {status}: it holds no lanes"
 
 
 def open_service(database_url: str, *, centre: str = "default",

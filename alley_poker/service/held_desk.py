@@ -103,7 +103,7 @@ class HeldBallDesk:
         scorer's last sheet and the bowler's held balls."""
         state = self.ledger.shared_state(match_id)
         if bowler not in state.bowlers:
-            return DeskOutcome(False, f"no bowler {bowler!r} in match {match_id}")
+            return DeskOutcome(False, f"no bowler {bowler!r} in this match")
         assignment = self.lanes.assignment(match_id)
         slot = next((key for key, name in (assignment.slots.items() if assignment else ())
                      if name == bowler), None)

@@ -73,7 +73,7 @@ class LaneMap:
     def _checked(self, match_id: str, slots: Mapping[tuple[int, int], str]
                  ) -> dict[tuple[int, int], str]:
         if not slots:
-            raise LaneAssignmentError(f"match {match_id} needs at least one lane slot")
+            raise LaneAssignmentError("the match needs at least one lane slot")
         clean: dict[tuple[int, int], str] = {}
         for key, bowler in slots.items():
             lane, slot = key
@@ -97,8 +97,8 @@ class LaneMap:
                 continue
             for key in clean.keys() & other.slots.keys():
                 raise LaneAssignmentError(
-                    f"lane {key[0]} slot {key[1]} is already {other.slots[key]} "
-                    f"of match {other.match_id}"
+                    f"lane {key[0]} slot {key[1]} is already taken by {other.slots[key]} "
+                    "in another match"
                 )
         assignment = LaneAssignment(match_id, tuple(sorted({lane for lane, _ in clean})), clean)
         by_match[match_id] = assignment

@@ -180,9 +180,10 @@ class LeagueNights:
                 busy = [m for m in self.service.lanes.matches_on(lane)
                         if self.service.state(m).status not in FINISHED]
                 if busy:
+                    who = ", ".join(self.service.state(busy[0]).bowlers)
                     raise LeagueNightError(
-                        f"lane {lane} is still held by match {', '.join(busy)}: settle or "
-                        "void it first", "lanes")
+                        f"lane {lane} is still held by an unfinished match ({who}'s): settle "
+                        "or void it first", "lanes")
 
     def _undo_half_night(self, made: list[str], actor: str, why: str) -> None:
         for match_id in made:

@@ -223,8 +223,8 @@ class LaneEventRouter(HeldBallDesk):
             self._placed(match_id, bowler, ball)
             return RECORDED
         if state.status != "playing":
-            self._refuse(match_id, ball, f"match {match_id} is not in play (it is "
-                                         f"{state.status})", bowler)
+            self._refuse(match_id, ball, f"the match is not in play (it is {state.status})",
+                         bowler)
             return REFUSED
         if recorded is not None:
             self._refuse(match_id, ball, f"the ledger has {recorded['pins']} pin(s) for "

@@ -9,7 +9,10 @@ bowlers, is never guessed at: the slot stays empty (its balls are held, not deal
 *seat request* waits for the desk to pick who it is; the held balls are then applied.
 
 The latest ``OPEN`` of each lane is also remembered for a few hours, so a night started
-after the scorer opened its lanes is laid out as the scorer has it.
+after the scorer opened its lanes is laid out as the scorer has it.  A line that already went
+to a match (heard while a match held its lane, or used when a night started) is that match's:
+a later night on the same lanes (the late league after the early one) is never laid out or
+seated from it.
 """
 
 from __future__ import annotations
@@ -31,6 +34,18 @@ ANNOUNCEMENT_TTL_S = 3 * 3600.0
 
 #: Who the assignment log names when the scorer's own line moved a bowler.
 SCORER = "scorer"
+#: A finished match's status in a sentence.
+ENDED = {"settled": "settled", "void": "voided"}
+
+
+def lanes_words(lane: int) -> str:
+    """The lane pair a lane belongs to, as a desk says it.
+
+    >>> lanes_words(3), lanes_words(4)
+    ('lanes 3-4', 'lanes 3-4')
+    """
+    first = lane if lane % 2 else lane - 1
+    return f"lanes {first}-{first + 1}"
 
 
 class SeatRequests(Protocol):
@@ -42,6 +57,8 @@ class SeatRequests(Protocol):
     def open_seat_requests(self, match_id: str | None = None) -> list[Any]: ...
 
     def resolve_seat_request(self, request_id: int, bowler_id: int, *, actor: str) -> Any: ...
+
+    def dismiss_seat_request(self, request_id: int, *, actor: str) -> Any: ...
 
     def bowlers(self, league_id: str, *, include_retired: bool = False) -> list[Any]: ...
 
@@ -60,7 +77,8 @@ class ScorerSeating:
         self.service = service
         self.requests = requests
         self.clock = clock
-        self._announced: dict[int, tuple[float, list[tuple[int, str]]]] = {}
+        # lane -> (heard at, slots, claimed: the line already went to a match)
+        self._announced: dict[int, tuple[float, list[tuple[int, str]], bool]] = {}
         self._lock = threading.Lock()
         # A night started in another process (a web process, while this one reads the feed)
         # was laid out without the lines this one heard: seat its matches from them now.
@@ -76,30 +94,40 @@ class ScorerSeating:
             for lane in pair:
                 heard = self._heard(lane)
                 if heard:
+                    self._claim(lane)
                     try:
                         self._seat(match_id, lane, heard)
                     except (CommandRefused, ValueError) as problem:
                         log.warning("lane %s: not seated from the scorer: %s", lane, problem)
 
     def _heard(self, lane: int) -> list[tuple[int, str]]:
-        """The scorer's latest line for ``lane``, unless it is last night's."""
+        """The scorer's latest line for ``lane``, unless it is last night's or already went
+        to a match (an earlier league's, on the same lanes the same evening)."""
         with self._lock:
-            at, slots = self._announced.get(lane, (float("-inf"), []))
-        return list(slots) if self.clock() - at < ANNOUNCEMENT_TTL_S else []
+            at, slots, claimed = self._announced.get(lane, (float("-inf"), [], False))
+        return list(slots) if not claimed and self.clock() - at < ANNOUNCEMENT_TTL_S else []
+
+    def _claim(self, lane: int) -> None:
+        """The line heard on ``lane`` went to a match: no later night is seated from it."""
+        with self._lock:
+            if lane in self._announced:
+                at, slots, _claimed = self._announced[lane]
+                self._announced[lane] = (at, slots, True)
 
     def announced(self) -> dict[int, list[tuple[int, str]]]:
         """Lanes the scorer opened lately and not yet given to a match: lane → slots."""
         now = self.clock()
         with self._lock:
-            return {lane: list(slots) for lane, (at, slots) in self._announced.items()
-                    if now - at < ANNOUNCEMENT_TTL_S
+            return {lane: list(slots) for lane, (at, slots, claimed) in self._announced.items()
+                    if not claimed and now - at < ANNOUNCEMENT_TTL_S
                     and not self._unfinished_on(lane)}
 
     def on_lane_opened(self, event: LaneOpened) -> None:
         slots = [(seat.slot, seat.name) for seat in event.bowlers if seat.name.strip()]
+        matches = self._matches_for(event.lane)
         with self._lock:
-            self._announced[event.lane] = (self.clock(), slots)
-        for match_id in self._matches_for(event.lane):
+            self._announced[event.lane] = (self.clock(), slots, bool(matches))
+        for match_id in matches:
             try:
                 self._seat(match_id, event.lane, slots)
             except (CommandRefused, ValueError) as problem:
@@ -146,25 +174,24 @@ class ScorerSeating:
                 "kind": "seat_request", "id": request.id, "match_id": match_id,
                 "lane": lane, "slot": slot, "scorer_name": shown,
                 "message": f"lane {lane} slot {slot}: the scorer shows {shown!r}, who is not "
-                           f"one bowler of match {match_id}: pick who it is"})
+                           f"one bowler of the match on {lanes_words(lane)}: pick who it "
+                           "is"})
         self._apply_held(lane, [slot for (on, slot) in wanted])
 
     def pick(self, request_id: int, bowler: str, *, actor: str) -> str:
         """The desk says who the scorer's name is: seat them in that slot, apply held balls."""
-        request = next((r for r in self.requests.open_seat_requests()
-                        if r.id == request_id), None)
-        if request is None:
-            raise SeatingError(f"seat request {request_id} is not open (already picked, or "
-                               "unknown)", "request_id")
+        request = self._open_request(request_id)
         match_id, lane, slot = request.match_id, request.lane, request.slot
         state = self.service.state(match_id)
         people = (state.league or {}).get("people", {})
-        if bowler not in state.bowlers or bowler not in people:
-            raise SeatingError(f"{bowler!r} is not a bowler of match {match_id}: pick one of "
-                               + ", ".join(b for b in state.bowlers if b in people), "bowler")
         if state.status in FINISHED:
-            raise SeatingError(f"match {match_id} is {state.status}: nobody can be seated",
-                               "request_id")
+            raise SeatingError(
+                f"the match on {lanes_words(lane)} is already {ENDED[state.status]}, so "
+                "nobody can be seated in it now: dismiss this request instead", "request_id")
+        if bowler not in state.bowlers or bowler not in people:
+            raise SeatingError(f"{bowler} is not a bowler of the match on {lanes_words(lane)}: "
+                               "pick one of "
+                               + ", ".join(b for b in state.bowlers if b in people), "bowler")
         current = self.service.lanes.assignment(match_id)
         slots = {key: name for key, name in (current.slots if current else {}).items()
                  if name != bowler and key != (lane, slot)}
@@ -181,6 +208,28 @@ class ScorerSeating:
         applied = self._apply_held(lane, [slot], actor=actor)
         return (f"{bowler} bowls in lane {lane} slot {slot}"
                 + (f"; {applied} held ball(s) applied" if applied else ""))
+
+    def dismiss(self, request_id: int, *, actor: str) -> str:
+        """The desk closes a request without seating anyone (the match is over, or the name
+        was nobody's); the slot's held balls stay on the held-balls list."""
+        request = self._open_request(request_id)
+        try:
+            self.requests.dismiss_seat_request(request_id, actor=actor)
+        except ValueError as refused:  # closed meanwhile at another tablet
+            raise SeatingError(str(refused), "request_id") from refused
+        self.service.announce("alley", {"kind": "seat_request_resolved", "id": request_id,
+                                        "match_id": request.match_id, "bowler": None})
+        return (f"dismissed: nobody is seated for the scorer's {request.scorer_name!r} in "
+                f"lane {request.lane} slot {request.slot}; any balls held for that slot stay "
+                "on the held-balls list")
+
+    def _open_request(self, request_id: int) -> Any:
+        request = next((r for r in self.requests.open_seat_requests()
+                        if r.id == request_id), None)
+        if request is None:
+            raise SeatingError("that seat request is no longer open (already answered, or "
+                               "dismissed)", "request_id")
+        return request
 
     def _apply_held(self, lane: int, slots: list[int], *, actor: str = SCORER) -> int:
         """Offer again the balls held because these slots had nobody."""

@@ -280,10 +280,27 @@ class LeagueStore:
             if row is None:
                 raise LeagueNotFound(f"no seat request {request_id}", field="request_id")
             if row.resolved_at is not None:
-                raise LeagueError(f"seat request {request_id} was already resolved by "
-                                  f"{row.resolved_by}", field="request_id")
+                raise LeagueError("that seat request was already answered at another tablet",
+                                  field="request_id")
             connection.execute(update(table).where(table.c.id == request_id).values(
                 resolved_bowler=bowler_id, resolved_by=actor[:128], resolved_at=utcnow()))
+            return _seat_request_from(connection.execute(
+                select(table).where(table.c.id == request_id)).one())
+
+    def dismiss_seat_request(self, request_id: int, *, actor: str) -> SeatRequest:
+        """The desk closes an open request without seating anyone (its match is over, or the
+        name was nobody's): resolved, with no bowler."""
+        table = seat_requests
+        with self._writing() as connection:
+            row = connection.execute(select(table).where(
+                table.c.id == request_id, table.c.centre == self.centre)).first()
+            if row is None:
+                raise LeagueNotFound(f"no seat request {request_id}", field="request_id")
+            if row.resolved_at is not None:
+                raise LeagueError("that seat request was already answered at another tablet",
+                                  field="request_id")
+            connection.execute(update(table).where(table.c.id == request_id).values(
+                resolved_bowler=None, resolved_by=actor[:128], resolved_at=utcnow()))
             return _seat_request_from(connection.execute(
                 select(table).where(table.c.id == request_id)).one())
 
@@ -337,11 +354,11 @@ class LeagueStore:
         result = connection.execute(insert(league_bowlers).values(
             centre=self.centre, league_id=league_id, name=draft.name,
             scorer_name=draft.scorer_name, average=draft.average,
-            handicap_basis=draft.handicap_basis, team=draft.team, active=True,
+            handicap_basis=draft.handicap_basis, team=draft.team, active=draft.active,
             created_at=now, updated_at=now))
         return Bowler(int(result.inserted_primary_key[0]), league_id, draft.name,
                       draft.scorer_name, draft.average, draft.handicap_basis, draft.team,
-                      active=True)
+                      active=draft.active)
 
     def _set_active(self, bowler_id: int, active: bool) -> Bowler:
         with self._writing() as connection:

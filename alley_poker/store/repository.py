@@ -138,8 +138,8 @@ class MatchRepository:
             except ConcurrencyConflict as conflict:
                 self._catch_up(match_id, state)  # so the caller's next try starts current
                 raise CommandRefused(
-                    f"match {match_id} kept changing under another writer while "
-                    f"{type(command).__name__} was decided; nothing was done, try again",
+                    "the match kept changing at another desk or lane while this was "
+                    "decided; nothing was done, try again",
                     "match_id",
                 ) from conflict
 

@@ -15,13 +15,14 @@ from contextlib import contextmanager
 from datetime import date, datetime
 from typing import Any
 
-from flask import Response, jsonify
+from flask import jsonify
 
 from alley_poker.league import League, exports, to_local
 from alley_poker.league.night_sheet import NightSheet, night_sheet
 from alley_poker.store.chain import chain_head
 from alley_poker.web.api import alley, api
 from alley_poker.web.api_leagues import existing_bowler, existing_league, league_desk
+from alley_poker.web.api_reports import csv_file
 from alley_poker.web.auth import commissioner_required
 from alley_poker.web.errors import ApiError
 from alley_poker.web.queries import _iso_day
@@ -69,11 +70,6 @@ def started_night(league: League, night_date: date) -> Any:
             return night
     raise ApiError(404, "not_found", f"{league.name} has no night on {night_date.isoformat()}",
                    "night_date")
-
-
-def csv_file(filename: str, text: str) -> Response:
-    return Response(text, mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 @contextmanager

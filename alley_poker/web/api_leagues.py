@@ -31,8 +31,9 @@ from alley_poker.league import (
     parse_start_time,
     to_local,
 )
+from alley_poker.service.alley import FINISHED
 from alley_poker.service.league_desk import LeagueDesk
-from alley_poker.service.league_nights import LeagueNightError
+from alley_poker.service.league_nights import LeagueAverage, LeagueNightError, handicap_of
 from alley_poker.service.seating import SeatingError
 from alley_poker.store.event_store import as_utc
 from alley_poker.web.api import alley, api, known_match_ids, match_summary, validated_body
@@ -120,11 +121,25 @@ def league_view(league: League) -> dict[str, Any]:
             "tonight": tonight(league).isoformat()}
 
 
-def bowler_view(league: League, bowler: Bowler) -> dict[str, Any]:
+def league_records(league: League) -> LeagueAverage:
+    """Each bowler's (games, average) in ``league`` so far, from one read of the standings:
+    what a night's start reads for the handicap it records."""
+    with league_desk().standings.reading() as projection:
+        records = {row.bowler_id: (row.games, row.average)
+                   for row in projection.standings(league.league_id)
+                   if row.average is not None}
+    return records.get
+
+
+def bowler_view(league: League, bowler: Bowler,
+                records: LeagueAverage | None = None) -> dict[str, Any]:
+    """A bowler as the roster shows them; ``handicap`` is tonight's, by the same rule a
+    night's start records (a "league" basis uses the league average once it counts)."""
+    records = records if records is not None else league_records(league)
     return {"bowler_id": bowler.bowler_id, "league_id": bowler.league_id, "name": bowler.name,
             "scorer_name": bowler.scorer_name, "average": bowler.average,
             "handicap_basis": bowler.handicap_basis, "team": bowler.team,
-            "active": bowler.active, "handicap": league.handicap.for_average(bowler.average)}
+            "active": bowler.active, "handicap": handicap_of(bowler, league, records)}
 
 
 def league_from(body: CreateLeagueBody | UpdateLeagueBody, base: League | None) -> League:
@@ -193,7 +208,8 @@ def list_roster(league_id: str):
     league = existing_league(league_id)
     bowlers = league_desk().store.bowlers(league.league_id,
                                           include_retired=query.include_retired)
-    return jsonify({"bowlers": [bowler_view(league, b) for b in bowlers]})
+    records = league_records(league)
+    return jsonify({"bowlers": [bowler_view(league, b, records) for b in bowlers]})
 
 
 @api.post("/leagues/<league_id>/bowlers")
@@ -238,8 +254,9 @@ def import_roster(league_id: str):
         rows = [{"line": line, "reason": reason} for line, reason in bad.problems]
         return jsonify({"error": {"code": "bad_roster", "message": str(bad), "field": "csv",
                                   "rows": rows}}), 400
+    records = league_records(league)
     return jsonify({"imported": len(added),
-                    "bowlers": [bowler_view(league, b) for b in added]}), 201
+                    "bowlers": [bowler_view(league, b, records) for b in added]}), 201
 
 
 # --- nights ----------------------------------------------------------------------------------
@@ -300,15 +317,17 @@ def list_seat_requests():
     service = alley()
     waiting = league_desk().store.open_seat_requests()
     return jsonify({"seat_requests": [
-        seat_request_view(request, list(service.state(request.match_id).bowlers))
-        for request in waiting]})
+        seat_request_view(request, service.state(request.match_id)) for request in waiting]})
 
 
-def seat_request_view(request: Any, choices: list[str]) -> dict[str, Any]:
-    """An open seat request, with the match's bowlers the desk may pick from."""
+def seat_request_view(request: Any, state: Any) -> dict[str, Any]:
+    """An open seat request, with the match's bowlers the desk may pick from; ``can_seat``
+    is False once the match is over (the desk can only dismiss it then)."""
     return {"id": request.id, "match_id": request.match_id, "lane": request.lane,
             "slot": request.slot, "scorer_name": request.scorer_name,
-            "raised_at": as_utc(request.raised_at).isoformat(), "choices": choices}
+            "raised_at": as_utc(request.raised_at).isoformat(),
+            "choices": list(state.bowlers), "match_status": state.status,
+            "can_seat": state.status not in FINISHED}
 
 
 @api.post("/seat-requests/<int:request_id>/pick")
@@ -325,4 +344,20 @@ def pick_seat(request_id: int):
         status = 409 if refused.field == "request_id" else 400
         raise ApiError(status, "conflict" if status == 409 else "bad_request", str(refused),
                        refused.field) from None
+    return jsonify({"done": True, "message": message, "id": request_id})
+
+
+@api.post("/seat-requests/<int:request_id>/dismiss")
+@commissioner_required
+def dismiss_seat(request_id: int):
+    """Close a seat request without seating anyone (its match is over, or the name was
+    nobody's); the slot's held balls stay on the held-balls list."""
+    desk = league_desk()
+    if request_id >= MAX_ID or not any(
+            request.id == request_id for request in desk.store.open_seat_requests()):
+        raise ApiError(404, "not_found", f"no open seat request {request_id}", "request_id")
+    try:
+        message = desk.seating.dismiss(request_id, actor=actor())
+    except (SeatingError, LeagueError) as refused:
+        raise ApiError(409, "conflict", str(refused), refused.field) from None
     return jsonify({"done": True, "message": message, "id": request_id})

@@ -1,20 +1,19 @@
 """The commissioner's reports: the night's settlement and the audit log, as JSON and CSV.
 
 Money and who-did-what are not for the settee: both need the commissioner (session or API
-token).  CSV downloads carry a header row and open in any spreadsheet.
+token).  CSV downloads carry a header row and open in any spreadsheet (one writer for every
+export, :mod:`alley_poker.csv_cells`: formula-looking text stays text).
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from flask import Response, current_app, jsonify
 
 from alley_poker.config import centre_zone
+from alley_poker.csv_cells import csv_text, for_download
 from alley_poker.service.audit import AuditFilter, audit_entries
 from alley_poker.service.fair_export import match_fairness
 from alley_poker.service.settlement import night_settlement
@@ -25,9 +24,6 @@ from alley_poker.web.queries import AuditQuery, SettlementQuery, validated_query
 SETTLEMENT_COLUMNS = ("bowler", "paid_cents", "won_cents", "net_cents", "matches")
 AUDIT_COLUMNS = ("id", "time", "match_id", "seq", "type", "actor", "command", "summary",
                  "local_time", "description")
-# Spreadsheets run a cell starting with one of these as a formula: a bowler named
-# "=HYPERLINK(...)" must stay text.
-FORMULA_START = re.compile(r"^[=+\-@\t\r]")
 
 
 def _settlement() -> dict[str, Any]:
@@ -51,21 +47,20 @@ def _audit(query: AuditQuery, *, complete: bool = False) -> list[dict[str, Any]]
 
 def _cell(value: Any) -> Any:
     if isinstance(value, list):
-        value = " ".join(str(item) for item in value)
-    if isinstance(value, str) and FORMULA_START.match(value):
-        return "'" + value
+        return " ".join(str(item) for item in value)
     return value
+
+
+def csv_file(filename: str, text: str) -> Response:
+    """A CSV download (UTF-8 with a byte-order mark: :mod:`alley_poker.csv_cells`)."""
+    return Response(for_download(text), mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 def csv_download(filename: str, columns: Sequence[str],
                  rows: Iterable[dict[str, Any]]) -> Response:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([_cell(row[column]) for column in columns])
-    return Response(out.getvalue(), mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="{filename}"'})
+    return csv_file(filename, csv_text(
+        columns, ([_cell(row[column]) for column in columns] for row in rows)))
 
 
 @api.get("/settlement")

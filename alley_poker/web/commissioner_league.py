@@ -29,6 +29,7 @@ from alley_poker.web.api_leagues import (
     existing_bowler,
     existing_league,
     league_desk,
+    league_records,
     league_view,
     night_view,
 )
@@ -81,7 +82,8 @@ def league_night(league_id: str):
     def build() -> dict[str, Any]:
         found = _league_or_404(league_id)
         desk = current_desk()
-        bowlers = [bowler_view(found, b) for b in desk.store.bowlers(found.league_id)]
+        records = league_records(found)
+        bowlers = [bowler_view(found, b, records) for b in desk.store.bowlers(found.league_id)]
         nights = [night_view(found, night) for night in desk.store.nights(found.league_id)]
         return {"league": league_view(found), "bowlers": bowlers,
                 "nights": sorted(nights, key=lambda n: n["night_date"], reverse=True)}

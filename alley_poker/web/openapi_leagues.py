@@ -124,6 +124,8 @@ class SeatRequestView(BaseModel):
     scorer_name: str
     raised_at: str | None
     choices: list[str]
+    match_status: str
+    can_seat: bool
 
 
 class SeatRequestList(BaseModel):
@@ -198,3 +200,7 @@ def add_league_paths(doc: Any, base: str, path, security: list) -> None:
             "Say who a scorer's name is: seat them, apply their held balls",
             response=SeatPicked, body=s.PickSeatBody, errors=("404", "409"),
             security=security, parameters=request_id)
+    doc.add(f"{base}/seat-requests/{{request_id}}/dismiss", "post",
+            "Close a seat request without seating anyone (its match is over)",
+            response=SeatPicked, errors=("404", "409"), security=security,
+            parameters=request_id)

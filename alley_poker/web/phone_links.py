@@ -81,10 +81,10 @@ def mint_code(service: AlleyService, links: PhoneLinkStore, match_id: str, bowle
     """A new code for ``bowler`` of ``match_id``; CommandRefused when none can be made."""
     state = service.state(match_id)
     if state.status not in SEATED:
-        raise CommandRefused(f"match {match_id} is {state.status}: its bowlers get no phone "
-                             "code", field="match_id")
+        raise CommandRefused(f"the match is {state.status}: its bowlers get no phone code",
+                             field="match_id")
     if bowler not in state.bowlers:
-        raise CommandRefused(f"{bowler} does not bowl in match {match_id}", field="bowler")
+        raise CommandRefused(f"{bowler} does not bowl in this match", field="bowler")
     now = datetime.now(UTC)
     night, closes = night_of_match(state.league, now, current_app.config["NIGHT_CLOSE"],
                                    night_zone())

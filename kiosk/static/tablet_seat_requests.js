@@ -1,5 +1,6 @@
 // Seat requests on the dashboard: a name the scorer shows that is no one bowler of the league
 // match on that lane.  The desk picks who it is; the held balls of that slot are then applied.
+// A request whose match is over can only be dismissed (the page says so).
 (function () {
   "use strict";
   const T = window.Tablet;
@@ -11,23 +12,39 @@
   function item(request) {
     const li = T.el("li", "seat-request");
     li.dataset.request = request.id;
-    li.append(T.el("p", "", "Lane " + request.lane + ", slot " + request.slot + " (match " +
-                   request.match_id + "): the scorer shows “" + request.scorer_name + "”."));
+    const first = request.lane % 2 ? request.lane : request.lane - 1;
+    li.append(T.el("p", "", "Lane " + request.lane + ", slot " + request.slot +
+                   " (the match on lanes " + first + "-" + (first + 1) +
+                   "): the scorer shows “" + request.scorer_name + "”."));
     const label = T.el("label", "inline", "Who is it? ");
     const pick = T.el("select");
     request.choices.forEach(function (name) { pick.append(T.el("option", "", name)); });
     label.append(pick);
-    li.append(label, " ", T.button("Seat them", async function () {
-      try {
-        const reply = await T.call("POST", "/api/v1/seat-requests/" + request.id + "/pick",
-                                   { bowler: pick.value });
-        T.say(reply.message);
-        refresh();
-      } catch (problem) {
-        T.say("Refused: " + problem.message, "refused");
-      }
-    }, "primary"));
+    if (request.can_seat === false) {
+      li.append(T.el("p", "seat-request-over", "This match is " +
+                     (request.match_status === "void" ? "voided" : "settled") +
+                     ": nobody can be seated in it now. Dismiss the request."));
+    }
+    // Dismiss closes the request without seating anyone (the slot's held balls stay held).
+    li.append(label, " ", T.button("Seat them", answer("pick", function () {
+      return { bowler: pick.value };
+    }), request.can_seat === false ? "" : "primary"), " ",
+    T.button("Dismiss", answer("dismiss", function () { return {}; }),
+             request.can_seat === false ? "primary" : ""));
     return li;
+
+    function answer(action, body) {
+      return async function () {
+        try {
+          const reply = await T.call("POST", "/api/v1/seat-requests/" + request.id + "/" +
+                                     action, body());
+          T.say(reply.message);
+          refresh();
+        } catch (problem) {
+          T.say("Refused: " + problem.message, "refused");
+        }
+      };
+    }
   }
 
   async function refresh() {

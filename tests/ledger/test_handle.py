@@ -53,7 +53,7 @@ def test_the_match_waits_for_every_consent():
     match = Match(start=False, ante_cents=500)
     match.do(c.ConsentToAnte("Ann", actor="bowler:Ann"))
     match.refused(c.StartMatch(actor=DESK), "from Bob")
-    match.refused(c.ConsentToAnte("Bob", actor="bowler:Ann"), "may not consent for Bob")
+    match.refused(c.ConsentToAnte("Bob", actor="bowler:Ann"), "or the desk may consent for Bob")
     match.refused(c.ConsentToAnte("Ann", actor="bowler:Ann"), "already consented")
     match.do(c.ConsentToAnte("Bob", actor="bowler:Bob"))
     match.do(c.StartMatch(actor=DESK))
@@ -137,7 +137,7 @@ def test_choices_validated_against_a_state_that_moved_on():
     match.refused(c.DecideSteal("Bob", "Ann", "QS", actor="bowler:Bob"), "Ann does not hold QS")
     assert [d["kind"] for d in match.state.pending_for("Bob")] == ["steal"]
     match.refused(c.DecideSteal("Bob", "Bob", "2C", actor="bowler:Bob"), "from themselves")
-    match.refused(c.DecideSteal("Bob", "Ann", "KS", actor="bowler:Ann"), "may not decide for Bob")
+    match.refused(c.DecideSteal("Bob", "Ann", "KS", actor="bowler:Ann"), "desk may decide for Bob")
     match.do(c.DecideSteal("Bob", "Ann", "KS", actor="commissioner:pat"))
     assert match.hand("Bob") == ["2C", "KS"] and match.hand("Ann") == ["AS"]
     closed = [e for e in match.events if e.type == "decision_closed"][-1]
@@ -221,8 +221,8 @@ def test_empty_pile_skip_rule():
 
 def test_commissioner_only_actions():
     match = Match()
-    match.refused(c.CommissionerVoidMatch(actor="bowler:Ann"), "only a commissioner")
-    match.refused(c.HollandDaze("Ann", actor="bowler:Bob"), "commissioner or reported by the feed")
+    match.refused(c.CommissionerVoidMatch(actor="bowler:Ann"), "only the desk may do this")
+    match.refused(c.HollandDaze("Ann", actor="bowler:Bob"), "or reported by the scorer")
     match.refused(c.CommissionerConfirmResult(actor=DESK), "no result to confirm")
     match.refused(c.CommissionerUndoLastAction(actor=DESK), "nothing the desk did")
 
@@ -256,7 +256,7 @@ def test_end_of_match_sequence_and_settlement():
     state = match.state
     assert state.status == "ending" and state.series == {"Ann": 100, "Bob": 100}
     assert [d["kind"] for d in state.decisions.values()] == ["end_draw", "end_draw"]
-    match.refused(c.DecideBuy("Ann", True, actor="bowler:Ann"), "no pending buy")
+    match.refused(c.DecideBuy("Ann", True, actor="bowler:Ann"), "no offer to buy a card waiting")
     match.refused(c.CommissionerConfirmResult(actor=DESK), "still open")
     match.do(c.DecideEndDraw("Ann", False, actor="bowler:Ann"))
     match.do(c.DecideEndDraw("Bob", False, actor="bowler:Bob"))
@@ -360,7 +360,7 @@ def test_correction_that_owes_cards_and_a_dismissed_review():
     match.do(c.CorrectBall("Ann", 1, 2, 1, 2, actor=FEED))
     (review,) = match.state.reviews.values()
     assert review["difference"]["losses"] == -1
-    match.refused(c.CommissionerDismissReview(review["id"], actor="feed:x"), "commissioner")
+    match.refused(c.CommissionerDismissReview(review["id"], actor="feed:x"), "only the desk")
     match.do(c.CommissionerDismissReview(review["id"], "bowler kept it", actor=DESK))
     assert match.state.reviews == {}
 
@@ -412,7 +412,7 @@ def test_showdown_waits_for_a_card_loss_still_pending():
     state = match.state
     assert state.status == "ending" and state.result is None
     assert [d["kind"] for d in state.pending_for("Ann")] == ["lose_card"]
-    match.refused(c.CommissionerConfirmResult(actor=DESK), "Ann lose_card")
+    match.refused(c.CommissionerConfirmResult(actor=DESK), "Ann's choice of a card to lose")
     match.do(c.DecideLoseCard("Ann", "AS", actor="bowler:Ann"))
     assert state.result["winners"] == ["Ann"]
     assert state.result["hands"]["Ann"]["hand"] == ["KS", "QS"]

@@ -104,6 +104,6 @@ def test_settle_as_the_hands_stand_is_refused_for_a_finished_or_unstarted_match(
     refused = played.refused(c.CommissionerSettleAsHandsStand(actor=DESK))
     assert "is settled" in str(refused)
     bowler = Match(("Ann", "Bob"))
-    assert "commissioner" in str(bowler.refused(
+    assert "only the desk" in str(bowler.refused(
         c.CommissionerSettleAsHandsStand(actor="bowler:Ann")))
     assert bowler.state.status == "playing"

@@ -36,10 +36,10 @@ def test_a_bad_reassignment_is_refused_and_changes_nothing(store_url):
                          actor="commissioner:pat")
     with pytest.raises(CommandRefused, match="every bowler of the match"):
         service.reassign_lanes("m1", {(1, 1): "Ann"}, actor="commissioner:pat", reason="x")
-    with pytest.raises(LaneAssignmentError, match="lane 3 slot 1 is already Cy"):
+    with pytest.raises(LaneAssignmentError, match="lane 3 slot 1 is already taken by Cy"):
         service.reassign_lanes("m1", {(1, 1): "Ann", (3, 1): "Bob"},
                                actor="commissioner:pat", reason="x")
-    with pytest.raises(CommandRefused, match="match zz is new"):
+    with pytest.raises(CommandRefused, match="there is no match 'zz'"):
         service.reassign_lanes("zz", {(5, 1): "Eve"}, actor="commissioner:pat", reason="x")
     assert service.lanes.bowler_at(2, 1) == ("m1", "Bob")
     assert len(LaneAssignmentLog(service.repository.store).history("m1")) == 1
@@ -193,7 +193,7 @@ def test_an_undone_result_leaves_lanes_another_match_took_and_says_so(store_serv
     assert service.lanes.assignment("m1") is None
     assert seen[-1] == {"kind": "lanes_not_restored", "match_id": "m1",
                         "actor": "commissioner:pat",
-                        "reason": "lane 1 slot 1 is already Cy of match m2",
+                        "reason": "lane 1 slot 1 is already taken by Cy in another match",
                         "origin": service.bus.origin}
     history = LaneAssignmentLog(service.repository.store).history("m1")
     assert history[-1]["reason"] == "match settled"  # the log still says: no lanes

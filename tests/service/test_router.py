@@ -139,7 +139,7 @@ def test_a_wrong_lane_record_is_a_holland_daze(alley):
 def test_a_slot_another_match_holds_cannot_be_claimed(alley):
     from alley_poker.service import LaneAssignmentError
 
-    with pytest.raises(LaneAssignmentError, match="lane 1 slot 1 is already Ann"):
+    with pytest.raises(LaneAssignmentError, match="lane 1 slot 1 is already taken by Ann"):
         alley.create_match("m2", {(1, 1): "Dee", (2, 2): "Eve"}, actor="commissioner:pat")
     assert alley.lanes.assignment("m2") is None
 

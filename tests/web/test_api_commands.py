@@ -197,7 +197,8 @@ def test_a_stale_expected_seq_is_409_and_changes_nothing(app, service):
         assert status == 409, (kind, answer)
         assert answer == {"error": {
             "code": "stale_version", "field": "expected_seq",
-            "message": f"the match is at seq {now}, not {seen}: reload and try again"}}
+            "message": f"the match changed since you looked (version {now}, not {seen}): "
+                       "reload and try again"}}
     assert service.repository.store.load("m1") == stored
     assert service.state("m1").status == "playing"
 

@@ -72,7 +72,7 @@ def test_the_night_settles_to_zero_and_downloads_as_csv(app, service):
     download = client.get("/api/v1/settlement.csv")
     assert download.mimetype == "text/csv"
     assert "attachment" in download.headers["Content-Disposition"]
-    rows = list(csv.reader(io.StringIO(download.get_data(as_text=True))))
+    rows = list(csv.reader(io.StringIO(download.get_data().decode("utf-8-sig"))))
     assert rows[0] == ["bowler", "paid_cents", "won_cents", "net_cents", "matches"]
     assert [row[0] for row in rows[1:]] == ["Ann", "Bob", "Cy"]
     assert rows[1][4] == "m1 m2"
@@ -117,7 +117,8 @@ def test_the_audit_shows_who_did_what_filtered_and_as_csv(app, service):
     assert [e["seq"] for e in second] == [3, 4]
     assert send("GET", "/api/v1/audit?limit=0")[0] == 422
 
-    rows = list(csv.reader(io.StringIO(client.get("/api/v1/audit.csv").get_data(as_text=True))))
+    rows = list(csv.reader(io.StringIO(
+        client.get("/api/v1/audit.csv").get_data().decode("utf-8-sig"))))
     assert rows[0] == ["id", "time", "match_id", "seq", "type", "actor", "command", "summary",
                        "local_time", "description"]
     assert len(rows) == len(entries) + 1
@@ -155,8 +156,8 @@ def test_the_audit_reads_newest_first_by_cursor_in_the_centres_zone_in_plain_wor
     assert started["description"] == "Match started: ante $1.00 each, agreed by all 2"
     assert "=" not in started["description"]
     # The CSV is complete without asking: more than the JSON's default page of 200? Every row.
-    rows = list(csv.DictReader(io.StringIO(client.get("/api/v1/audit.csv").get_data(
-        as_text=True))))
+    rows = list(csv.DictReader(io.StringIO(client.get("/api/v1/audit.csv").get_data().decode(
+        "utf-8-sig"))))
     assert len(everything) > 200, len(everything)
     assert [int(row["id"]) for row in rows] == [e["id"] for e in everything]
 
@@ -166,7 +167,7 @@ def test_csv_cells_that_look_like_formulas_stay_text(app, service):
     send("POST", "/api/v1/matches", {"match_id": "m3", "games": 1, "slots": [
         {"lane": 5, "slot": 1, "bowler": "=1+1"}, {"lane": 5, "slot": 2, "bowler": "Cy"}]})
     client, _ = tablet(app)
-    text = client.get("/api/v1/settlement.csv").get_data(as_text=True)
+    text = client.get("/api/v1/settlement.csv").get_data().decode("utf-8-sig")
     assert "'=1+1" in text and "\n=1+1" not in text
 
 

@@ -256,7 +256,7 @@ def test_the_dashboard_asks_who_a_scorer_name_is_and_seats_the_pick(
     request.wait_for()
     assert "the scorer shows “BOBBY”" in request.inner_text()
     request.locator("select").select_option("Bob Jones")
-    request.locator("button").click()
+    request.get_by_role("button", name="Seat them").click()
     page.wait_for_selector("#notice >> text=Bob Jones bowls in lane 4 slot 1")
     page.wait_for_selector("#seat-requests", state="hidden")
     assert service.lanes.bowler_at(4, 1) == ("tue-2026-11-24-3-4", "Bob Jones")

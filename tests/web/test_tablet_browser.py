@@ -220,7 +220,7 @@ def test_settlement_downloads_as_csv(tablet, live_server, service):
     tablet.wait_for_selector("#settlement tbody tr td:has-text('Ann')")
     with tablet.expect_download() as downloading:
         tablet.click("#settlement-csv")
-    rows = list(csv.DictReader(io.StringIO(Path(downloading.value.path()).read_text("utf-8"))))
+    rows = list(csv.DictReader(io.StringIO(Path(downloading.value.path()).read_text("utf-8-sig"))))
     assert {row.get("bowler") for row in rows} >= {"Ann", "Bob"}
 
 
@@ -311,7 +311,7 @@ def test_the_audit_log_filters_and_a_token_is_shown_once(tablet, live_server, se
     assert tablet.get_attribute("#audit-csv", "href").endswith("?type=holland_daze")
     with tablet.expect_download() as downloading:
         tablet.click("#audit-csv")
-    rows = list(csv.DictReader(io.StringIO(Path(downloading.value.path()).read_text("utf-8"))))
+    rows = list(csv.DictReader(io.StringIO(Path(downloading.value.path()).read_text("utf-8-sig"))))
     assert [row["type"] for row in rows] == ["holland_daze"]
 
     tablet.click("nav >> text=API tokens")
