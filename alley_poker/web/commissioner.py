@@ -39,7 +39,7 @@ commissioner = Blueprint("commissioner", __name__, url_prefix="/commissioner")
 #: The tablet's pages: endpoint, title (the navigation bar, in this order).
 PAGES = [("dashboard", "Lanes"), ("new_match", "New match"), ("manual_entry", "Manual entry"),
          ("settlement", "Settlement"), ("leagues", "League"), ("audit", "Audit log"),
-         ("phones", "Phones"), ("tokens", "API tokens")]
+         ("phones", "Phones"), ("tokens", "Kiosks & API tokens")]
 
 
 def tablet_page(template: str, **context: Any):
