@@ -93,8 +93,10 @@
             }, render);
           });
         });
+        box.dataset.choosing = "yes";  // the panel makes room for the cards (kiosk.css)
         if (decision.guess_allowed && !guess) {
-          prompt.textContent += ", or guess which side the ball comes back on (right: you keep your cards):";
+          buttons.append(el("span", "guess-words",
+                            "or guess which side the ball comes back on (right: you keep your cards)"));
           ["left", "right"].forEach(function (side) {
             buttons.append(choiceButton((side === "left" ? "◀ " : "") + side.toUpperCase() +
                                         (side === "right" ? " ▶" : ""), "side-" + side,
@@ -188,6 +190,7 @@
     b.pending.forEach(function (decision) {
       panel.append(decisionBox(state, name, decision, hand));
     });
+    if (panel.querySelector(".decision[data-choosing=yes]")) panel.classList.add("choosing");
     return panel;
   }
 
