@@ -76,23 +76,10 @@
       } else {
         prompt.textContent = "GUTTER — tap a card to lose it";
         // One tap waits a moment, with an Undo, before the card goes (kiosk_undo.js).
-        const undo = window.AlleyKioskUndo, key = matchId + "\u0000" + bowler + "\u0000" + decision.id;
-        const waiting = undo.waiting(key);
-        if (waiting) {
-          box.append(undo.bar(key, cardText, render));
-          hand.querySelectorAll(".card[data-card='" + CSS.escape(waiting.card) + "']")
-            .forEach(function (card) { card.classList.add("losing"); });
-        }
-        hand.querySelectorAll(".card").forEach(function (card) {
-          makeChoosable(card, "Lose " + card.getAttribute("aria-label"), function () {
-            if (undo.waiting(key) && undo.waiting(key).card === card.dataset.card) {
-              undo.cancel(key); render(); return;   // the same card again: keep it
-            }
-            undo.hold(key, card.dataset.card, function () {
-              answer("lose-card", { card: card.dataset.card });
-            }, render);
-          });
-        });
+        window.AlleyKioskUndo.offerCards({
+          key: matchId + "\u0000" + bowler + "\u0000" + decision.id, box: box, hand: hand,
+          cardText: cardText, makeChoosable: makeChoosable, redraw: render,
+          send: function (card) { answer("lose-card", { card: card }); } });
         box.dataset.choosing = "yes";  // the panel makes room for the cards (kiosk.css)
         if (decision.guess_allowed && !guess) {
           buttons.append(el("span", "guess-words",

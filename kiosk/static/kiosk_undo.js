@@ -48,6 +48,26 @@
     return box;
   }
 
+  // The hand's cards made choosable, each tap held for the window; the bar and the card
+  // about to go are shown while it runs.  ``o``: key, box (the decision), hand, cardText,
+  // makeChoosable, send(card), redraw.
+  function offerCards(o) {
+    const wait = waiting(o.key);
+    if (wait) {
+      o.box.append(bar(o.key, o.cardText, o.redraw));
+      o.hand.querySelectorAll(".card[data-card='" + CSS.escape(wait.card) + "']")
+        .forEach(function (card) { card.classList.add("losing"); });
+    }
+    o.hand.querySelectorAll(".card").forEach(function (card) {
+      const face = card.dataset.card;
+      o.makeChoosable(card, "Lose " + card.getAttribute("aria-label"), function () {
+        const now = waiting(o.key);
+        if (now && now.card === face) { cancel(o.key); o.redraw(); return; }  // keep it
+        hold(o.key, face, function () { o.send(face); }, o.redraw);
+      });
+    });
+  }
+
   window.AlleyKioskUndo = { hold: hold, cancel: cancel, waiting: waiting, bar: bar,
-                            WINDOW_MS: WINDOW_MS };
+                            offerCards: offerCards, WINDOW_MS: WINDOW_MS };
 })();

@@ -48,14 +48,15 @@
       (w.cards.length ? ": " + w.cards.join(" ") : "");
   }
 
-  // The question the desk answers before the money moves.
-  function confirmQuestion(state) {
+  // The question the desk answers before the money moves; ``where`` names the lanes.
+  function confirmQuestion(state, where) {
     const shown = summary(state);
+    const on = where ? " on " + where : "";
     if (!shown) {
-      return "Confirm the result?\nThere is no showdown yet: the match is " +
+      return "Confirm the result" + on + "?\nThere is no showdown yet: the match is " +
         (state ? state.status : "not loaded") + ".";
     }
-    return "Confirm this result and pay it out?\n" +
+    return "Confirm this result" + on + " and pay it out?\n" +
       shown.winners.map(winnerLine).join("\n") + "\n" + shown.split;
   }
 

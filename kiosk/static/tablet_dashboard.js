@@ -78,7 +78,9 @@
       const body = forBowler ? { bowler: bowler, reason: why } : { reason: why };
       const whom = forBowler ? bowler : matchId;
       // Confirming a result names the winners, their hands, each amount and the split.
-      const asked = kind === "confirm-result" ? window.AlleyResult.confirmQuestion(states[matchId])
+      const lanes = ((boards[matchId] || {}).lanes || []).join("-");
+      const asked = kind === "confirm-result"
+        ? window.AlleyResult.confirmQuestion(states[matchId], lanes && "lanes " + lanes)
         : question + whom + "?";
       const done = kind === "undo-last" ? await T.undoLast(matchId, why)
         : await T.rule(asked + "\n" + (consequence ? consequence + "\n" : "") +

@@ -21,7 +21,7 @@
     block.append(label, T.button("Confirm result", async function () {
       const why = reason.value.trim();
       if (!why) { T.say("Give a reason first: it goes into the audit log.", "refused"); reason.focus(); return; }
-      const question = window.AlleyResult.confirmQuestion(state) + "\nReason: " + why;
+      const question = window.AlleyResult.confirmQuestion(state, where) + "\nReason: " + why;
       if (await T.rule(question, state.match_id, "confirm-result", { reason: why },
                        "Result confirmed: " + window.AlleyResult.summary(state).split)) {
         location.reload();  // the totals now count it
