@@ -68,6 +68,9 @@
     });
   }
 
+  // How many answers are waiting to be sent (0 once each was sent or undone).
+  function pending() { return Object.keys(held).length; }
+
   window.AlleyKioskUndo = { hold: hold, cancel: cancel, waiting: waiting, bar: bar,
-                            offerCards: offerCards, WINDOW_MS: WINDOW_MS };
+                            offerCards: offerCards, pending: pending, WINDOW_MS: WINDOW_MS };
 })();

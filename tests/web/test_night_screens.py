@@ -364,7 +364,8 @@ def test_a_card_thrown_away_on_the_kiosk_waits_with_an_undo(chromium, centre):
     assert serious_violations(page) == []
     bar.locator("button.undo").click()
     bar.wait_for(state="detached")
-    page.wait_for_timeout(3500)  # past the window: nothing was sent
+    # Undone: nothing is left waiting to be sent (its timer is gone), the card stays.
+    assert page.evaluate("window.AlleyKioskUndo.pending()") == 0
     assert len(service.state("team").hands["Carmen"]) == before
     assert service.state("team").pending_for("Carmen")
 
