@@ -157,7 +157,9 @@
     // A league match with handicaps: the handicap and the handicapped total beside the
     // natural score ("187 · hdcp 31 → 218"); the natural score stays first and unchanged.
     if (typeof b.handicap === "number" && typeof at.score === "number") {
-      score.append(el("span", "handicap", "· hdcp " + b.handicap + " → " + (at.score + b.handicap)));
+      const least = typeof at.score_at_least === "number" ? at.score_at_least : at.score;
+      score.append(el("span", "handicap", "· hdcp " + b.handicap + " → " + (least + b.handicap) +
+                      (least > at.score ? "+" : "")));
     }
     panel.append(score);
     panel.append(el("div", "scoresheet", b.scoresheet || "—"));
