@@ -168,6 +168,8 @@ def test_the_phone_names_the_league_keeps_the_name_on_one_line_and_its_moments(
         assert title == "Tuesday Night Poker · lanes 3-4", (width, title)
         assert match_id not in phone.inner_text("header")
         assert one_line(phone, "#me"), f"the name wraps at {width} px"
+        name = phone.locator("#me")
+        assert name.evaluate("h => h.scrollWidth <= h.clientWidth"), "the name is cut"
         assert phone.evaluate("document.documentElement.scrollWidth") <= width + 1
         assert serious_violations(phone) == [], width
     told = phone.eval_on_selector_all("#moments li", "items => items.map(i => i.textContent)")
