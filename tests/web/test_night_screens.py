@@ -341,6 +341,14 @@ def test_the_kiosk_cuts_nothing_covers_no_card_and_says_it_plainly(chromium, cen
         assert "open Kiosks & API tokens" in page.inner_text("#pairing")
         assert serious_violations(page) == [], width
         page.screenshot(path=f"/tmp/kiosk-night-{width}.png", full_page=True)
+    # With a moment's banner and the pairing strip both taking room above the panels too.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    bowl(centre["service"], "team", "Hiroko", 10)
+    page.wait_for_selector("#banner:not([hidden])")
+    page.evaluate("new Promise(done => requestAnimationFrame(() => "
+                  "requestAnimationFrame(done)))")  # the cards refit on the next frame
+    widths = page.eval_on_selector_all(f"{carmen} .card", "cs => cs.map(c => c.offsetWidth)")
+    assert min(widths) >= 44, widths
     page.click("[data-glossary-open]")
     page.locator("dialog.glossary").wait_for()
     assert "The hole" in page.inner_text("dialog.glossary")
