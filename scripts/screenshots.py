@@ -8,7 +8,8 @@ subprocess and photographs its pages with Playwright's headless Chromium:
 - ``kiosk-390.png``: the same kiosk on a phone (390x844);
 - ``tablet.png``: the commissioner's tablet (1280x800);
 - ``kiosk-settled.png``: the kiosk after the match settled (the result stays on screen);
-- ``phone.png``: a bowler's own phone page (390x844), opened by their code's URL.
+- ``phone.png``: a bowler's own phone page (390x844), opened by their code's URL;
+- ``tablet-first-night.png``: the tablet's First night checklist (1280x800) after the match.
 
 ``--phone-only`` takes just the phone's (a minute instead of a whole demo match).
 
@@ -141,6 +142,10 @@ def main() -> None:
             kiosk.wait_for_selector("#result:not([hidden])")
             kiosk.wait_for_timeout(600)
             kiosk.screenshot(path=str(args.out / "kiosk-settled.png"))
+
+            tablet.goto(f"{url}/commissioner/first-night")
+            tablet.wait_for_selector("#first-night li")
+            tablet.screenshot(path=str(args.out / "tablet-first-night.png"))
             browser.close()
     finally:
         demo.send_signal(signal.SIGTERM)
@@ -148,7 +153,8 @@ def main() -> None:
             demo.wait(timeout=30)
         except subprocess.TimeoutExpired:
             demo.kill()
-    for name in ("kiosk.png", "kiosk-390.png", "tablet.png", "kiosk-settled.png", "phone.png"):
+    for name in ("kiosk.png", "kiosk-390.png", "tablet.png", "kiosk-settled.png", "phone.png",
+                 "tablet-first-night.png"):
         print(args.out / name)
 
 

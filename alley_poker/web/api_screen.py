@@ -38,6 +38,23 @@ def running_score(state: MatchState, bowler: str) -> int | None:
         return None
 
 
+def score_at_least(state: MatchState, bowler: str) -> int | None:
+    """The least the bowler's running total can be: every pin so far, a strike's or a
+    spare's bonus counted as far as its balls are bowled (X X is at least 30, where the
+    total through scored frames is 0).  None where ``running_score`` is None."""
+    if not state.games:
+        return None
+    game_number = min(max(state.current_game(bowler), 1), state.games)
+    try:
+        game = rebuild_game(state.balls[bowler][game_number - 1])
+        bowled = len(game.frames)
+        while not game.is_complete and any(f.score is None for f in game.frames[:bowled]):
+            game.roll(0)  # zeros to come give each waiting bonus its floor
+        return game.score_so_far()
+    except BowlingError:
+        return None
+
+
 def screen_match(state: MatchState, slots: Slots, odds: Any = None) -> dict[str, Any]:
     """One match as a lane screen shows it: the public state (with the live odds, ``odds``
     being the service's ``LiveOdds``, when there are any) plus lanes, who is up, scores."""
@@ -53,7 +70,8 @@ def screen_match(state: MatchState, slots: Slots, odds: Any = None) -> dict[str,
     return {"match_id": state.match_id, "state": with_odds(public_match_view(state), odds),
             "bowlers": {bowler: {"lane": lane_of.get(bowler), "up": bowler in up,
                                  "ball": balls[bowler]["ball"],
-                                 "score": running_score(state, bowler)}
+                                 "score": running_score(state, bowler),
+                                 "score_at_least": score_at_least(state, bowler)}
                         for bowler in state.bowlers}}
 
 

@@ -37,9 +37,10 @@ from alley_poker.web.queries import PinsQuery, validated_query
 commissioner = Blueprint("commissioner", __name__, url_prefix="/commissioner")
 
 #: The tablet's pages: endpoint, title (the navigation bar, in this order).
-PAGES = [("dashboard", "Lanes"), ("new_match", "New match"), ("manual_entry", "Manual entry"),
+PAGES = [("dashboard", "Lanes"), ("first_night", "First night"), ("new_match", "New match"),
+         ("manual_entry", "Manual entry"),
          ("settlement", "Settlement"), ("leagues", "League"), ("audit", "Audit log"),
-         ("phones", "Phones"), ("tokens", "API tokens")]
+         ("phones", "Phones"), ("tokens", "Kiosks & API tokens")]
 
 
 def tablet_page(template: str, **context: Any):
@@ -216,4 +217,8 @@ def pins():
 
 
 # The league pages add their views to ``commissioner`` when imported (after tablet_page).
-from alley_poker.web import commissioner_league, commissioner_story  # noqa: E402, F401
+from alley_poker.web import (  # noqa: E402, F401
+    commissioner_league,
+    commissioner_story,
+    first_night,
+)

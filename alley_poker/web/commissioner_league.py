@@ -85,7 +85,10 @@ def league_night(league_id: str):
         records = league_records(found)
         bowlers = [bowler_view(found, b, records) for b in desk.store.bowlers(found.league_id)]
         nights = [night_view(found, night) for night in desk.store.nights(found.league_id)]
-        return {"league": league_view(found), "bowlers": bowlers,
+        view = league_view(found)
+        # Tonight already started: the page shows its matches, not a second check-in.
+        started = next((n for n in nights if n["night_date"] == view["tonight"]), None)
+        return {"league": view, "bowlers": bowlers, "started": started,
                 "nights": sorted(nights, key=lambda n: n["night_date"], reverse=True)}
     return _signed_in_page("commissioner_league_night.html", build)
 

@@ -48,6 +48,7 @@ from alley_poker.web.api import alley, api, validated_body
 from alley_poker.web.api_screen import screen_match
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.kiosk_decisions import decide_for_bowler
+from alley_poker.web.match_titles import match_title
 from alley_poker.web.phone_schemas import PhoneDecisionBody
 from alley_poker.web.public import public_match_view
 from alley_poker.web.rooms import bowler_room, enter
@@ -163,6 +164,7 @@ def phone_page():
     link = checked.link
     return _private(make_response(render_template(
         "phone.html", bowler=link.bowler, match_id=link.match_id,
+        match_title=match_title(alley(), link.match_id),
         expires_at=link.expires_at.isoformat())))
 
 

@@ -75,6 +75,14 @@
     const left = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
     return Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
   }
+  // A running total as a bowler reads it, from a lane screen's read of the bowler: the
+  // pins counted so far, with "+" while a strike or spare still waits for its bonus balls
+  // (X X is "Total 30+": at least 30, not 0).  "" when there is no score to show.
+  function totalWords(seat) {
+    if (!seat || typeof seat.score !== "number") return "";
+    const least = typeof seat.score_at_least === "number" ? seat.score_at_least : seat.score;
+    return "Total " + least + (least > seat.score ? "+" : "");
+  }
   window.AlleyCards = { el: el, money: money, cardFace: cardFace, cardText: cardText,
-                        cardName: cardName, countdown: countdown };
+                        cardName: cardName, countdown: countdown, totalWords: totalWords };
 })();

@@ -65,6 +65,7 @@
     box.dataset.kind = decision.kind;
     const clock = el("span", "deadline", countdown(decision.deadline));
     clock.dataset.deadline = decision.deadline || "";
+    clock.title = "time left to answer";
     const prompt = el("strong", "prompt");
     const buttons = el("div", "choices");
     const answer = function (kind, body) { decide(matchId, bowler, kind, decision.id, body); };
@@ -74,13 +75,15 @@
         prompt.textContent = "GUESSED " + guess.side.toUpperCase() + " — watch the ball return";
       } else {
         prompt.textContent = "GUTTER — tap a card to lose it";
-        hand.querySelectorAll(".card").forEach(function (card) {
-          makeChoosable(card, "Lose " + card.getAttribute("aria-label"), function () {
-            answer("lose-card", { card: card.dataset.card });
-          });
-        });
+        // One tap waits a moment, with an Undo, before the card goes (kiosk_undo.js).
+        window.AlleyKioskUndo.offerCards({
+          key: matchId + "\u0000" + bowler + "\u0000" + decision.id, box: box, hand: hand,
+          cardText: cardText, makeChoosable: makeChoosable, redraw: render,
+          send: function (card) { answer("lose-card", { card: card }); } });
+        box.dataset.choosing = "yes";  // the panel makes room for the cards (kiosk.css)
         if (decision.guess_allowed && !guess) {
-          prompt.textContent += ", or guess the ball return:";
+          buttons.append(el("span", "guess-words",
+                            "or guess which side the ball comes back on (right: you keep your cards)"));
           ["left", "right"].forEach(function (side) {
             buttons.append(choiceButton((side === "left" ? "◀ " : "") + side.toUpperCase() +
                                         (side === "right" ? " ▶" : ""), "side-" + side,
@@ -150,11 +153,13 @@
     panel.append(head);
     const score = el("div", "score");
     score.append(el("span", "frame", b.frame ? "Frame " + b.frame : (b.game ? "Game done" : "")),
-                 el("span", "total", at.score === undefined || at.score === null ? "" : "Total " + at.score));
+                 el("span", "total", window.AlleyCards.totalWords(at)));
     // A league match with handicaps: the handicap and the handicapped total beside the
     // natural score ("187 · hdcp 31 → 218"); the natural score stays first and unchanged.
     if (typeof b.handicap === "number" && typeof at.score === "number") {
-      score.append(el("span", "handicap", "· hdcp " + b.handicap + " → " + (at.score + b.handicap)));
+      const least = typeof at.score_at_least === "number" ? at.score_at_least : at.score;
+      score.append(el("span", "handicap", "· hdcp " + b.handicap + " → " + (least + b.handicap) +
+                      (least > at.score ? "+" : "")));
     }
     panel.append(score);
     panel.append(el("div", "scoresheet", b.scoresheet || "—"));
@@ -174,6 +179,7 @@
     b.pending.forEach(function (decision) {
       panel.append(decisionBox(state, name, decision, hand));
     });
+    if (panel.querySelector(".decision[data-choosing=yes]")) panel.classList.add("choosing");
     return panel;
   }
 
@@ -306,23 +312,31 @@
     const fair = state && state.fairness;
     fairDeal.hidden = !fair;
     if (!fair) return;
+    // A small line at the foot of the screen, in words first: the code is for checking.
     fairDeal.textContent = fair.seed
-      ? "Fair deal: seed revealed " + fair.seed + " (commitment " + fair.commitment + ")"
-      : "Fair deal: cards sealed by commitment " + fair.commitment;
+      ? "Fair deal: the deal's secret is revealed, so anyone can check every card " +
+        "(alley-poker verify) · seed revealed " + fair.seed + " (commitment " + fair.commitment + ")"
+      : "Fair deal: the cards were sealed before the first ball and can be checked after " +
+        "the match · seal " + fair.commitment;
   }
 
+  const STATUS_WORDS = { open: "waiting to start", playing: "playing",
+                         ending: "showdown — waiting for the desk", settled: "settled", void: "void" };
   function draw() {
     panels.replaceChildren();
     const state = matches[shownMatch()];
     showResult(state);
     showFairDeal(state);
     if (!state) { matchLine.textContent = "Waiting for a match…"; pot.textContent = ""; return; }
-    matchLine.textContent = "Match " + state.match_id + " · " + state.status + whereAt(state);
-    pot.textContent = "Pot " + money(state.winners && state.winners.length ? paidIn(state) : state.pot_cents);
+    matchLine.textContent = (STATUS_WORDS[state.status] || state.status) + whereAt(state);
+    // Settled: the pot is paid out ($0.00, as the phone says); the result box keeps its size.
+    pot.textContent = state.status === "settled" ? "Pot " + money(state.pot_cents) + " · paid out"
+      : "Pot " + money(state.winners && state.winners.length ? paidIn(state) : state.pot_cents);
+    // The badges rank hands (not scores): "Best hand", "2nd-best hand", …
     const placeOf = {};
-    const ordinal = ["1st", "2nd", "3rd"];
+    const ordinal = ["Best hand", "2nd-best hand", "3rd-best hand"];
     (state.places || []).forEach(function (group, index) {
-      group.forEach(function (name) { placeOf[name] = ordinal[index] || (index + 1) + "th"; });
+      group.forEach(function (name) { placeOf[name] = ordinal[index] || (index + 1) + "th-best hand"; });
     });
     if (state.places && state.places.length < 2) Object.keys(placeOf).forEach(function (k) { delete placeOf[k]; });
     state.seat_order.forEach(function (name) { panels.append(bowlerPanel(state, name, placeOf[name])); });

@@ -127,7 +127,8 @@
           });
         }));
         if (decision.guess_allowed && !guess) {
-          prompt.textContent = "Gutter ball: tap the card to lose, or guess the ball return.";
+          prompt.textContent = "Gutter ball: tap the card to lose, or guess which side the " +
+            "ball comes back on (right: you keep your cards).";
           choices.append(button("◀ LEFT", "side-left", function () { send("guess", { side: "left" }, id); }),
                          button("RIGHT ▶", "side-right", function () { send("guess", { side: "right" }, id); }));
         }
@@ -160,7 +161,7 @@
     const parts = [];
     if (seat.lane) parts.push("Lane " + seat.lane);
     if (mine.frame) parts.push("Frame " + mine.frame);
-    if (typeof seat.score === "number") parts.push("Total " + seat.score);
+    if (typeof seat.score === "number") parts.push(C.totalWords(seat));
     if (seat.up && state.status === "playing") parts.push("▶ YOU'RE UP");
     myScore.textContent = parts.join(" · ");
     const choosing = renderDecision(mine) && hand.querySelector("button");
@@ -221,7 +222,7 @@
       const head = C.el("p", "board-head");
       head.append(C.el("strong", "", name + (name === bowler ? " (you)" : "")));
       if (seat.lane) head.append(" · Lane " + seat.lane);
-      if (typeof seat.score === "number") head.append(" · Total " + seat.score);
+      if (typeof seat.score === "number") head.append(" · " + C.totalWords(seat));
       if (seat.up && state.status === "playing") head.append(C.el("span", "up", " ▶ UP"));
       const theirs = name === bowler ? null : oddsOf(name);
       if (theirs) {
@@ -248,32 +249,10 @@
     renderBoard();
   }
 
-  // The bowler's moments: what happened to their hand, newest first.
-  function tell(text) {
-    const none = moments.querySelector(".none");
-    if (none) none.remove();
-    moments.prepend(C.el("li", "", text));
-    while (moments.children.length > 8) moments.lastElementChild.remove();
-  }
-  function remember(events) {
-    events.forEach(function (event) {
-      const d = event.data || {};
-      const card = d.card ? C.cardName(d.card) : "";
-      if (event.type === "jokers_swapped") tell("Freaky Friday: the jokers swapped.");
-      if (event.type === "showdown") tell("Showdown: " + (d.winners || []).join(" & ") + " won.");
-      if (d.from_bowler === bowler && event.type === "card_taken") tell(d.bowler + " took your " + card + ".");
-      if (d.bowler !== bowler) return;
-      if (event.type === "ball_recorded" && d.mark === "strike") tell("Strike!");
-      else if (event.type === "ball_recorded" && d.gutter_ball) tell("Gutter ball.");
-      else if (event.type === "card_drawn") tell("You drew the " + card + ".");
-      else if (event.type === "card_returned") tell("Your " + card + " went back to the pile.");
-      else if (event.type === "card_taken") tell("You took the " + card + " from " + d.from_bowler + ".");
-      else if (event.type === "hole_deepened") tell("You are in the hole.");
-      else if (event.type === "hole_paid_off") tell("A card paid off your hole.");
-      else if (event.type === "guess_resolved") tell("Your guess was " + (d.correct ? "right: you keep your cards." : "wrong."));
-      else if (event.type === "buy_paid") tell("You bought a card for " + C.money(d.cents) + ".");
-    });
-  }
+  // The bowler's moments, rebuilt from the match's log on every open (phone_moments.js).
+  const myMoments = window.AlleyPhoneMoments.create({ list: moments, bowler: bowler,
+                                                      matchId: matchId, cards: C });
+  function remember(events) { myMoments.take(events); }
 
   function take(message) {
     if (message.match_id !== matchId) return false;
@@ -313,7 +292,10 @@
     });
   }
   function setConnection(to, text) { connection.dataset.state = to; connection.textContent = text; }
-  socket.on("connect", function () { setConnection("live", "● Live"); join(); refresh(0); });
+  socket.on("connect", function () {
+    setConnection("live", "● Live"); join(); refresh(0);
+    myMoments.load().catch(function () { /* the next connection reads the log again */ });
+  });
   socket.on("disconnect", function () { setConnection("down", "▲ Reconnecting…"); });
   socket.on("state", take);
   socket.on("match_update", function (message) {

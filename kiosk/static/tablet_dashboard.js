@@ -77,8 +77,13 @@
       const bowler = bowlerOf(card);
       const body = forBowler ? { bowler: bowler, reason: why } : { reason: why };
       const whom = forBowler ? bowler : matchId;
+      // Confirming a result names the winners, their hands, each amount and the split.
+      const lanes = ((boards[matchId] || {}).lanes || []).join("-");
+      const asked = kind === "confirm-result"
+        ? window.AlleyResult.confirmQuestion(states[matchId], lanes && "lanes " + lanes)
+        : question + whom + "?";
       const done = kind === "undo-last" ? await T.undoLast(matchId, why)
-        : await T.rule(question + whom + "?\n" + (consequence ? consequence + "\n" : "") +
+        : await T.rule(asked + "\n" + (consequence ? consequence + "\n" : "") +
                        "Reason: " + why, matchId, kind, body,
                        title + (forBowler ? " for " + bowler : "") + " — done");
       // A reason belongs to one ruling: the next one needs its own.
@@ -308,6 +313,10 @@
       table.append(row);
     });
     live.append(table);
+    // The showdown the desk is asked to confirm, in full, before it confirms.
+    const showdown = window.AlleyResult.node(state, state.status === "ending"
+      ? "Showdown — waiting for your confirmation" : "Result");
+    if (showdown) live.append(showdown);
 
     if (state.status === "open") {
       const consent = el("div", "consents");
@@ -425,7 +434,8 @@
       const health = el("td", "health");
       health.append(el("span", "feed-state", shape + " " + word));
       if (feed.seconds_silent) health.append(el("small", "", " silent " + feed.seconds_silent + " s"));
-      if (feed.last_error) health.append(el("div", "feed-error", feed.last_error));
+      // The last error only while the feed is not OK: a green feed has recovered from it.
+      if (feed.last_error && feed.state !== "green") health.append(el("div", "feed-error", feed.last_error));
       const rejected = feedCell(feed.rejected);
       if (feed.last_rejected) {
         rejected.append(el("div", "feed-error", "last: " + feed.last_rejected.reason));

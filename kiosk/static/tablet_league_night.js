@@ -6,6 +6,7 @@
   const page = document.getElementById("night-page");
   if (!page) return;
   const form = document.getElementById("check-in");
+  if (!form) return;  // tonight has started: no check-in to run
   const boxes = Array.from(form.querySelectorAll("input[name=bowler]"));
   const count = document.getElementById("checked-count");
   const problem = document.getElementById("night-problem");

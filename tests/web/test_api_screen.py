@@ -25,8 +25,9 @@ def test_the_screen_gives_lanes_who_is_up_and_running_totals(app, service):
     (match,) = body["matches"]
     assert match["match_id"] == "m1" and match["state"]["seq"] == service.state("m1").seq
     assert match["bowlers"] == {
-        "Ann": {"lane": 1, "up": True, "ball": 1, "score": 0},  # a strike waits for bonus balls
-        "Bob": {"lane": 2, "up": True, "ball": 1, "score": 0}}
+        "Ann": {"lane": 1, "up": True, "ball": 1, "score": 0,  # a strike waits for bonus balls
+                "score_at_least": 10},
+        "Bob": {"lane": 2, "up": True, "ball": 1, "score": 0, "score_at_least": 0}}
     assert screen(app, "3-4").get_json() == {"lane_pair": "3-4", "matches": [],
                                              "last_result": None}
 
