@@ -333,7 +333,8 @@ def mutants(export: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]
             bowlers.append(record["data"]["bowler"])
     for index, record in enumerate(export["events"]):
         for key, kind, value in list(_changes(record, bowlers)):
-            mutated = copy.deepcopy(export)
+            mutated = dict(export, events=list(export["events"]))
+            mutated["events"][index] = copy.deepcopy(record)
             target = mutated["events"][index]["data"]
             top = key.split(".")[0].split("[")[0]
             target[top] = value

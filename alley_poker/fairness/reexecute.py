@@ -19,7 +19,13 @@ from typing import Any
 from alley_poker.fairness.deal import SeededDeal
 from alley_poker.ledger import CommandRefused, InvariantViolation, MatchState, decide
 from alley_poker.ledger.events import Event, event_to_record
-from alley_poker.ledger.inputs import InputError, actions, command_of_input, input_of
+from alley_poker.ledger.inputs import (
+    InputError,
+    actions,
+    command_of_input,
+    input_event,
+    input_of,
+)
 
 
 class Mismatch(Exception):
@@ -30,45 +36,75 @@ class Mismatch(Exception):
         self.seq, self.kind, self.problem = seq, kind, problem
 
 
-def reexecute(match_id: str, events: Sequence[Event], seed: bytes,
-              stated_inputs: list | None = None) -> list[dict[str, Any]]:
-    """Re-run the match and return its inputs; :class:`Mismatch` names the first recorded
-    event the rules do not give.  ``stated_inputs`` (an export's ``inputs``), when given,
-    must be exactly the inputs the log records."""
-    source = SeededDeal(seed)
-    state = MatchState.empty(match_id)
-    found: list[dict[str, Any]] = []
-    try:
-        groups = actions(events)
-    except InputError as error:
-        seq = _seq_in(str(error), events)
-        raise Mismatch(seq, _kind(events, seq), str(error)) from None
-    for group in groups:
+class Rerun:
+    """Re-runs a match action by action: :meth:`action` gives the events the rules produce
+    for the next recorded action, :meth:`same` compares one recorded event with them.
+    ``stated_inputs`` (an export's ``inputs``), when given, must be exactly the inputs the
+    log records."""
+
+    def __init__(self, match_id: str, seed: bytes, stated_inputs: list | None = None) -> None:
+        self.source = SeededDeal(seed)
+        self.stated = stated_inputs
+        self.inputs: list[dict[str, Any]] = []
+
+    def action(self, state: MatchState, group: list[Event]) -> list[Event]:
+        """The events the rules give for the action whose recorded events are ``group``, on
+        ``state`` (the match before it); :class:`Mismatch` if its command cannot be read or
+        the rules refuse it."""
         first = group[0]
         try:
             given = input_of(state, group)
             command = command_of_input(given)
-        except (InputError, KeyError, TypeError, AttributeError) as error:
+        except (InputError, KeyError, TypeError, AttributeError, ValueError) as error:
             raise Mismatch(first.seq, first.type, f"the action's command cannot be read from "
                                                   f"its events: {error}") from None
-        if stated_inputs is not None:
-            _same_input(stated_inputs, len(found), given, first)
-        found.append(given)
+        if self.stated is not None:
+            _same_input(self.stated, len(self.inputs), given, first)
+        self.inputs.append(given)
+        asked = input_event(group)
         try:
-            produced, after = decide(state, command, rng=source, now=first.at)
+            return decide(state, command, rng=self.source, now=first.at)[0]
         except CommandRefused as refused:
-            raise Mismatch(first.seq, first.type,
+            raise Mismatch(asked.seq, asked.type,
                            f"recorded {_words(given)}, the rules refuse it: {refused.reason}"
                            ) from None
         except InvariantViolation as error:
-            raise Mismatch(first.seq, first.type,
+            raise Mismatch(asked.seq, asked.type,
                            f"recorded {_words(given)}, the rules break: {error}") from None
-        _same_events(group, produced, events)
-        state = after
-    if stated_inputs is not None and len(stated_inputs) != len(found):
-        raise Mismatch(None, None, f"the export lists {len(stated_inputs)} inputs; the log "
-                                   f"records {len(found)} actions")
-    return found
+
+    def same(self, recorded: Event, produced: list[Event], index: int) -> None:
+        """The ``index``-th recorded event of an action must be the rules' ``index``-th."""
+        if index >= len(produced):
+            raise Mismatch(recorded.seq, recorded.type,
+                           f"recorded {recorded.type} {_text(_shown(recorded))}, the rules give "
+                           "no further event for this action")
+        _same_event(recorded, produced[index])
+
+    def end_of_action(self, group: list[Event], produced: list[Event],
+                      log: Sequence[Event]) -> None:
+        """The rules give no more events for the action than were recorded."""
+        if len(produced) > len(group):
+            extra = produced[len(group)]
+            following = next((e for e in log if e.seq == extra.seq), None)
+            raise Mismatch(extra.seq, following.type if following else extra.type,
+                           (f"recorded {following.type} of the next action, " if following
+                            else "recorded nothing (the log ends), ")
+                           + f"the rules give {extra.type} {_text(_shown(extra))} first")
+
+    def finish(self) -> list[dict[str, Any]]:
+        if self.stated is not None and len(self.stated) != len(self.inputs):
+            raise Mismatch(None, None, f"the export lists {len(self.stated)} inputs; the log "
+                                       f"records {len(self.inputs)} actions")
+        return self.inputs
+
+
+def split_actions(events: Sequence[Event]) -> list[list[Event]]:
+    """:func:`~alley_poker.ledger.inputs.actions`, with :class:`Mismatch` naming the event."""
+    try:
+        return actions(events)
+    except InputError as error:
+        seq = _seq_in(str(error), events)
+        raise Mismatch(seq, _kind(events, seq), str(error)) from None
 
 
 def _same_input(stated: list, index: int, given: dict, first: Event) -> None:
@@ -79,23 +115,10 @@ def _same_input(stated: list, index: int, given: dict, first: Event) -> None:
                        f"record {_text(given)}")
 
 
-def _same_events(recorded: list[Event], produced: list[Event], log: Sequence[Event]) -> None:
-    for index, event in enumerate(recorded):
-        if index >= len(produced):
-            raise Mismatch(event.seq, event.type,
-                           f"recorded {event.type} {_text(_shown(event))}, the rules give no "
-                           "further event for this action")
-        _same_event(event, produced[index])
-    if len(produced) > len(recorded):
-        extra = produced[len(recorded)]
-        following = next((e for e in log if e.seq == extra.seq), None)
-        raise Mismatch(extra.seq, following.type if following else extra.type,
-                       (f"recorded {following.type} of the next action, " if following else
-                        "recorded nothing (the log ends), ")
-                       + f"the rules give {extra.type} {_text(_shown(extra))} first")
-
-
 def _same_event(recorded: Event, produced: Event) -> None:
+    if (recorded.type, recorded.at, recorded.data) == (produced.type, produced.at,
+                                                      produced.data):
+        return
     mine, theirs = event_to_record(recorded), event_to_record(produced)
     if mine["type"] != theirs["type"]:
         raise Mismatch(recorded.seq, recorded.type,

@@ -19,7 +19,7 @@ from typing import Any
 from alley_poker.cards import FULL_DECK
 from alley_poker.fairness import chain
 from alley_poker.fairness.deal import Drbg, verify_seed
-from alley_poker.fairness.reexecute import Mismatch, reexecute
+from alley_poker.fairness.reexecute import Mismatch, Rerun, split_actions
 from alley_poker.ledger import (
     EventFormatError,
     InvariantViolation,
@@ -138,25 +138,58 @@ def _check(match_id: Any, records: list, fairness: Mapping[str, Any],
         raise _Disagreement(committed.seq, "the salt is not text")
     drbg = Drbg(seed, committed["salt"])
     state = MatchState.empty(match_id)
-    for event in events:
-        try:
-            _check_randomness(drbg, state, event, events)
-            if event.data.get("action") == event.seq and state.seq:
-                check_invariants(state)  # a whole command's events make a sound match
-            state.apply(event)
-        except InvariantViolation as error:
-            raise _Disagreement(event.seq, f"{event.type} does not replay: {error}") from None
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-            raise _Disagreement(event.seq, f"{event.type} cannot be read: {error!r}") from None
+    rerun = Rerun(match_id, seed, inputs)
     try:
-        check_invariants(state)
-    except InvariantViolation as error:
-        raise _Disagreement(state.seq, f"the match does not end sound: {error}") from None
-    try:
-        reexecute(match_id, events, seed, inputs)
+        for group in split_actions(events):
+            # Each action (one command): the rules run it anew on the match as it stood,
+            # and every recorded event must be theirs; randomness is checked first for a
+            # precise word on a card or a shuffle.
+            if state.seq:
+                _sound(state, group[0])
+            produced, refused = [], None
+            try:
+                produced = rerun.action(state, group)
+            except Mismatch as found:
+                refused = found
+            if refused is not None and not _random_first(group):
+                raise refused
+            for index, event in enumerate(group):
+                _check_event(drbg, state, event, events)
+                if refused is not None:
+                    raise refused
+                rerun.same(event, produced, index)
+            rerun.end_of_action(group, produced, events)
+        _sound(state, None)
+        rerun.finish()
     except Mismatch as found:
         raise _Disagreement(found.seq, found.problem, found.kind) from None
     return len(events)
+
+
+def _random_first(group: list[Event]) -> bool:
+    """An action whose first event is itself a random one (the first deck, a stacked pile):
+    its own check speaks more precisely than the command's refusal."""
+    return group[0].type in ("match_started", "pile_stacked")
+
+
+def _sound(state: MatchState, before: Event | None) -> None:
+    try:
+        check_invariants(state)
+    except InvariantViolation as error:
+        if before is None:
+            raise _Disagreement(state.seq, f"the match does not end sound: {error}") from None
+        raise _Disagreement(state.seq, f"the match is not sound after this action: {error}"
+                            ) from None
+
+
+def _check_event(drbg: Drbg, state: MatchState, event: Event, events: list[Event]) -> None:
+    try:
+        _check_randomness(drbg, state, event, events)
+        state.apply(event)
+    except InvariantViolation as error:
+        raise _Disagreement(event.seq, f"{event.type} does not replay: {error}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        raise _Disagreement(event.seq, f"{event.type} cannot be read: {error!r}") from None
 
 
 def _check_randomness(drbg: Drbg, state: MatchState, event: Event,

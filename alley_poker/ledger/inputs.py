@@ -84,6 +84,12 @@ def actions(events: Sequence[Event]) -> list[list[Event]]:
     return found
 
 
+def input_event(events: list[Event]) -> Event:
+    """The event of an action that carries what its command was asked (else its first)."""
+    wanted = INPUT_EVENTS.get(events[0].data.get("command"))
+    return next((e for e in events if e.type == wanted), events[0])
+
+
 def input_of(state: MatchState | None, events: list[Event]) -> dict[str, Any]:
     """The input of one action: what its command was asked (``state``: the match before it,
     needed only to name the card a bowler chose and the ball a correction changed)."""
@@ -150,18 +156,19 @@ def _params(name: str, d: dict, state: MatchState | None, events: list[Event]) -
     if name == "HollandDaze":
         return {"bowler": d["bowler"], "reason": d["reason"]}
     if name == "DecideLoseCard":
-        return {"bowler": closed["bowler"] if closed else d["bowler"],
+        return {"bowler": _decider(state, decision, d["bowler"]),
                 "card": _shown(state, d["card"]), "decision_id": decision}
     if name == "DecideGuess":
         return {"bowler": d["bowler"], "side": d["side"], "decision_id": d["decision_id"]}
     if name == "RecordGuessOutcome":
         return {"bowler": d["bowler"], "side": d["side"], "decision_id": d["decision_id"]}
     if name == "DecideSteal":
-        return {"bowler": d["bowler"], "from_bowler": d["from_bowler"],
-                "card": _shown(state, d["card"]), "decision_id": decision}
+        return {"bowler": _decider(state, decision, d["bowler"]),
+                "from_bowler": d["from_bowler"], "card": _shown(state, d["card"]),
+                "decision_id": decision}
     if name in ("DecideEndDraw", "DecideBuy"):
-        return {"bowler": d["bowler"], "accept": d["outcome"] == "accepted",
-                "decision_id": d["decision_id"]}
+        return {"bowler": _decider(state, d["decision_id"], d["bowler"]),
+                "accept": d["outcome"] == "accepted", "decision_id": d["decision_id"]}
     if name == "ExpireDecision":
         return {"decision_id": d["decision_id"]}
     if name in ("CommissionerAddBowler", "CommissionerRemoveBowler"):
@@ -173,6 +180,13 @@ def _params(name: str, d: dict, state: MatchState | None, events: list[Event]) -
     if name == "CommissionerUndoLastAction":
         return {"reason": d["reason"], "action": d["undone_from"]}
     raise InputError(f"{name} is not a command a log can hold")  # pragma: no cover
+
+
+def _decider(state: MatchState | None, decision_id: Any, recorded: str) -> str:
+    """Whose decision it is: the open decision's bowler (what the bowler chose is the input;
+    who the decision belongs to follows from the log), else the one the events name."""
+    open_ = state.decisions.get(decision_id) if state is not None else None
+    return open_["bowler"] if isinstance(open_, dict) else recorded
 
 
 def _shown(state: MatchState | None, card: str) -> str:
