@@ -68,10 +68,9 @@ class _Bot:
     def play(self) -> None:
         rng, match_id = self.rng, self.state.match_id
         bowlers = list(NAMES[:rng.randint(2, 4 if self.plan != "drain" else 5)])
-        rules: dict[str, Any] = {"strike_cards": 3 if self.plan == "drain" else 2,
+        rules: dict[str, Any] = {"strike_cards": 4 if self.plan == "drain" else 2,
                                  "good_joker": rng.choice(["JOKER-A", "JOKER-B"])}
-        self.do(c.CreateMatch(match_id, bowlers, 2 if self.plan == "drain" else 1,
-                              rules=rules, actor=DESK))
+        self.do(c.CreateMatch(match_id, bowlers, 1, rules=rules, actor=DESK))
         for bowler in bowlers:
             self.do(c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
         self.do(c.StartMatch(actor=DESK))
