@@ -78,7 +78,8 @@ def test_every_match_of_a_league_night_verifies(league_night, night_url):
     every_match_verifies(night_url, copy_night(league_night, night_url))
 
 
-def rewrite(url: str, match_id: str, seq: int, change, *, rechain: bool = True) -> None:
+def rewrite(url: str, match_id: str, seq: int, change, *, rechain: bool = True,
+            body=None) -> None:
     """Edit one stored event in the database and (as an insider would) re-seal the chain."""
     with EventStore.open(url) as store, store.engine.begin() as connection:
         where = sa.and_(events.c.match_id == match_id, events.c.centre == store.centre)
@@ -86,13 +87,16 @@ def rewrite(url: str, match_id: str, seq: int, change, *, rechain: bool = True) 
                                   .where(where).order_by(events.c.seq)).all()
         previous = GENESIS
         for row in rows:
-            body = json.loads(json.dumps(row.data))
+            stored = json.loads(json.dumps(row.data))
             if row.seq == seq:
-                change(body["data"])
+                if body is None:
+                    change(stored["data"])
+                else:
+                    stored = body
                 connection.execute(sa.update(events).where(where, events.c.seq == seq)
-                                   .values(data=body))
+                                   .values(data=stored))
             if rechain:
-                record = {"match_id": match_id, "seq": row.seq, "type": row.type, **body}
+                record = {"match_id": match_id, "seq": row.seq, "type": row.type, **stored}
                 digest = link_hash(previous, record)
                 connection.execute(sa.update(events).where(where, events.c.seq == row.seq)
                                    .values(prev_hash=previous, hash=digest))
@@ -139,3 +143,14 @@ def test_a_stored_event_that_is_not_even_a_record_is_named(demo_night, night_url
     assert verified.output.startswith(f"FAILED: match {match_id} event #7 ")
     assert run("export", match_id, "--database", night_url).exit_code == 0
     assert run("audit", "verify", "--database", night_url).exit_code == 0
+
+
+def test_a_stored_event_that_is_not_even_an_object_is_named(demo_night, night_url):
+    match_id = copy_night(demo_night, night_url)[0]
+    rewrite(night_url, match_id, 9, None, rechain=False, body=["not", "an", "event"])
+    verified = run("verify", match_id, "--database", night_url)
+    assert verified.exit_code == 1
+    assert verified.output.startswith(f"FAILED: match {match_id} event #9 ")
+    assert run("export", match_id, "--database", night_url).exit_code == 0
+    audited = run("audit", "verify", "--database", night_url)
+    assert audited.exit_code == 1 and f"#{9}" in audited.output
