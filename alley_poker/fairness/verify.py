@@ -111,6 +111,10 @@ def _check(match_id: Any, records: list, fairness: Mapping[str, Any],
             events.append(event_from_record(record))
         except EventFormatError as error:
             raise _Disagreement(index, f"not a ledger event: {error}") from None
+        if events[-1].seq != index or events[-1].match_id != match_id:
+            raise _Disagreement(index, f"the export's event #{index} is "
+                                       f"{events[-1].match_id}#{events[-1].seq}: events must be "
+                                       "this match's, numbered from 1 without gaps")
     committed = next((e for e in events if e.type == "deal_committed"), None)
     if committed is None:
         raise _Disagreement(None, "the match committed to no seed (dealt before fair dealing "
