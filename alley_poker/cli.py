@@ -91,7 +91,10 @@ def demo(games: int, speed: float, seed: int | None, database: Path | None, port
               help="Address to listen on (0.0.0.0: every interface, for kiosks on the LAN).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
-def serve(config_path: Path | None, host: str, port: int) -> None:
+@click.option("--server", "server_kind", type=click.Choice(["gunicorn", "werkzeug"]),
+              default="gunicorn", show_default=True,
+              help="The HTTP server: gunicorn (production) or werkzeug's (for comparison).")
+def serve(config_path: Path | None, host: str, port: int, server_kind: str) -> None:
     """Serve the centre: ledger, scoreboard feeds, deadlines, kiosks, tablet and API.
 
     The commissioner's PIN comes from the ALLEY_POKER_COMMISSIONER_PIN environment variable.
@@ -107,6 +110,10 @@ def serve(config_path: Path | None, host: str, port: int) -> None:
         pin = commissioner_pin()
         config = load_config(config_path)
         _warn_if_demo(config_path, config)
+        if server_kind == "gunicorn":
+            from alley_poker.web.production_server import serve_one_box
+
+            raise SystemExit(serve_one_box(config, pin, host, port, echo=click.echo))
         server = AlleyServer(config, pin=pin, host=host, port=port)
     except (MissingPin, ConfigError, StoreError, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
@@ -174,7 +181,10 @@ def _log_to_stderr() -> None:
               help="Address to listen on (behind nginx: 127.0.0.1).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
-def web(config_path: Path | None, host: str, port: int) -> None:
+@click.option("--server", "server_kind", type=click.Choice(["gunicorn", "werkzeug"]),
+              default="gunicorn", show_default=True,
+              help="The HTTP server: gunicorn (production) or werkzeug's (for comparison).")
+def web(config_path: Path | None, host: str, port: int, server_kind: str) -> None:
     """One web process of a scaled-out centre: kiosks, tablet, API and Socket.IO.
 
     Run any number behind a load balancer, with one 'alley-poker worker' (or two, one
@@ -196,6 +206,12 @@ def web(config_path: Path | None, host: str, port: int) -> None:
 
     _log_to_stderr()
     try:
+        if server_kind == "gunicorn":
+            from alley_poker.web.production_server import serve_web_process
+
+            raise SystemExit(serve_web_process(load_config(config_path), commissioner_pin(),
+                                               shared_secret_key(), host, port,
+                                               echo=click.echo))
         server = WebServer(load_config(config_path), pin=commissioner_pin(),
                            secret_key=shared_secret_key(), host=host, port=port)
     except (MissingPin, ConfigError, StoreError, WorkerSetupError, BusUnavailable,
