@@ -225,7 +225,9 @@ def web(config_path: Path | None, host: str, port: int, server_kind: str) -> Non
               default=None, help="The centre's configuration (default: config/alley.toml).")
 @click.option("--poll", "poll_s", type=click.FloatRange(0.05, 10), default=0.5,
               show_default=True, help="Seconds between a standby's attempts to take over.")
-def worker(config_path: Path | None, poll_s: float) -> None:
+@click.option("--metrics-port", type=click.IntRange(1, 65535), default=None,
+              help="Serve the worker's Prometheus metrics at http://127.0.0.1:PORT/metrics.")
+def worker(config_path: Path | None, poll_s: float, metrics_port: int | None) -> None:
     """The centre's feeds and scheduled jobs (run two: one active, one standing by).
 
     Needs PostgreSQL (ALLEY_POKER_DATABASE_URL) and Redis (ALLEY_POKER_REDIS_URL); the
@@ -248,11 +250,19 @@ def worker(config_path: Path | None, poll_s: float) -> None:
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, request_stop)
+    metrics = None
     try:
-        status = CentreWorker(load_config(config_path), poll_s=poll_s,
+        if metrics_port is not None:
+            from alley_poker.web.metrics import WorkerMetrics
+
+            metrics = WorkerMetrics(metrics_port)
+        status = CentreWorker(load_config(config_path), poll_s=poll_s, metrics=metrics,
                               echo=lambda line: click.echo(line, err=False)).run(stop)
     except (ConfigError, StoreError, WorkerSetupError, BusUnavailable, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
+    finally:
+        if metrics is not None:
+            metrics.close()
     raise SystemExit(status)
 
 

@@ -54,12 +54,12 @@ FEED_STATES = ("ok", "silent", "down", "stopped")
 class CentreMetrics:
     """One process's metrics: counted as balls come, read from the service when scraped."""
 
-    def __init__(self, service: Any) -> None:
+    def __init__(self, service: Any, registry: CollectorRegistry | None = None) -> None:
         self.service = service
         self.feeds: Any = None
         self.scheduler: Any = None
         self.socketio: Any = None
-        self.registry = CollectorRegistry()
+        self.registry = registry if registry is not None else CollectorRegistry()
         self.balls = Counter("alley_feed_balls", "Balls from each feed: taken or refused.",
                              ["feed", "outcome"], registry=self.registry)
         self.ball_publish = Histogram(
@@ -202,9 +202,25 @@ def add_metrics_route(app: Any, metrics: CentreMetrics) -> None:
     app.add_url_rule("/metrics", "metrics", metrics_view, methods=["GET"])
 
 
-def serve_metrics(metrics: CentreMetrics, port: int, host: str = "127.0.0.1") -> Any:
-    """The worker's metrics on their own small HTTP server (``host:port``, in a thread)."""
-    from prometheus_client import start_http_server
+class WorkerMetrics:
+    """The worker's metrics on a small HTTP server of their own (``host:port``, a thread),
+    from its start: ``alley_worker_active`` is 0 while it stands by, 1 once active, and the
+    centre's series (:class:`CentreMetrics`) are added when it becomes active."""
 
-    server, _thread = start_http_server(port, addr=host, registry=metrics.registry)
-    return server
+    def __init__(self, port: int, host: str = "127.0.0.1") -> None:
+        from prometheus_client import Gauge, start_http_server
+
+        self.registry = CollectorRegistry()
+        self.active = Gauge("alley_worker_active",
+                            "1 while this worker is the centre's active one, 0 standing by.",
+                            registry=self.registry)
+        self.server, _thread = start_http_server(port, addr=host, registry=self.registry)
+        self.port = self.server.server_port
+
+    def centre(self, service: Any) -> CentreMetrics:
+        self.active.set(1)
+        return CentreMetrics(service, registry=self.registry)
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
