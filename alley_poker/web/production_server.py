@@ -109,6 +109,7 @@ class CentreApplication(BaseApplication):
         self.deadlines = settings.deadlines  # read by the worker (BufferingThreadWorker)
         self.echo = echo
         self.built: Built | None = None
+        self.arbiter_pid = os.getpid()
         super().__init__()
 
     # -- gunicorn's application API -------------------------------------------------------
@@ -120,6 +121,7 @@ class CentreApplication(BaseApplication):
 
     def load(self) -> Any:
         """In the worker, after the fork: build the centre and start its feeds and jobs."""
+        die_with_parent(self.arbiter_pid)
         raise_open_files_limit()
         try:
             self.built = self.build()
@@ -153,9 +155,16 @@ class CentreApplication(BaseApplication):
             write_memory_snapshot()  # only when asked for (web.memory_report)
             self.built.stop()
 
+    def run(self) -> None:  # BaseApplication.run, with an arbiter that says why it stops
+        try:
+            _Arbiter(self).run()
+        except RuntimeError as problem:
+            print(f"cannot start: {problem}", file=sys.stderr, flush=True)
+            raise SystemExit(1) from None
+
     def serve(self) -> int:
         """Run until SIGINT or SIGTERM (the arbiter forwards it to the worker); exit status."""
-        arbiter = os.getpid()
+        arbiter = self.arbiter_pid = os.getpid()
         try:
             self.run()
         except SystemExit as stopped:
@@ -163,6 +172,33 @@ class CentreApplication(BaseApplication):
                 raise  # the worker's own exit (it was forked inside run): not ours to handle
             return stopped.code if isinstance(stopped.code, int) else 1
         return 0
+
+
+class _Arbiter(Arbiter):
+    """gunicorn's arbiter, saying which signal stops the centre (as ``serve`` always has)."""
+
+    def handle_term(self) -> None:
+        self.app.echo("SIGTERM: stopping")
+        super().handle_term()
+
+    def handle_int(self) -> None:
+        self.app.echo("SIGINT: stopping")
+        super().handle_int()
+
+
+def die_with_parent(arbiter_pid: int) -> None:
+    """The worker ends with its arbiter, even a SIGKILLed one (Linux's parent-death signal):
+    an orphaned worker would keep the feeds and the port while a restarted ``serve`` opens
+    them again."""
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != arbiter_pid:  # the arbiter died before that was set
+        os._exit(1)
 
 
 def raise_open_files_limit() -> None:
@@ -236,6 +272,25 @@ def serve_one_box(config: Any, pin: str, host: str, port: int,
 
 def serve_web_process(config: Any, pin: str, secret_key: str, host: str, port: int,
                       echo: Callable[[str], None] = print) -> int:
-    """``alley-poker web`` on gunicorn."""
+    """``alley-poker web`` on gunicorn (its settings checked before anything forks)."""
+    check_web_settings(config)
     return run_production(build_web_process(config, pin, secret_key),
                           ServerSettings(host=host, port=port), echo)
+
+
+def check_web_settings(config: Any) -> None:
+    """Refuse, in the command's own process, what a web process cannot run on: no PostgreSQL
+    or no Redis URL (:func:`~alley_poker.worker.scaled_settings`), or a Redis not answering."""
+    import redis
+
+    from alley_poker.service.redis_bus import BusUnavailable
+    from alley_poker.worker import scaled_settings
+
+    _database_url, redis_url = scaled_settings(config)
+    client = redis.Redis.from_url(redis_url, socket_connect_timeout=3, socket_timeout=3)
+    try:
+        client.ping()
+    except Exception as error:  # any reason at all: the web process cannot run
+        raise BusUnavailable(f"cannot reach Redis at {redis_url}: {error}") from None
+    finally:
+        client.close()
