@@ -12,6 +12,7 @@ from alley_poker import __version__
 from alley_poker.cards import parse_cards
 from alley_poker.cli_fairness import COMMANDS as FAIRNESS_COMMANDS
 from alley_poker.league_cli import league
+from alley_poker.setup_centre.commands import COMMANDS as SETUP_COMMANDS
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -317,6 +318,8 @@ def simulate(**options: object) -> None:
 
 
 main.add_command(league)
+for command in SETUP_COMMANDS:
+    main.add_command(command)
 for command in FAIRNESS_COMMANDS:
     main.add_command(command)
 

@@ -44,6 +44,8 @@ from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_s
 log = logging.getLogger(__name__)
 
 PIN_ENV = "ALLEY_POKER_COMMISSIONER_PIN"
+#: Or the PIN's scrypt hash (``alley-poker init`` writes this; the PIN itself is kept nowhere).
+PIN_HASH_ENV = "ALLEY_POKER_COMMISSIONER_PIN_HASH"
 SECRET_KEY_ENV = "ALLEY_POKER_SECRET_KEY"
 MIN_PIN_LENGTH = 4
 MIN_SECRET_KEY_LENGTH = 32
@@ -54,13 +56,32 @@ class MissingPin(RuntimeError):
 
 
 def commissioner_pin(env: Mapping[str, str] | None = None) -> str:
-    """The PIN from ``ALLEY_POKER_COMMISSIONER_PIN``; refuses a missing or short one."""
-    pin = (os.environ if env is None else env).get(PIN_ENV, "").strip()
+    """The PIN from ``ALLEY_POKER_COMMISSIONER_PIN`` (or its hash from
+    ``ALLEY_POKER_COMMISSIONER_PIN_HASH``, see :func:`pin_settings`); refuses a missing or
+    short one."""
+    env = os.environ if env is None else env
+    pin = env.get(PIN_ENV, "").strip()
+    hashed = env.get(PIN_HASH_ENV, "").strip()
+    if not pin and hashed.startswith("scrypt:"):
+        return hashed
     if len(pin) < MIN_PIN_LENGTH:
         raise MissingPin(
             f"set {PIN_ENV} to the commissioner's PIN (at least {MIN_PIN_LENGTH} characters) "
             "before starting the server; the tablet cannot be signed in without one")
     return pin
+
+
+def pin_settings(pin: str) -> dict[str, str]:
+    """The app's setting for ``pin``: the PIN (hashed by the app at once) or its hash.
+
+    >>> pin_settings("2468")
+    {'COMMISSIONER_PIN': '2468'}
+    >>> list(pin_settings("scrypt:32768:8:1$salt$00"))
+    ['COMMISSIONER_PIN_HASH']
+    """
+    if pin.startswith("scrypt:"):
+        return {"COMMISSIONER_PIN_HASH": pin}
+    return {"COMMISSIONER_PIN": pin}
 
 
 def shared_secret_key(env: Mapping[str, str] | None = None) -> str:
@@ -180,7 +201,7 @@ class WebServer:
         try:
             self.service = open_service(database_url, centre=centre, bus=self.bus)
             self.app = create_app({
-                "COMMISSIONER_PIN": pin, "SECRET_KEY": secret_key, "CENTRE": centre,
+                **pin_settings(pin), "SECRET_KEY": secret_key, "CENTRE": centre,
                 "LANES": config.centre.lanes, "TIME_ZONE": config.centre.time_zone,
                 "NIGHT_CLOSE": config.night.close, "NIGHT_TIMEZONE": config.night.timezone,
                 "DATABASE_URL": database_url, "SOCKETIO_MESSAGE_QUEUE": redis_url,
@@ -244,7 +265,7 @@ class AlleyServer:
         self.feeds = FeedSupervisor(config.feeds,
                                     self.metrics.counting(self.service.handle_lane_event))
         self.scheduler = centre_scheduler(self.service, config, self.feeds)
-        self.app = create_app({"COMMISSIONER_PIN": pin, "CENTRE": self.service.centre,
+        self.app = create_app({**pin_settings(pin), "CENTRE": self.service.centre,
                                "LANES": config.centre.lanes,
                                "TIME_ZONE": config.centre.time_zone,
                                "NIGHT_CLOSE": config.night.close,
