@@ -16,7 +16,8 @@ and the loop closes it at its deadline:
 - ``body_deadline_s`` for the whole body, counted from the end of the headers;
 - between requests, gunicorn's own ``keepalive`` (idle keep-alive connections are closed).
 
-A client past its deadline gets ``408 Request Timeout`` and the connection is closed.  A
+A client past its deadline gets ``408 Request Timeout`` (if it began a request) and the
+connection is closed.  A
 WebSocket upgrade (the kiosks' Socket.IO) has no body: it goes to a thread at once and keeps
 it, without deadline, for as long as the socket is open.  When the worker stops, those sockets
 are shut so their threads end (gunicorn would otherwise wait for them until killed).
@@ -186,10 +187,13 @@ class BufferingThreadWorker(ThreadWorker):
         if now < self._next_sweep:
             return
         self._next_sweep = now + self.SWEEP_EVERY_S
-        for conn in [conn for conn, arrival in self._arriving.items() if arrival.deadline <= now]:
+        late = [(conn, arrival) for conn, arrival in self._arriving.items()
+                if arrival.deadline <= now]
+        for conn, arrival in late:
             self.timed_out += 1
-            with contextlib.suppress(OSError):
-                conn.sock.send(TIMED_OUT)  # non-blocking: said if the buffer takes it
+            if arrival.raw:  # a request begun: say why (one that never began is just closed)
+                with contextlib.suppress(OSError):
+                    conn.sock.send(TIMED_OUT)  # non-blocking: said if the buffer takes it
             self._drop(conn)
 
     def shut_websockets(self) -> None:
