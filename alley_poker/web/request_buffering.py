@@ -21,6 +21,10 @@ connection is closed.  A
 WebSocket upgrade (the kiosks' Socket.IO) has no body: it goes to a thread at once and keeps
 it, without deadline, for as long as the socket is open.  When the worker stops, those sockets
 are shut so their threads end (gunicorn would otherwise wait for them until killed).
+
+Like gunicorn's own ``gthread``, a second request *pipelined* behind the first in the same
+packet is not answered (the connection is closed after the keep-alive time); browsers, the
+Socket.IO clients and the project's HTTP clients never pipeline.
 """
 
 from __future__ import annotations

@@ -265,7 +265,12 @@ class AlleyServer:
         self.feeds = FeedSupervisor(config.feeds,
                                     self.metrics.counting(self.service.handle_lane_event))
         self.scheduler = centre_scheduler(self.service, config, self.feeds)
+        # serve makes its own session key unless one is set (init sets one): with it a
+        # tablet stays signed in across a restart.
+        own_key = os.environ.get(SECRET_KEY_ENV, "").strip()
         self.app = create_app({**pin_settings(pin), "CENTRE": self.service.centre,
+                               **({"SECRET_KEY": own_key}
+                                  if len(own_key) >= MIN_SECRET_KEY_LENGTH else {}),
                                "LANES": config.centre.lanes,
                                "TIME_ZONE": config.centre.time_zone,
                                "NIGHT_CLOSE": config.night.close,
