@@ -68,6 +68,9 @@ class Arrival:
         self.raw = bytearray()
         self.deadline = now + deadlines.header_deadline_s
         self.websocket = False
+        #: Handed over before its body was read (too large): its connection closes after
+        #: the answer, so no thread ever waits for the rest of that body.
+        self.unread_body = False
         self._body = 0
         self._headers_in = False
 
@@ -87,10 +90,12 @@ class Arrival:
                     self.websocket = headers.get(b"upgrade") == b"websocket"
                     declared = headers.get(b"content-length", b"0")
                     if declared.isdigit() and int(declared) > self.deadlines.max_buffered_body:
+                        self.unread_body = True
                         return True  # refused by its declared size, unread
                 elif isinstance(event, h11.Data):
                     self._body += len(event.data)
                     if self._body > self.deadlines.max_buffered_body:
+                        self.unread_body = True
                         return True  # a chunked body over the limit: the app refuses it
                 elif event is h11.PAUSED or isinstance(event, h11.EndOfMessage):
                     return True
@@ -160,6 +165,7 @@ class BufferingThreadWorker(ThreadWorker):
             conn.init()  # blocking again, with gunicorn's parser
             conn.parser.unreader.unread(bytes(arrival.raw))
             conn.websocket = arrival.websocket
+            conn.unread_body = arrival.unread_body
             self._submit(conn)
             return
         if arrival.expects_continue and conn not in self._continued:
@@ -167,6 +173,18 @@ class BufferingThreadWorker(ThreadWorker):
             with contextlib.suppress(OSError):
                 conn.sock.send(b"HTTP/1.1 100 Continue\r\n\r\n")
         self._wait_for_more(conn)
+
+    def handle(self, conn):
+        keepalive, conn = super().handle(conn)
+        if keepalive and getattr(conn, "unread_body", False):
+            return (False, conn)  # the rest of a refused body is never read (Arrival)
+        return (keepalive, conn)
+
+    def handle_request(self, req, conn):
+        # The body is here already (the loop said "100 Continue" if the client waited for
+        # it), or is refused unread: gunicorn must not invite it again.
+        req.headers = [(name, value) for name, value in req.headers if name != "EXPECT"]
+        return super().handle_request(req, conn)
 
     def _submit(self, conn) -> None:
         fs = self.tpool.submit(self.handle, conn)

@@ -125,3 +125,40 @@ def test_slow_bodies_hold_no_thread_and_are_closed_at_the_body_deadline(served):
     # And the server still serves.
     with urllib.request.urlopen(f"{served.base_url}/healthz", timeout=5) as response:
         assert response.status == 200
+
+
+def read_until_closed(sock: socket.socket, seconds: float) -> bytes:
+    sock.settimeout(seconds)
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
+
+
+def test_requests_are_read_whole_before_a_thread_takes_them(served):
+    host, port = served.base_url.removeprefix("http://").split(":")
+    address = (host, int(port))
+    # A body larger than any the app takes: refused at once by its declared size, unread,
+    # and the connection closed (no thread ever waits for the rest of it).
+    with socket.create_connection(address, timeout=5) as sock:
+        sock.sendall(b"POST /api/v1/matches HTTP/1.1\r\nHost: t\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{")
+        answer = read_until_closed(sock, 5)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
+    # A client waiting for "100 Continue" (curl, for bodies over 1 KB) gets it at once.
+    with socket.create_connection(address, timeout=5) as sock:
+        sock.sendall(b"POST /api/v1/matches HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+                     b"Content-Type: application/json\r\nExpect: 100-continue\r\n"
+                     b"Content-Length: 2000\r\n\r\n")
+        sock.settimeout(2)
+        assert sock.recv(100).startswith(b"HTTP/1.1 100 Continue")
+        sock.sendall(b" " * 1998 + b"{}")
+        answer = read_until_closed(sock, 5)
+    assert answer.startswith(b"HTTP/1.1 4"), answer[:80]  # refused (no token), not hung
+    # A chunked body is read whole too.
+    with socket.create_connection(address, timeout=5) as sock:
+        sock.sendall(b"POST /api/v1/matches HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+                     b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     b"2\r\n{}\r\n0\r\n\r\n")
+        answer = read_until_closed(sock, 5)
+    assert answer.startswith(b"HTTP/1.1 4"), answer[:80]
