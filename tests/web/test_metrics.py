@@ -66,3 +66,48 @@ def test_metrics_move_while_the_demo_night_is_dealt(tmp_path):
     for gauge in ("alley_held_balls", "alley_open_decisions", "alley_socket_clients"):
         assert any(name == gauge for name, _labels in second), f"{gauge} not shown"
     assert total(second, "process_resident_memory_bytes") > 10e6
+
+
+def test_a_ball_moves_the_ball_and_odds_metrics_on_a_served_centre(tmp_path):
+    """In one process, as ``serve`` wires it: a ball handed over as a feed hands it is counted
+    and timed, and its odds' lag is observed."""
+    from alley_poker.config import load_config_text
+    from alley_poker.ledger.commands import ConsentToAnte, StartMatch
+    from alley_poker.web.server import AlleyServer
+    from drivers.base import BallRecorded
+
+    config = load_config_text(
+        f'[centre]\nname = "T"\nlanes = 2\n[database]\nurl = "sqlite:///{tmp_path}/l.db"\n'
+        "[backup]\nenabled = false\n[odds]\nenabled = true\niterations = 20\n"
+        "processes = 0\n", env={})
+    server = AlleyServer(config, pin="2468", listen=False)
+    try:
+        service = server.service
+        service.create_match("m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1, actor="commissioner:t")
+        for bowler in ("Ann", "Bob"):
+            service.execute("m1", ConsentToAnte(bowler, actor="commissioner:t"))
+        service.execute("m1", StartMatch(actor="commissioner:t"))
+        handle = server.metrics.counting(service.handle_lane_event)
+        assert handle(BallRecorded(lane=1, bowler=1, game=1, frame=1, ball=1, pins=10,
+                                   source="scorer")) is False
+        assert handle(BallRecorded(lane=1, bowler=1, game=2, frame=1, ball=1, pins=3,
+                                   source="scorer")) is True  # no game 2: refused
+        client = server.app.test_client()
+
+        def scraped() -> dict:
+            text = client.get("/metrics").get_data(as_text=True)
+            return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
+                    for family in text_string_to_metric_families(text)
+                    for sample in family.samples}
+
+        deadline = time.monotonic() + 20
+        while total(found := scraped(), "alley_odds_lag_seconds_count") < 1:
+            assert time.monotonic() < deadline, "no odds lag observed"
+            time.sleep(0.1)
+        assert total(found, "alley_feed_balls_total", feed="scorer", outcome="taken") == 1
+        assert total(found, "alley_feed_balls_total", feed="scorer", outcome="refused") == 1
+        assert total(found, "alley_ball_publish_seconds_count") == 1
+        assert total(found, "alley_held_balls") == 1  # the refused ball waits at the desk
+        assert total(found, "alley_odds_waiting_seconds") == 0
+    finally:
+        server.stop()
