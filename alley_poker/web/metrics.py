@@ -11,13 +11,14 @@ centres served by one test process never share a count) and shows what it does i
 Series (docs/deployment.md lists the alerts worth setting on them):
 
 ``alley_feed_balls_total{feed, outcome}``  balls from each feed, ``taken`` (recorded in the
-    ledger, or held for the desk when early) or ``refused``;
+    ledger, or waiting behind an earlier ball still to come) or ``refused`` (not recorded: it
+    waits on the desk as a held ball);
 ``alley_ball_publish_seconds``  histogram: from a feed handing over a ball to the ledger having
     stored it and the screens' update having been published;
 ``alley_feed_state{feed, alley_feed_state}``  the feed's state (``ok``, ``silent``, ``down``,
     ``stopped``), 1 for the current one; ``alley_feed_lines_total{feed, outcome}`` its lines
     (``ok``, ``rejected``, ``duplicate``) and ``alley_feed_reconnects_total{feed}``;
-``alley_held_balls``  held items open on the desk;
+``alley_held_balls``  held balls open on the desk (refused balls the desk has to settle);
 ``alley_open_decisions``  bowlers' decisions waiting, with a deadline running;
 ``alley_odds_lag_seconds``  histogram: from a ball's events to the first odds that include it;
     ``alley_odds_waiting_seconds`` how long the oldest ball still without odds has waited;
