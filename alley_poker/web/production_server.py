@@ -214,12 +214,13 @@ def build_one_box(config: Any, pin: str) -> Callable[[], Built]:
     """``serve``'s centre, built in the worker: service, feeds, scheduler and web app."""
 
     def build() -> Built:
+        from alley_poker.config import ConfigError
         from alley_poker.store.event_store import StoreError
         from alley_poker.web.server import AlleyServer
 
         try:
             server = AlleyServer(config, pin=pin, listen=False)
-        except (StoreError, OSError) as problem:
+        except (ConfigError, StoreError, OSError) as problem:  # e.g. a feed's unknown dialect
             raise BuildError(str(problem)) from None
 
         def ready_lines(base_url: str) -> list[str]:

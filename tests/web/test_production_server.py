@@ -167,3 +167,23 @@ def test_requests_are_read_whole_before_a_thread_takes_them(served):
                      b"2\r\n{}\r\n0\r\n\r\n")
         answer = read_until_closed(sock, 5)
     assert answer.startswith(b"HTTP/1.1 4"), answer[:80]
+
+
+def test_a_centre_that_cannot_be_built_after_the_fork_is_named_without_a_traceback(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    config = tmp_path / "alley.toml"
+    config.write_text(f'[centre]\nname = "T"\nlanes = 4\n[database]\n'
+                      f'url = "sqlite:///{tmp_path / "l.sqlite3"}"\n[backup]\nenabled = false\n'
+                      '[[feeds]]\nname = "x"\nurl = "socket://127.0.0.1:9"\n'
+                      'dialect = "klingon"\nlanes = [1, 2]\n', encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "alley_poker.cli", "serve", "--config", str(config),
+         "--port", "0"], env={**os.environ, "ALLEY_POKER_COMMISSIONER_PIN": "2468"},
+        capture_output=True, text=True, timeout=60)
+    said = result.stdout + result.stderr
+    assert result.returncode == 3, said
+    assert "cannot start: feeds[0].dialect: unknown dialect 'klingon'" in said
+    assert "Traceback" not in said
