@@ -10,9 +10,12 @@ within the body deadline.
 from __future__ import annotations
 
 import contextlib
+import os
 import select
 import socket
 import statistics
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -170,10 +173,6 @@ def test_requests_are_read_whole_before_a_thread_takes_them(served):
 
 
 def test_a_centre_that_cannot_be_built_after_the_fork_is_named_without_a_traceback(tmp_path):
-    import os
-    import subprocess
-    import sys
-
     config = tmp_path / "alley.toml"
     config.write_text(f'[centre]\nname = "T"\nlanes = 4\n[database]\n'
                       f'url = "sqlite:///{tmp_path / "l.sqlite3"}"\n[backup]\nenabled = false\n'
