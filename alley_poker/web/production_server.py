@@ -30,6 +30,7 @@ import contextlib
 import os
 import resource
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -134,15 +135,21 @@ class CentreApplication(BaseApplication):
 
     # -- hooks, in the worker ---------------------------------------------------------------
     def _post_worker_init(self, worker: Any) -> None:
-        from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_switching
-
-        self._pacer = tune_garbage_collector()
-        tune_thread_switching()
         host, port = worker.sockets[0].getsockname()[:2]
         shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
         assert self.built is not None
         for line in self.built.ready_lines(f"http://{shown}:{port}"):
             self.echo(line)
+        # The worker's loop starts taking connections when this returns; the collector's
+        # first full pass and freeze (a fraction of a second on a long night's ledger) run
+        # beside it, as they do after Werkzeug's server has started.
+        threading.Thread(target=self._tune, name="tune-after-start", daemon=True).start()
+
+    def _tune(self) -> None:
+        from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_switching
+
+        self._pacer = tune_garbage_collector()
+        tune_thread_switching()
 
     def _worker_exit(self, _arbiter: Any, worker: Any) -> None:
         from alley_poker.web.memory_report import write_memory_snapshot
