@@ -12,6 +12,7 @@ from alley_poker import __version__
 from alley_poker.cards import parse_cards
 from alley_poker.cli_fairness import COMMANDS as FAIRNESS_COMMANDS
 from alley_poker.league_cli import league
+from alley_poker.setup_centre.commands import COMMANDS as SETUP_COMMANDS
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -91,7 +92,10 @@ def demo(games: int, speed: float, seed: int | None, database: Path | None, port
               help="Address to listen on (0.0.0.0: every interface, for kiosks on the LAN).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
-def serve(config_path: Path | None, host: str, port: int) -> None:
+@click.option("--server", "server_kind", type=click.Choice(["gunicorn", "werkzeug"]),
+              default="gunicorn", show_default=True,
+              help="The HTTP server: gunicorn (production) or werkzeug's (for comparison).")
+def serve(config_path: Path | None, host: str, port: int, server_kind: str) -> None:
     """Serve the centre: ledger, scoreboard feeds, deadlines, kiosks, tablet and API.
 
     The commissioner's PIN comes from the ALLEY_POKER_COMMISSIONER_PIN environment variable.
@@ -107,6 +111,10 @@ def serve(config_path: Path | None, host: str, port: int) -> None:
         pin = commissioner_pin()
         config = load_config(config_path)
         _warn_if_demo(config_path, config)
+        if server_kind == "gunicorn":
+            from alley_poker.web.production_server import serve_one_box
+
+            raise SystemExit(serve_one_box(config, pin, host, port, echo=click.echo))
         server = AlleyServer(config, pin=pin, host=host, port=port)
     except (MissingPin, ConfigError, StoreError, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
@@ -174,7 +182,10 @@ def _log_to_stderr() -> None:
               help="Address to listen on (behind nginx: 127.0.0.1).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
-def web(config_path: Path | None, host: str, port: int) -> None:
+@click.option("--server", "server_kind", type=click.Choice(["gunicorn", "werkzeug"]),
+              default="gunicorn", show_default=True,
+              help="The HTTP server: gunicorn (production) or werkzeug's (for comparison).")
+def web(config_path: Path | None, host: str, port: int, server_kind: str) -> None:
     """One web process of a scaled-out centre: kiosks, tablet, API and Socket.IO.
 
     Run any number behind a load balancer, with one 'alley-poker worker' (or two, one
@@ -196,6 +207,12 @@ def web(config_path: Path | None, host: str, port: int) -> None:
 
     _log_to_stderr()
     try:
+        if server_kind == "gunicorn":
+            from alley_poker.web.production_server import serve_web_process
+
+            raise SystemExit(serve_web_process(load_config(config_path), commissioner_pin(),
+                                               shared_secret_key(), host, port,
+                                               echo=click.echo))
         server = WebServer(load_config(config_path), pin=commissioner_pin(),
                            secret_key=shared_secret_key(), host=host, port=port)
     except (MissingPin, ConfigError, StoreError, WorkerSetupError, BusUnavailable,
@@ -209,7 +226,9 @@ def web(config_path: Path | None, host: str, port: int) -> None:
               default=None, help="The centre's configuration (default: config/alley.toml).")
 @click.option("--poll", "poll_s", type=click.FloatRange(0.05, 10), default=0.5,
               show_default=True, help="Seconds between a standby's attempts to take over.")
-def worker(config_path: Path | None, poll_s: float) -> None:
+@click.option("--metrics-port", type=click.IntRange(1, 65535), default=None,
+              help="Serve the worker's Prometheus metrics at http://127.0.0.1:PORT/metrics.")
+def worker(config_path: Path | None, poll_s: float, metrics_port: int | None) -> None:
     """The centre's feeds and scheduled jobs (run two: one active, one standing by).
 
     Needs PostgreSQL (ALLEY_POKER_DATABASE_URL) and Redis (ALLEY_POKER_REDIS_URL); the
@@ -232,11 +251,19 @@ def worker(config_path: Path | None, poll_s: float) -> None:
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, request_stop)
+    metrics = None
     try:
-        status = CentreWorker(load_config(config_path), poll_s=poll_s,
+        if metrics_port is not None:
+            from alley_poker.web.metrics import WorkerMetrics
+
+            metrics = WorkerMetrics(metrics_port)
+        status = CentreWorker(load_config(config_path), poll_s=poll_s, metrics=metrics,
                               echo=lambda line: click.echo(line, err=False)).run(stop)
     except (ConfigError, StoreError, WorkerSetupError, BusUnavailable, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
+    finally:
+        if metrics is not None:
+            metrics.close()
     raise SystemExit(status)
 
 
@@ -296,6 +323,8 @@ def simulate(**options: object) -> None:
 
 
 main.add_command(league)
+for command in SETUP_COMMANDS:
+    main.add_command(command)
 for command in FAIRNESS_COMMANDS:
     main.add_command(command)
 

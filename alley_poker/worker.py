@@ -31,6 +31,7 @@ from alley_poker.service.league_desk import attach_scorer_seating, bowler_averag
 from alley_poker.service.odds import LiveOdds
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
 from alley_poker.service.scheduler import centre_scheduler
+from alley_poker.web.metrics import WorkerMetrics
 from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_switching
 from alley_poker.web.sockets import external_emitter
 
@@ -98,12 +99,14 @@ class CentreWorker:
     """The feeds and jobs of one centre, run only while this process wins the election."""
 
     def __init__(self, config: AlleyConfig, *, poll_s: float = 0.5,
-                 echo: Callable[[str], None] | None = None) -> None:
+                 echo: Callable[[str], None] | None = None,
+                 metrics: WorkerMetrics | None = None) -> None:
         self.config = config
         self.centre = config.centre.id
         self.database_url, self.redis_url = scaled_settings(config)
         self.poll_s = poll_s
         self.echo = echo or (lambda line: None)
+        self.metrics = metrics  # served on --metrics-port (web.metrics.WorkerMetrics)
         try:
             self.election = CentreElection(self.database_url, self.centre, poll_s=poll_s)
         except ElectionUnavailable as problem:
@@ -158,8 +161,13 @@ class CentreWorker:
                                         processes=odds.processes,
                                         centre_average=odds.centre_average, service=service,
                                         averages=bowler_averages(seating.requests))
-            feeds = FeedSupervisor(self.config.feeds, service.handle_lane_event)
+            handle = service.handle_lane_event
+            metrics = self.metrics.centre(service) if self.metrics is not None else None
+            feeds = FeedSupervisor(self.config.feeds,
+                                   metrics.counting(handle) if metrics is not None else handle)
             scheduler = centre_scheduler(service, self.config, feeds)
+            if metrics is not None:
+                metrics.watch(feeds=feeds, scheduler=scheduler)
         except BaseException:
             bus.close()
             raise

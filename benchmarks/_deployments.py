@@ -30,8 +30,9 @@ Feeds = Sequence[tuple[str, str, Sequence[int]]]
 class SingleBox:
     name = "single"
 
-    def __init__(self, workdir: Path):
+    def __init__(self, workdir: Path, *, server: str | None = None):
         self.workdir = workdir
+        self.server = server
         self.database_url = f"sqlite:///{workdir / 'alley.sqlite3'}"
         self.centre = "default"
         self.processes: dict[str, ServiceProcess] = {}
@@ -40,7 +41,8 @@ class SingleBox:
               profile: str | None) -> None:
         config = write_config(self.workdir / "alley.toml", lanes=lanes,
                               database_url=self.database_url, feeds=feeds, odds=odds)
-        serve = ServiceProcess(config, self.workdir, sample_stacks_to=profile)
+        serve = ServiceProcess(config, self.workdir, sample_stacks_to=profile,
+                               server=self.server)
         self.processes["serve"] = serve.start()
         serve.wait_serving(timeout=60)
 
@@ -61,12 +63,14 @@ class ScaledOut:
     name = "scaled"
 
     def __init__(self, workdir: Path, *, pg_url: str = DEFAULT_PG_URL,
-                 redis_url: str = DEFAULT_REDIS_URL, web_processes: int = 2):
+                 redis_url: str = DEFAULT_REDIS_URL, web_processes: int = 2,
+                 server: str | None = None):
         import redis
         import sqlalchemy as sa
         from sqlalchemy.engine import make_url
 
         self.workdir = workdir
+        self.server = server
         self.redis_url = redis_url
         self.web_processes = web_processes
         tag = uuid.uuid4().hex[:10]
@@ -107,6 +111,7 @@ class ScaledOut:
             self.processes[name] = ServiceProcess(
                 config, self.workdir, command="web" if name.startswith("web") else "worker",
                 env=env, name=name, sample_stacks_to=f"{profile}.{name}" if profile else None,
+                server=self.server if name.startswith("web") else None,
             ).start()
         for process in self.processes.values():
             process.wait_serving(timeout=90)

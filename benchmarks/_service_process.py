@@ -84,13 +84,16 @@ class ServiceProcess:
 
     def __init__(self, config: Path, workdir: Path, *, port: int = 0,
                  sample_stacks_to: str | None = None, command: str = "serve",
-                 env: Mapping[str, str] | None = None, name: str | None = None):
+                 env: Mapping[str, str] | None = None, name: str | None = None,
+                 server: str | None = None):
         self.config = config
         self.sample_stacks_to = sample_stacks_to
         self.workdir = workdir
         self.port = port
         self.command = command
         self.name = name or command
+        #: ``--server`` of serve/web (gunicorn or werkzeug); None: the command's default.
+        self.server = server
         self.extra_env = dict(env or {})
         self.process: subprocess.Popen[str] | None = None
         self.base_url = ""
@@ -109,6 +112,8 @@ class ServiceProcess:
         arguments = [self.command, "--config", str(self.config)]
         if self.command != "worker":
             arguments += ["--port", str(self.port)]
+            if self.server:
+                arguments += ["--server", self.server]
         self.process = subprocess.Popen(
             [sys.executable, *program, *arguments],
             cwd=self.workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -160,15 +165,43 @@ class ServiceProcess:
         assert self.process is not None
         return self.process.pid
 
+    def service_pids(self) -> list[int]:
+        """The process and, on gunicorn, its worker (the one that holds the centre): every
+        child but multiprocessing's (the odds pool and its resource tracker)."""
+        pids = [self.pid]
+        for child in children(self.pid):
+            try:
+                command = Path(f"/proc/{child}/cmdline").read_bytes()
+            except OSError:
+                continue  # gone meanwhile
+            if b"multiprocessing" not in command:
+                pids.append(child)
+        return pids
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time so far of the process and its gunicorn worker."""
+        total = 0.0
+        for pid in self.service_pids():
+            with contextlib.suppress(OSError):
+                total += cpu_seconds(pid)
+        return total
+
     def peak_rss_mb(self) -> float:
-        """The process's own peak resident set size so far (``VmHWM``), in MiB."""
-        return peak_rss_mb(self.pid)
+        """Peak resident set size so far (``VmHWM``), in MiB: the process's own plus, on
+        gunicorn, its worker's (the arbiter's pages shared with the forked worker are
+        counted twice: ≈ 40 MB more than one process's figure)."""
+        total = 0.0
+        for pid in self.service_pids():
+            with contextlib.suppress(OSError, StopIteration):
+                total += peak_rss_mb(pid)
+        return total
 
     def pool_processes(self) -> list[int]:
         """Its pool processes now: children started by multiprocessing's ``spawn`` (the odds
-        pool).  multiprocessing's resource tracker, also a child, is not one (≈ 10 MB)."""
+        pool) of the process or its gunicorn worker.  multiprocessing's resource tracker,
+        also a child, is not one (≈ 10 MB)."""
         found = []
-        for child in children(self.pid):
+        for child in (pid for parent in self.service_pids() for pid in children(parent)):
             try:
                 command = Path(f"/proc/{child}/cmdline").read_bytes()
             except OSError:

@@ -2,7 +2,8 @@
 
 ``python -m benchmarks.latency --json [--quick] [--seed N] [--lanes 100]
 [--bowlers-per-lane 6] [--balls-per-s 200] [--clients 200] [--duration S]
-[--deployment single|scaled|both] [--odds [--odds-iterations N] [--odds-processes N]]``
+[--deployment single|scaled|both] [--server gunicorn|werkzeug|both]
+[--odds [--odds-iterations N] [--odds-processes N]]``
 
 What runs, all of it real:
 
@@ -13,6 +14,10 @@ What runs, all of it real:
    single, then scaled, and prints both and the ratio scaled/single of p50, p95 and p99.
    One started match per lane pair (``bowlers-per-lane`` bowlers on each lane, antes paid)
    is set up through the service over that store before the processes start.
+   ``--server`` is the HTTP server of ``serve`` and ``web``: gunicorn (the production one,
+   the default) or Werkzeug's; ``both`` runs Werkzeug's, then gunicorn, over the same
+   balls (the same seed) and prints both and the ratio gunicorn/werkzeug of p50, p95, p99
+   and CPU.
 2. Feeds reading **serial ports**: one socat pty pair per ``--lanes-per-feed`` lanes (a pty
    is a real tty that pyserial opens exactly as it opens ``/dev/ttyUSB0``; a ``socket://``
    device server would add a TCP hop and a writer thread per cable on the load side, which
@@ -54,7 +59,7 @@ from benchmarks._lane_balls import lane_balls
 from benchmarks._latency_figures import Written, ball_figures, odds_figures
 from benchmarks._output import print_result
 from benchmarks._pty_links import PtyCable
-from benchmarks._service_process import cpu_seconds, reap
+from benchmarks._service_process import reap
 from drivers.base import BallRecorded
 from drivers.dialects.apf1 import Apf1Encoder
 
@@ -137,7 +142,8 @@ def wait_for_first_odds(url: str, pair: str, bowl, timeout: float = 120.0) -> No
         kiosk.disconnect()
 
 
-def run(args: argparse.Namespace, deployment: str = "single") -> dict:
+def run(args: argparse.Namespace, deployment: str = "single",
+        server: str | None = None) -> dict:
     if args.lanes < 2 or args.lanes % 2:
         raise SystemExit("--lanes: an even number of lanes (they are paired), at least 2")
     rng = random.Random(args.seed)
@@ -146,8 +152,10 @@ def run(args: argparse.Namespace, deployment: str = "single") -> dict:
     fleet = None
     centre: SingleBox | ScaledOut | None = None
     try:
-        centre = (SingleBox(workdir) if deployment == "single" else
-                  ScaledOut(workdir, pg_url=args.pg_url, redis_url=args.redis_url))
+        server = server or args.server
+        centre = (SingleBox(workdir, server=server) if deployment == "single" else
+                  ScaledOut(workdir, pg_url=args.pg_url, redis_url=args.redis_url,
+                            server=server))
         pairs = set_up_matches(centre.database_url, args.lanes, args.bowlers_per_lane,
                                centre.centre)
         feeds = []
@@ -191,7 +199,7 @@ def run(args: argparse.Namespace, deployment: str = "single") -> dict:
             if due >= stop_at:
                 break
             if cpu_before is None and now >= measure_from:
-                cpu_before = {name: cpu_seconds(process.pid)
+                cpu_before = {name: process.cpu_seconds()
                               for name, process in centre.processes.items()}
                 load_cpu_before = time.process_time()
             if due > now:
@@ -206,7 +214,7 @@ def run(args: argparse.Namespace, deployment: str = "single") -> dict:
                    ball.frame, ball.ball)
             written[key] = Written(at, pair, at >= measure_from)
         finished = time.perf_counter()
-        cpu_after = {name: cpu_seconds(process.pid) for name, process in centre.processes.items()}
+        cpu_after = {name: process.cpu_seconds() for name, process in centre.processes.items()}
         load_cpu = time.process_time() - load_cpu_before if cpu_before is not None else 0.0
 
         arrivals = fleet.collect(max(args.lost_after, args.odds_lost_after if args.odds else 0))
@@ -225,6 +233,7 @@ def run(args: argparse.Namespace, deployment: str = "single") -> dict:
         figures, timeline = ball_figures(written, arrivals, kiosks_on_pair, start)
         result: dict = {
             "deployment": deployment,
+            "server": server,
             "lanes": args.lanes,
             "bowlers_per_lane": args.bowlers_per_lane,
             "balls_per_s": args.balls_per_s,
@@ -316,6 +325,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--deployment", choices=("single", "scaled", "both"), default="single",
                         help="serve on SQLite, 2 web + 1 worker on PostgreSQL and Redis, or both "
                              "in one run (with the ratios scaled/single)")
+    parser.add_argument("--server", choices=("gunicorn", "werkzeug", "both"), default="gunicorn",
+                        help="the HTTP server of serve and web: gunicorn (production), "
+                             "werkzeug's, or both in one run (werkzeug first; with the ratios "
+                             "gunicorn/werkzeug)")
     parser.add_argument("--pg-url", default=DEFAULT_PG_URL,
                         help="PostgreSQL for --deployment scaled (a schema of its own is made "
                              "and dropped in it)")
@@ -352,8 +365,25 @@ def print_both(result: dict, *, as_json: bool) -> None:
     print_result(result["scaled_over_single"], as_json=False)
 
 
+def compare_servers(werkzeug: dict, gunicorn: dict) -> dict:
+    """Both servers' figures and the ratio gunicorn/werkzeug of p50, p95, p99 and CPU."""
+    ratios = {}
+    for name in ("p50_ms", "p95_ms", "p99_ms", "service_cpu_pct"):
+        if werkzeug.get(name) and gunicorn.get(name) is not None:
+            ratios[name.removesuffix("_ms")] = round(gunicorn[name] / werkzeug[name], 2)
+    return {"werkzeug": werkzeug, "gunicorn": gunicorn, "gunicorn_over_werkzeug": ratios}
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    if args.server == "both":
+        deployments = ("single", "scaled") if args.deployment == "both" else (args.deployment,)
+        result = {deployment: compare_servers(run(args, deployment, "werkzeug"),
+                                              run(args, deployment, "gunicorn"))
+                  for deployment in deployments}
+        print_result(result if len(deployments) > 1 else result[deployments[0]],
+                     as_json=args.json)
+        return
     if args.deployment == "both":
         single = run(args, "single")
         print_both(compare(single, run(args, "scaled")), as_json=args.json)

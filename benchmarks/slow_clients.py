@@ -97,12 +97,15 @@ class SlowClients:
                 self._send(conn, b"a")
 
     def closed_by_server(self) -> int:
-        """How many of the connections the server has closed (a read sees EOF or a reset)."""
+        """How many of the connections the server has closed (a read sees EOF or a reset,
+        after whatever the server said first, e.g. ``408 Request Timeout``)."""
         closed = 0
         for conn in self.sockets:
             conn.setblocking(False)
             try:
-                closed += conn.recv(1 << 16) == b""
+                while data := conn.recv(1 << 16):
+                    del data  # what it said before closing
+                closed += 1
             except BlockingIOError:
                 pass
             except OSError:
@@ -115,7 +118,10 @@ class SlowClients:
             conn.close()
 
 
-def proc_figures(pid: int) -> dict[str, int]:
+def proc_figures(service: ServiceProcess) -> dict[str, int]:
+    """Threads and open files of the process that serves: gunicorn's worker (the last of
+    :meth:`ServiceProcess.service_pids`), or Werkzeug's server itself."""
+    pid = service.service_pids()[-1]
     status = Path(f"/proc/{pid}/status").read_text()
     threads = next(int(line.split()[1]) for line in status.splitlines()
                    if line.startswith("Threads:"))
@@ -179,13 +185,13 @@ def run(slow: int, samples: int, trickle_s: float, hold_s: float) -> dict[str, o
                                       trickle_s=trickle)
                 try:
                     time.sleep(1.0)
-                    held = proc_figures(service.process.pid)  # while every slow client is on
+                    held = proc_figures(service)  # while every slow client is on
                     figures = {**measure(service.base_url, samples),
                                "threads": held["threads"], "open_fds": held["open_fds"],
                                "refused_at_connect": clients.refused}
                     time.sleep(hold_s)
                     figures["closed_by_server"] = clients.closed_by_server()
-                    figures["threads_after_hold"] = proc_figures(service.process.pid)["threads"]
+                    figures["threads_after_hold"] = proc_figures(service)["threads"]
                 finally:
                     clients.close()
                 for key, value in figures.items():

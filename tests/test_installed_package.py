@@ -29,10 +29,9 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
-    """The folder the wheel was installed into (``--target``)."""
-    work = tmp_path_factory.mktemp("installed")
-    wheels, site = work / "wheels", work / "site"
+def wheel(tmp_path_factory) -> Path:
+    """The project built into a wheel, once for every test here."""
+    wheels = tmp_path_factory.mktemp("wheels")
     build = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels),
          str(PROJECT_ROOT)],
@@ -40,7 +39,14 @@ def installed(tmp_path_factory) -> Path:
     if build.returncode != 0:
         skip_or_fail(f"cannot build the wheel (no package index for setuptools?): "
                      f"{build.stderr[-800:]}")
-    (wheel,) = wheels.glob("alley_poker-*.whl")
+    (built,) = wheels.glob("alley_poker-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory, wheel: Path) -> Path:
+    """The folder the wheel was installed into (``--target``)."""
+    site = tmp_path_factory.mktemp("installed") / "site"
     install = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(site),
          str(wheel)],
@@ -150,3 +156,68 @@ def test_installed_serve_serves_the_kiosk_and_its_vendored_client(installed: Pat
             process.kill()
             process.communicate()
     assert process.returncode == 0
+
+
+@pytest.fixture(scope="module")
+def clean_venv(tmp_path_factory, wheel: Path) -> Path:
+    """A new virtual environment holding only the wheel and the dependencies it declares."""
+    venv = tmp_path_factory.mktemp("clean") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    install = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
+        capture_output=True, text=True, timeout=600)
+    if install.returncode != 0:
+        skip_or_fail(f"cannot install the wheel's dependencies (no package index?): "
+                     f"{install.stderr[-800:]}")
+    return venv
+
+
+def test_init_then_doctor_then_serve_from_a_clean_venv(clean_venv: Path, outside: Path):
+    """What a centre's computer person does: set up in one command, check it, serve it."""
+    command = str(clean_venv / "bin" / "alley-poker")
+    env = installed_env(Path("/nonexistent"))
+    env.pop("PYTHONPATH")
+    port = free_port()
+    centre = outside / "north"
+    init = subprocess.run(
+        [command, "init", str(centre), "--name", "North Lanes", "--lanes", "4", "--no-feed",
+         "--time-zone", "America/Chicago", "--port", str(port)],
+        input="2468\n2468\n", cwd=outside, env=env, capture_output=True, text=True,
+        timeout=120)
+    assert init.returncode == 0, init.stdout + init.stderr
+    assert "systemd-analyze verify says" not in init.stdout, init.stdout
+    config = centre / "config" / "alley.toml"
+
+    doctor = subprocess.run([command, "doctor", "--config", str(config)], cwd=outside, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+    assert "looks right" in doctor.stdout
+
+    from alley_poker.setup_centre.doctor import read_env_file
+
+    served_env = {**env, **read_env_file(centre / "alley-poker.env")}
+    process = subprocess.Popen(
+        [command, "serve", "--config", str(config), "--port", str(port)],
+        cwd=centre, env=served_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = []
+        for line in process.stdout:
+            lines.append(line)
+            if "press Ctrl-C" in line:
+                break
+        assert any("North Lanes: serving on" in line for line in lines), "".join(lines)
+        assert any("Using worker: BufferingThreadWorker" in line for line in lines)
+        status, body = fetch(f"http://127.0.0.1:{port}/healthz")
+        assert status == 200 and json.loads(body)["ok"] is True
+        status, metrics = fetch(f"http://127.0.0.1:{port}/metrics")
+        assert status == 200 and b"alley_socket_clients" in metrics
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            rest, _ = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            rest, _ = process.communicate()
+    assert process.returncode == 0, rest
+    assert "Traceback" not in "".join(lines) + rest
+    assert (centre / "var" / "alley-poker.sqlite3").exists()

@@ -38,11 +38,14 @@ from alley_poker.service.scheduler import centre_scheduler
 from alley_poker.web import create_app
 from alley_poker.web.http_timeouts import GuardedRequestHandler
 from alley_poker.web.memory_report import write_memory_snapshot
+from alley_poker.web.metrics import CentreMetrics, add_metrics_route
 from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_switching
 
 log = logging.getLogger(__name__)
 
 PIN_ENV = "ALLEY_POKER_COMMISSIONER_PIN"
+#: Or the PIN's scrypt hash (``alley-poker init`` writes this; the PIN itself is kept nowhere).
+PIN_HASH_ENV = "ALLEY_POKER_COMMISSIONER_PIN_HASH"
 SECRET_KEY_ENV = "ALLEY_POKER_SECRET_KEY"
 MIN_PIN_LENGTH = 4
 MIN_SECRET_KEY_LENGTH = 32
@@ -53,13 +56,32 @@ class MissingPin(RuntimeError):
 
 
 def commissioner_pin(env: Mapping[str, str] | None = None) -> str:
-    """The PIN from ``ALLEY_POKER_COMMISSIONER_PIN``; refuses a missing or short one."""
-    pin = (os.environ if env is None else env).get(PIN_ENV, "").strip()
+    """The PIN from ``ALLEY_POKER_COMMISSIONER_PIN`` (or its hash from
+    ``ALLEY_POKER_COMMISSIONER_PIN_HASH``, see :func:`pin_settings`); refuses a missing or
+    short one."""
+    env = os.environ if env is None else env
+    pin = env.get(PIN_ENV, "").strip()
+    hashed = env.get(PIN_HASH_ENV, "").strip()
+    if not pin and hashed.startswith("scrypt:"):
+        return hashed
     if len(pin) < MIN_PIN_LENGTH:
         raise MissingPin(
             f"set {PIN_ENV} to the commissioner's PIN (at least {MIN_PIN_LENGTH} characters) "
             "before starting the server; the tablet cannot be signed in without one")
     return pin
+
+
+def pin_settings(pin: str) -> dict[str, str]:
+    """The app's setting for ``pin``: the PIN (hashed by the app at once) or its hash.
+
+    >>> pin_settings("2468")
+    {'COMMISSIONER_PIN': '2468'}
+    >>> list(pin_settings("scrypt:32768:8:1$salt$00"))
+    ['COMMISSIONER_PIN_HASH']
+    """
+    if pin.startswith("scrypt:"):
+        return {"COMMISSIONER_PIN_HASH": pin}
+    return {"COMMISSIONER_PIN": pin}
 
 
 def shared_secret_key(env: Mapping[str, str] | None = None) -> str:
@@ -168,7 +190,7 @@ class WebServer:
     """One stateless web process of a scaled-out centre (``alley-poker web``)."""
 
     def __init__(self, config: AlleyConfig, *, pin: str, secret_key: str,
-                 host: str = "127.0.0.1", port: int = 8000) -> None:
+                 host: str = "127.0.0.1", port: int = 8000, listen: bool = True) -> None:
         from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
         from alley_poker.worker import scaled_settings
 
@@ -179,7 +201,7 @@ class WebServer:
         try:
             self.service = open_service(database_url, centre=centre, bus=self.bus)
             self.app = create_app({
-                "COMMISSIONER_PIN": pin, "SECRET_KEY": secret_key, "CENTRE": centre,
+                **pin_settings(pin), "SECRET_KEY": secret_key, "CENTRE": centre,
                 "LANES": config.centre.lanes, "TIME_ZONE": config.centre.time_zone,
                 "NIGHT_CLOSE": config.night.close, "NIGHT_TIMEZONE": config.night.timezone,
                 "DATABASE_URL": database_url, "SOCKETIO_MESSAGE_QUEUE": redis_url,
@@ -190,7 +212,9 @@ class WebServer:
                 **config.odds.app_settings(),
             }, service=self.service)
             add_health_check(self.app, self.service, self.bus)
-            self.http = HttpThread(self.app, host, port)
+            add_metrics_route(self.app, CentreMetrics(self.service))
+            # listen=False: another server (production_server's gunicorn) serves self.app.
+            self.http = HttpThread(self.app, host, port) if listen else None
         except BaseException:
             self.bus.close()
             raise
@@ -201,14 +225,16 @@ class WebServer:
         return self.http.base_url
 
     def start(self) -> WebServer:
-        self.http.start()
+        if self.http is not None:
+            self.http.start()
         return self
 
     def stop(self) -> None:
         if self._stopped.is_set():
             return
         self._stopped.set()
-        self.http.stop()
+        if self.http is not None:
+            self.http.stop()
         if self.service.odds is not None:
             self.service.odds.stop()
         self.bus.close()
@@ -229,14 +255,22 @@ class AlleyServer:
     """The service, feeds, scheduler and web app of one centre, started and stopped together."""
 
     def __init__(self, config: AlleyConfig, *, pin: str, host: str = "127.0.0.1",
-                 port: int = 8000, service: AlleyService | None = None) -> None:
+                 port: int = 8000, service: AlleyService | None = None,
+                 listen: bool = True) -> None:
         self.config = config
         self.service = service if service is not None else open_service(
             config.database.url, centre=config.centre.id)
+        self.metrics = CentreMetrics(self.service)  # GET /metrics (web.metrics)
         # Built before anything starts so a bad feed dialect stops us with nothing running.
-        self.feeds = FeedSupervisor(config.feeds, self.service.handle_lane_event)
+        self.feeds = FeedSupervisor(config.feeds,
+                                    self.metrics.counting(self.service.handle_lane_event))
         self.scheduler = centre_scheduler(self.service, config, self.feeds)
-        self.app = create_app({"COMMISSIONER_PIN": pin, "CENTRE": self.service.centre,
+        # serve makes its own session key unless one is set (init sets one): with it a
+        # tablet stays signed in across a restart.
+        own_key = os.environ.get(SECRET_KEY_ENV, "").strip()
+        self.app = create_app({**pin_settings(pin), "CENTRE": self.service.centre,
+                               **({"SECRET_KEY": own_key}
+                                  if len(own_key) >= MIN_SECRET_KEY_LENGTH else {}),
                                "LANES": config.centre.lanes,
                                "TIME_ZONE": config.centre.time_zone,
                                "NIGHT_CLOSE": config.night.close,
@@ -244,26 +278,31 @@ class AlleyServer:
                                **config.odds.app_settings()},
                               service=self.service)
         add_health_check(self.app, self.service)
-        self.web = HttpThread(self.app, host, port)
-        self.host, self.port = host, self.web.port
+        add_metrics_route(self.app, self.metrics.watch(feeds=self.feeds,
+                                                       scheduler=self.scheduler))
+        # listen=False: another server (production_server's gunicorn) serves self.app.
+        self.web = HttpThread(self.app, host, port) if listen else None
+        self.host, self.port = host, (self.web.port if self.web is not None else port)
         self._stopped = threading.Event()
 
     @property
     def base_url(self) -> str:
         return self.web.base_url
 
-    def urls(self) -> list[tuple[str, str]]:
+    def urls(self, base_url: str | None = None) -> list[tuple[str, str]]:
         """(what, URL) for the tablet, the API and every lane pair's kiosk."""
-        urls = [("commissioner tablet", f"{self.base_url}/commissioner"),
-                ("JSON API", f"{self.base_url}/api/v1/openapi.json")]
-        urls += [(f"kiosk lanes {a}-{b}", f"{self.base_url}/kiosk/{a}-{b}")
+        base = base_url or self.base_url
+        urls = [("commissioner tablet", f"{base}/commissioner"),
+                ("JSON API", f"{base}/api/v1/openapi.json")]
+        urls += [(f"kiosk lanes {a}-{b}", f"{base}/kiosk/{a}-{b}")
                  for a, b in self.config.centre.lane_pairs]
         return urls
 
     def start(self) -> AlleyServer:
         self.scheduler.start()
         self.feeds.start()
-        self.web.start()
+        if self.web is not None:
+            self.web.start()
         return self
 
     def stop(self) -> None:
@@ -271,7 +310,8 @@ class AlleyServer:
         if self._stopped.is_set():
             return
         self._stopped.set()
-        self.web.stop()
+        if self.web is not None:
+            self.web.stop()
         self.feeds.stop()
         self.scheduler.shutdown()
         if self.service.odds is not None:

@@ -56,3 +56,16 @@ def test_both_deployments_print_their_figures_and_the_ratios(
         assert figures["balls_measured"] > 0
     assert set(result["scaled"]["processes"]) == {"worker", "web1", "web2"}
     assert set(result["scaled_over_single"]) == {"p50", "p95", "p99"}
+
+
+@pytest.mark.usefixtures("socat")
+def test_both_servers_in_one_run_print_their_figures_and_the_ratios():
+    result = run_benchmark("latency", "--quick", "--server", "both", timeout=300)
+    for server in ("werkzeug", "gunicorn"):
+        figures = result[server]
+        assert figures["server"] == server
+        for key in BALL_FIGURES:
+            assert key in figures, (server, key)
+        assert figures["lost"] == 0, server
+        assert figures["balls_measured"] > 0
+    assert set(result["gunicorn_over_werkzeug"]) == {"p50", "p95", "p99", "service_cpu_pct"}

@@ -1,0 +1,108 @@
+"""The ``alley-poker init`` and ``alley-poker doctor`` commands."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from alley_poker.setup_centre.writer import (
+    ENV_FILE,
+    CentreChoices,
+    FeedChoice,
+    SetupError,
+    verify_units,
+    write_centre,
+)
+
+
+def _a_pin(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    from alley_poker.web.server import MIN_PIN_LENGTH
+
+    if len(value.strip()) < MIN_PIN_LENGTH:
+        raise click.BadParameter(f"the commissioner's PIN must have at least {MIN_PIN_LENGTH} "
+                                 "characters")
+    return value.strip()
+
+
+@click.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--name", prompt="The centre's name", help="The centre's name, as screens show it.")
+@click.option("--lanes", type=click.IntRange(2, 200), prompt="How many lanes",
+              help="How many lanes the centre has (paired 1-2, 3-4, ...).")
+@click.option("--feed", "feeds", multiple=True, metavar="LANES=URL",
+              help="A scoreboard feed and the lanes it carries, e.g. 1-12=/dev/ttyUSB0 or "
+                   "13-24=socket://10.0.0.20:4001 (repeat for more; asked when none given).")
+@click.option("--no-feed", is_flag=True, help="No feed: every lane is scored by manual entry.")
+@click.option("--pin", prompt="The commissioner's PIN", hide_input=True,
+              confirmation_prompt=True, callback=_a_pin,
+              help="The commissioner's PIN (asked, unseen, if not given); only its hash is "
+                   "written.")
+@click.option("--centre-id", default="default", show_default=True,
+              help="The centre's id (lower-case letters, digits, dashes).")
+@click.option("--time-zone", default="", help="The centre's time zone, e.g. America/Chicago "
+              "(default: the machine's own).")
+@click.option("--user", default="alley", show_default=True,
+              help="The system user the service runs as (in the systemd units).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--force", is_flag=True, help="Write over a set-up already in DIRECTORY.")
+def init(directory: Path, name: str, lanes: int, feeds: tuple[str, ...], no_feed: bool,
+         pin: str, centre_id: str, time_zone: str, user: str, port: int, force: bool) -> None:
+    """Set a centre up in DIRECTORY: its configuration, secrets and systemd units."""
+    try:
+        chosen = [FeedChoice.parse(text) for text in feeds]
+        if not chosen and not no_feed:
+            url = click.prompt(f"The scorer's feed for lanes 1-{lanes} (a serial device such "
+                               "as /dev/ttyUSB0, socket://HOST:PORT, or an http:// live-score "
+                               "page; empty: none)", default="", show_default=False).strip()
+            if url:
+                chosen = [FeedChoice(url, list(range(1, lanes + 1)), f"lanes-1-{lanes}")]
+        written = write_centre(CentreChoices(
+            name=name.strip(), lanes=lanes, pin=pin, centre_id=centre_id, feeds=chosen,
+            time_zone=time_zone.strip(), user=user, port=port), directory, force=force)
+    except (SetupError, OSError) as problem:
+        raise click.ClickException(str(problem)) from None
+    click.echo(f"wrote {written.config}")
+    click.echo(f"wrote {written.env_file} (readable by its owner only)")
+    for unit in written.units:
+        click.echo(f"wrote {unit}")
+    said = verify_units(written.units)
+    if said:
+        click.echo(f"systemd-analyze verify says:\n{said}")
+    click.echo("next: 'alley-poker doctor --config "
+               f"{written.config}' checks the set-up; then copy the unit you want to "
+               "/etc/systemd/system/ and 'systemctl enable --now alley-poker'")
+
+
+@click.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="The centre's configuration (default: config/alley.toml).")
+@click.option("--env-file", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              default=None, help=f"The service's environment file (default: {ENV_FILE} beside "
+              "the config folder, if there; else this shell's environment).")
+@click.option("--user", default=None,
+              help="The user the service runs as (default: whoever runs the doctor).")
+def doctor(config_path: Path | None, env_file: Path | None, user: str | None) -> None:
+    """Say what is wrong with the centre's set-up; exit status 1 when anything is."""
+    from alley_poker.setup_centre.doctor import examine, read_env_file
+
+    env = dict(os.environ)
+    if env_file is None and config_path is not None:
+        beside = config_path.resolve().parent.parent / ENV_FILE
+        env_file = beside if beside.is_file() else None
+    if env_file is not None:
+        try:
+            env.update(read_env_file(env_file))
+        except (OSError, ValueError) as problem:
+            raise click.ClickException(f"cannot read {env_file}: {problem}") from None
+    problems = examine(config_path, env=env, user_name=user)
+    if not problems:
+        click.echo("the centre's set-up looks right")
+        return
+    for problem in problems:
+        click.echo(f"- {problem}")
+    raise SystemExit(1)
+
+
+COMMANDS = (init, doctor)

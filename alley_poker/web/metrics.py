@@ -1,0 +1,227 @@
+"""``GET /metrics``: what a monitor graphs and alerts on, in the Prometheus text format.
+
+Every process of a centre keeps its own :class:`CentreMetrics` (a registry of its own, so two
+centres served by one test process never share a count) and shows what it does itself:
+
+- ``serve`` (one box): everything below, on ``/metrics`` beside the pages;
+- ``web`` (scaled out): its socket clients and the centre's held balls, on ``/metrics``;
+- ``worker``: the feeds, balls, decisions and odds, on ``--metrics-port`` (its own small
+  HTTP server: the worker serves no pages).
+
+Series (docs/deployment.md lists the alerts worth setting on them):
+
+``alley_feed_balls_total{feed, outcome}``  balls from each feed, ``taken`` (recorded in the
+    ledger, or waiting behind an earlier ball still to come) or ``refused`` (not recorded: it
+    waits on the desk as a held ball);
+``alley_ball_publish_seconds``  histogram: from a feed handing over a ball to the ledger having
+    stored it and the screens' update having been published;
+``alley_feed_state{feed, alley_feed_state}``  the feed's state (``ok``, ``silent``, ``down``,
+    ``stopped``), 1 for the current one; ``alley_feed_lines_total{feed, outcome}`` its lines
+    (``ok``, ``rejected``, ``duplicate``) and ``alley_feed_reconnects_total{feed}``;
+``alley_held_balls``  held balls open on the desk (refused balls the desk has to settle);
+``alley_open_decisions``  bowlers' decisions waiting, with a deadline running;
+``alley_odds_lag_seconds``  histogram: from a ball's events to the first odds that include it;
+    ``alley_odds_waiting_seconds`` how long the oldest ball still without odds has waited;
+``alley_socket_clients``  Socket.IO clients connected to this process (kiosks, tablets, phones);
+and the ``process_*`` series (memory, CPU, open files) of the process.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, StateSetMetricFamily
+
+from drivers.base import BallRecorded, LaneEvent
+
+log = logging.getLogger(__name__)
+
+#: The feed states a feed reports (``drivers.serial_feed.FeedHealth.state``).
+FEED_STATES = ("ok", "silent", "down", "stopped")
+
+
+class CentreMetrics:
+    """One process's metrics: counted as balls come, read from the service when scraped."""
+
+    def __init__(self, service: Any, registry: CollectorRegistry | None = None) -> None:
+        self.service = service
+        self.feeds: Any = None
+        self.scheduler: Any = None
+        self.socketio: Any = None
+        self.registry = registry if registry is not None else CollectorRegistry()
+        self.balls = Counter("alley_feed_balls", "Balls from each feed: taken or refused.",
+                             ["feed", "outcome"], registry=self.registry)
+        self.ball_publish = Histogram(
+            "alley_ball_publish_seconds",
+            "From a feed handing over a ball to it being stored and published to the screens.",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+            registry=self.registry)
+        self.odds_lag = Histogram(
+            "alley_odds_lag_seconds", "From a ball's events to the first odds that include it.",
+            buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0), registry=self.registry)
+        self.registry.register(_Readings(self))
+        ProcessCollector(registry=self.registry)
+        # Per match: (seq, when) of the oldest ball whose odds have not come yet.
+        self._odds_waiting: dict[str, tuple[int, float]] = {}
+        self._lock = threading.Lock()
+        self.unsubscribe = service.bus.subscribe(self._on_bus_message)
+
+    # -- what the process has -------------------------------------------------------------
+    def watch(self, *, feeds: Any = None, scheduler: Any = None, app: Any = None) -> CentreMetrics:
+        if feeds is not None:
+            self.feeds = feeds
+        if scheduler is not None:
+            self.scheduler = scheduler
+        if app is not None:
+            self.socketio = app.extensions.get("socketio")
+        return self
+
+    def counting(self, handle: Callable[[LaneEvent], bool]) -> Callable[[LaneEvent], bool]:
+        """``handle`` (the service's feed callback), counting and timing the balls."""
+
+        def handle_counted(event: LaneEvent) -> bool:
+            if not isinstance(event, BallRecorded):
+                return handle(event)
+            started = time.perf_counter()
+            refused = handle(event)
+            elapsed = time.perf_counter() - started
+            self.balls.labels(event.source or "unnamed", "refused" if refused else "taken").inc()
+            if not refused:
+                self.ball_publish.observe(elapsed)
+            return refused
+
+        return handle_counted
+
+    def _on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
+        if not topic.startswith("match:") or message.get("origin") != self.service.bus.origin:
+            return  # the process that ran the ball (and computes its odds) counts it
+        kind = message.get("kind")
+        match_id = message.get("match_id") or topic.split(":", 1)[1]
+        if kind == "events" and message.get("events"):
+            if getattr(self.service, "odds", None) is None:
+                return
+            seq = message["events"][-1].get("seq")
+            with self._lock:
+                if isinstance(seq, int) and match_id not in self._odds_waiting:
+                    self._odds_waiting[match_id] = (seq, time.monotonic())
+        elif kind == "odds":
+            seq = (message.get("odds") or {}).get("seq")
+            with self._lock:
+                waiting = self._odds_waiting.get(match_id)
+                if waiting is None or not isinstance(seq, int) or seq < waiting[0]:
+                    return
+                del self._odds_waiting[match_id]
+            self.odds_lag.observe(time.monotonic() - waiting[1])
+
+    def odds_waiting_s(self) -> float:
+        with self._lock:
+            oldest = min((at for _seq, at in self._odds_waiting.values()), default=None)
+        return 0.0 if oldest is None else time.monotonic() - oldest
+
+    def exposition(self) -> bytes:
+        return generate_latest(self.registry)
+
+    def close(self) -> None:
+        self.unsubscribe()
+
+
+class _Readings:
+    """What is read from the service at each scrape (gauges and the feeds' own counts)."""
+
+    def __init__(self, metrics: CentreMetrics) -> None:
+        self.metrics = metrics
+
+    def describe(self) -> list:
+        return []  # read at scrape time only
+
+    def collect(self):
+        metrics = self.metrics
+        if metrics.feeds is not None:
+            yield from _feed_families(metrics.feeds.health())
+        held = GaugeMetricFamily("alley_held_balls", "Held items open on the desk.")
+        try:
+            held.add_metric([], len(metrics.service.router.held_log.open_items()))
+            yield held
+        except Exception as error:  # the ledger's database is down: /healthz says so
+            log.warning("metrics: held balls unreadable: %s", error)
+        if metrics.scheduler is not None:
+            decisions = GaugeMetricFamily("alley_open_decisions",
+                                          "Bowlers' decisions waiting, with a deadline running.")
+            decisions.add_metric([], len(metrics.scheduler.pending_jobs()))
+            yield decisions
+        if getattr(metrics.service, "odds", None) is not None:
+            waiting = GaugeMetricFamily("alley_odds_waiting_seconds",
+                                        "How long the oldest ball still without odds has waited.")
+            waiting.add_metric([], metrics.odds_waiting_s())
+            yield waiting
+        if metrics.socketio is not None:
+            clients = GaugeMetricFamily("alley_socket_clients",
+                                        "Socket.IO clients connected to this process.")
+            clients.add_metric([], len(metrics.socketio.server.eio.sockets))
+            yield clients
+
+
+def _feed_families(health: list[dict[str, Any]]):
+    state = StateSetMetricFamily("alley_feed_state", "Each feed's state (1: the current one).",
+                                 labels=["feed"])
+    lines = CounterMetricFamily("alley_feed_lines", "Lines read from each feed.",
+                                labels=["feed", "outcome"])
+    reconnects = CounterMetricFamily("alley_feed_reconnects",
+                                     "Times each feed was opened again.", labels=["feed"])
+    for feed in health:
+        name = feed["source"]
+        state.add_metric([name], {each: feed["state"] == each for each in FEED_STATES})
+        lines.add_metric([name, "ok"], feed["lines_ok"])
+        lines.add_metric([name, "rejected"], feed["lines_rejected"])
+        lines.add_metric([name, "duplicate"], feed["duplicates"])
+        reconnects.add_metric([name], feed["reconnects"])
+    return [state, lines, reconnects]
+
+
+def add_metrics_route(app: Any, metrics: CentreMetrics) -> None:
+    """``GET /metrics`` on ``app``: no sign-in (like /healthz); counts only, no names."""
+    from flask import Response
+
+    metrics.watch(app=app)
+    app.extensions["alley_metrics"] = metrics
+
+    def metrics_view() -> Response:
+        return Response(metrics.exposition(), mimetype=None, content_type=CONTENT_TYPE_LATEST)
+
+    app.add_url_rule("/metrics", "metrics", metrics_view, methods=["GET"])
+
+
+class WorkerMetrics:
+    """The worker's metrics on a small HTTP server of their own (``host:port``, a thread),
+    from its start: ``alley_worker_active`` is 0 while it stands by, 1 once active, and the
+    centre's series (:class:`CentreMetrics`) are added when it becomes active."""
+
+    def __init__(self, port: int, host: str = "127.0.0.1") -> None:
+        from prometheus_client import Gauge, start_http_server
+
+        self.registry = CollectorRegistry()
+        self.active = Gauge("alley_worker_active",
+                            "1 while this worker is the centre's active one, 0 standing by.",
+                            registry=self.registry)
+        self.server, _thread = start_http_server(port, addr=host, registry=self.registry)
+        self.port = self.server.server_port
+
+    def centre(self, service: Any) -> CentreMetrics:
+        self.active.set(1)
+        return CentreMetrics(service, registry=self.registry)
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
