@@ -33,6 +33,7 @@ from alley_poker.web.commissioner import commissioner
 from alley_poker.web.errors import register_error_handlers
 from alley_poker.web.kiosk import kiosk
 from alley_poker.web.kiosk_pairing import KioskGate
+from alley_poker.web.offline import offline
 from alley_poker.web.page_filters import cards_markup, money_markup
 from alley_poker.web.phone import PhoneGate, install_log_redaction, phone
 from alley_poker.web.sign_in_limits import install_sign_in_limits
@@ -129,7 +130,7 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     register_error_handlers(app)
     app.add_template_filter(cards_markup, "cards")
     app.add_template_filter(money_markup, "money")
-    for blueprint in (kiosk, commissioner, phone, api):
+    for blueprint in (kiosk, commissioner, phone, api, offline):
         app.register_blueprint(blueprint)
     install_sign_in_limits(app)
     # Browsers ask for /favicon.ico whatever the page links: answer it, not a 404 per visit.
