@@ -17,6 +17,7 @@ import pytest
 from alley_poker.ledger import commands as c
 from alley_poker.store.api_tokens import ApiTokenStore
 from tests.web.conftest import DESK, free_port, open_service, serve_in_process
+from tests.web.test_phone_browser import PHONE, code_url
 
 KIOSK = "/kiosk/1-2"
 OUTAGE_S = 30
@@ -177,5 +178,47 @@ def test_the_kiosk_keeps_its_screen_while_its_network_is_cut_and_catches_up(
         told_after = told(page)
         assert told_before + told_after == list(range(told_before[0], final + 1))
         assert told_after[0] == seq + 1
+    finally:
+        context.close()
+
+
+@pytest.mark.slow
+def test_the_phone_keeps_its_hand_while_its_network_is_cut_and_lists_each_moment_once(
+        browser, live_server, app, service):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(code_url(app, "Ann").replace("http://localhost", live_server.url))
+        page.wait_for_selector("#connection[data-state=live]")
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        for bowler, pins in frames(1, 1, strikes={1}):
+            service.execute("m1", c.RecordBall(bowler, 1, pins, actor="feed:test"))
+        seq = service.state("m1").seq
+        page.wait_for_function("seq => window.AlleyPhone.moments.told('m1') === seq", arg=seq)
+        page.wait_for_function("""seq => caches.match("/api/v1/phone/me")
+            .then(kept => kept ? kept.json() : null)
+            .then(read => Boolean(read && read.screen && read.screen.state.seq === seq))""",
+                               arg=seq)
+        cards = page.inner_text("#my-hand")
+
+        cut_network(context, True)
+        page.wait_for_selector("#connection[data-state=down]")
+        for bowler, pins in frames(2, 3, strikes={2, 3}):
+            service.execute("m1", c.RecordBall(bowler, 1, pins, actor="feed:test"))
+        page.reload()  # offline: the service worker's copy of the page and its last read
+        page.wait_for_selector("#connection[data-state=down]")
+        page.wait_for_function("text => document.querySelector('#my-hand').innerText === text",
+                               arg=cards)
+        assert "Reconnecting" in page.inner_text("#connection")
+
+        cut_network(context, False)
+        page.wait_for_selector("#connection[data-state=live]", timeout=20_000)
+        final = service.state("m1").seq
+        page.wait_for_function("seq => window.AlleyPhone.moments.told('m1') === seq", arg=final)
+        assert page.evaluate("window.AlleyPhone.moments.log('m1')") == list(
+            range(seq + 1, final + 1))
+        moments = page.locator("#moments li").all_inner_texts()
+        assert moments.count("Strike!") == 2, moments  # the two missed, each once
     finally:
         context.close()
