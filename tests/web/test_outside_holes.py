@@ -8,12 +8,18 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import time
 
 import httpx
 import pytest
 
+from alley_poker.config import FeedConfig
 from alley_poker.ledger import commands as c
+from alley_poker.service.feeds import FeedSupervisor
+from alley_poker.service.health import FeedHealthCheck
 from alley_poker.web import create_app
+from drivers.base import Heartbeat
+from drivers.dialects.apf1 import Apf1Encoder
 from tests.web.conftest import DESK, OPEN_NIGHT, PIN, csrf_token_from, signed_in_client
 from tests.web.test_sockets import KioskClient
 
@@ -158,17 +164,32 @@ def test_a_hostile_socket_frame_gets_an_error_reply_and_logs_no_traceback(
     assert not [record for record in caplog.records if record.exc_info], caplog.text
 
 
-def test_the_feed_report_counts_duplicates_and_gaps(app, service):
-    service.announce("alley", {"kind": "feed_health", "feeds": []})  # the board is listening
-    from alley_poker.service.health import feed_report
-    entry = feed_report({"source": "north", "url": "socket://scorer:4001", "lanes": [1, 2],
-                         "dialect": "apf1", "state": "ok", "connected": True,
-                         "lines_ok": 9, "lines_rejected": 1, "reconnects": 0,
-                         "duplicates": 4, "gaps": ((3, 4), (9, 9)), "gaps_total": 2})
-    service.announce("alley", {"kind": "feed_health", "feeds": [entry]})
-    feed = app.test_client().get("/api/v1/feeds").get_json()["feeds"][0]
-    assert (feed["duplicates"], feed["gaps"]) == (4, 2), feed
-    assert feed["recent_gaps"] == [[3, 4], [9, 9]]
+def test_the_feed_report_counts_duplicates_and_gaps(app, service, pty_pair):
+    """A scorer on a real pty sends a line twice and skips two numbers: GET /api/v1/feeds
+    counts one duplicate and one gap (what docs/feed-protocol.md lists)."""
+    config = FeedConfig(name="north", url=pty_pair.reader_path, lanes=[1, 2], heartbeat_s=5)
+    feeds = FeedSupervisor([config], service.handle_lane_event)
+    feeds.start()
+    try:
+        encoder = Apf1Encoder(session="holes")
+        hello = encoder.hello()
+        first = encoder.encode(Heartbeat())
+        encoder.encode(Heartbeat()), encoder.encode(Heartbeat())  # the next two lines are lost
+        deadline = time.monotonic() + 10
+        while not feeds.health()[0]["connected"] and time.monotonic() < deadline:
+            time.sleep(0.02)
+        with open(pty_pair.writer_path, "wb", buffering=0) as tty:
+            tty.write(hello + first + first + encoder.encode(Heartbeat()))
+            while time.monotonic() < deadline:  # until the reader has read all four lines
+                health = feeds.health()[0]
+                if health["duplicates"] and health["gaps"]:
+                    break
+                time.sleep(0.02)
+        FeedHealthCheck(feeds, service.announce).check()
+        feed = app.test_client().get("/api/v1/feeds").get_json()["feeds"][0]
+        assert (feed["duplicates"], feed["gaps"], feed["recent_gaps"]) == (1, 1, [[3, 4]]), feed
+    finally:
+        feeds.stop()
 
 
 def test_the_public_events_keep_the_roster_ids_of_a_league_match_out(app, service):
