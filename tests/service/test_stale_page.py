@@ -7,9 +7,11 @@ from __future__ import annotations
 import pytest
 
 from alley_poker.bowling import Game
+from alley_poker.config import load_config_text
+from alley_poker.service.feeds import FeedSupervisor
+from alley_poker.service.health import FeedHealthCheck
 from drivers.board_server import BoardState, LiveBoardServer
-from drivers.http_feed import HttpPollFeed
-from tests.service.test_page_feed_to_ledger import _start_match
+from tests.service.test_page_feed_to_ledger import _config, _start_match
 
 FRESH = [7, 3, 10]
 STALE = [7, 2]  # what the page said before the back-fill corrected ANN's second ball
@@ -21,17 +23,18 @@ def page(tmp_path):
     clock = [1_000.0]
     state = BoardState(clock=lambda: clock[0])
     server = LiveBoardServer(state).start()
-    feed = HttpPollFeed(server.url, "live-board", service.handle_lane_event, source="hall",
-                        lanes=[1, 2], poll_s=0.05)
-    feed.start()
-    yield service, state, clock, feed
-    feed.stop()
+    config = load_config_text(_config(server.url).replace("poll_s = 0.2", "poll_s = 0.05"))
+    feeds = FeedSupervisor(config.feeds, service.handle_lane_event)
+    feeds.start()
+    yield service, state, clock, feeds
+    feeds.stop()
     server.stop()
     service.repository.store.close()
 
 
-def show(state, feed, clock, at: float, rolls: list[int]) -> None:
+def show(state, feeds, clock, at: float, rolls: list[int]) -> None:
     """The page shows ANN's ``rolls`` with ``updated`` = ``at``; wait until it was polled."""
+    feed = feeds.feeds["hall-page"]
     clock[0] = at
     polled = feed.health().polls
     state.set_game(1, 1, 1, Game.from_rolls(rolls))
@@ -43,26 +46,28 @@ def open_held(service) -> list[dict]:
 
 
 def test_a_stale_copy_of_the_page_is_ignored(page):
-    service, state, clock, feed = page
-    show(state, feed, clock, 1_000.0, FRESH)
+    service, state, clock, feeds = page
+    feed = feeds.feeds["hall-page"]
+    show(state, feeds, clock, 1_000.0, FRESH)
     assert feed.wait_for(lambda health: health.balls == 3, 10)
-    show(state, feed, clock, 990.0, STALE)  # older clock: a stale copy
+    show(state, feeds, clock, 990.0, STALE)  # older clock: a stale copy
     assert open_held(service) == []
-    assert feed.health().stale_pages >= 1
-    show(state, feed, clock, 1_001.0, [*FRESH, 4])
+    (report,) = FeedHealthCheck(feeds, service.announce).report()["feeds"]
+    assert report["stale_pages"] >= 1 and report["state"] == "green", report
+    show(state, feeds, clock, 1_001.0, [*FRESH, 4])
     assert [b["pins"] for b in service.state("m").balls["ANN"][0]] == [*FRESH, 4]
     assert open_held(service) == [] and feed.health().corrections == 0
 
 
 def test_a_held_ball_closes_when_the_scorer_and_the_ledger_agree_again(page):
-    service, state, clock, feed = page
-    show(state, feed, clock, 1_000.0, FRESH)
-    assert feed.wait_for(lambda health: health.balls == 3, 10)
-    show(state, feed, clock, 1_001.0, STALE)  # a re-bowl that disagrees: held
+    service, state, clock, feeds = page
+    show(state, feeds, clock, 1_000.0, FRESH)
+    assert feeds.feeds["hall-page"].wait_for(lambda health: health.balls == 3, 10)
+    show(state, feeds, clock, 1_001.0, STALE)  # a re-bowl that disagrees: held
     held = open_held(service)
     assert [item["reason"] for item in held] == [
         "the ledger has 3 pin(s) for ANN at game 1 frame 1 ball 2; the scorer says 2"], held
-    show(state, feed, clock, 1_002.0, FRESH)  # the scorer agrees with the ledger again
+    show(state, feeds, clock, 1_002.0, FRESH)  # the scorer agrees with the ledger again
     assert open_held(service) == []
     resolved = service.held.get(held[0]["id"])
     assert resolved["outcome"] == "placed"
