@@ -31,13 +31,14 @@ self.addEventListener("activate", function (event) {
     return Promise.all(names.filter(function (name) {
       return name.startsWith("alley-poker-offline-") && name !== CACHE;
     }).map(function (name) { return caches.delete(name); }));
-  }).then(function () { return self.clients.claim(); }).then(keepOpenPages));
+  }).then(keepOpenPages).then(function () { return self.clients.claim(); }));
 });
 
 // The pages open when the worker starts were loaded before it: keep a copy of them now, so
-// a reload during the first drop already finds one.
+// a reload during the first drop already finds one.  (Before taking control: a copy taken
+// after could land over a newer read the page made through the worker meanwhile.)
 function keepOpenPages() {
-  return self.clients.matchAll({ type: "window" }).then(function (windows) {
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
     return caches.open(CACHE).then(function (cache) {
       const urls = [];
       windows.forEach(function (client) {
