@@ -13,7 +13,9 @@ tablet's feed board colours it the same way: ``ok`` (green); ``silent`` (amber: 
 not changed for ``heartbeat_s``, the data stalled); ``degraded`` (amber: the last poll
 failed or its page was refused, a lane is held because its totals do not re-score, a lane
 vanished); ``down`` (red: no good answer for three times ``heartbeat_s``).  A page is
-cumulative, so a failed poll loses nothing: the next good one brings every ball since.
+cumulative, so a failed poll loses nothing: the next good one brings every ball since.  A
+page whose ``updated`` clock is older than one already taken is a stale copy (a cache after
+a back-fill) and is ignored (counted in ``stale_pages``).
 """
 
 from __future__ import annotations
@@ -69,6 +71,8 @@ class PollHealth(FeedHealth):
     balls: int = 0
     corrections: int = 0
     refused_by_service: int = 0
+    #: Pages ignored because their ``updated`` clock is older than a page already taken.
+    stale_pages: int = 0
     #: Lanes whose new balls are held because the page's totals do not re-score (why).
     held_lanes: tuple[str, ...] = ()
     #: Problems reported instead of guessed at (lanes vanished, games restarted), newest last.
@@ -117,6 +121,9 @@ class HttpPollFeed:
         self._last_change: float | None = None  # monotonic: the last page that changed
         self._last_change_at: float | None = None  # wall clock, for the tablet
         self._last_poll_failed = False
+        self._updated: float | None = None  # the newest page's own clock (``updated``)
+        self._stale_pages = 0
+        self._stale_since: float | None = None  # monotonic: the first of a run of stale pages
         self._polls = self._pages = self._rejected = self._failed = self._not_modified = 0
         self._balls = self._corrections = self._refused = self._handler_errors = 0
         self._held: dict[int, str] = {}
@@ -179,6 +186,7 @@ class HttpPollFeed:
                 heartbeat_s=self.heartbeat_s, seconds_silent=silent, polls=self._polls,
                 not_modified=self._not_modified, balls=self._balls,
                 corrections=self._corrections, refused_by_service=self._refused,
+                stale_pages=self._stale_pages,
                 held_lanes=tuple(self._held[lane] for lane in sorted(self._held)),
                 problems=tuple(message for _, message in self._problems),
             )
@@ -251,11 +259,38 @@ class HttpPollFeed:
         except BoardRejected as exc:
             self._refuse_page(body, exc.reason)
             return False
+        if self._stale(board):
+            # A stale copy (a cache, a lagging mirror): its clock went backwards.  Taking it
+            # would "re-bowl" balls the scorer has since corrected; the next page is newer.
+            log.warning("feed %s: ignored a stale page (updated %s, before %s)", self.source,
+                        board.updated, self._updated)
+            with self._changed:
+                self._stale_pages += 1
+            self._answered(changed=False)
+            return True
+        self._stale_since = None
+        if board.updated is not None:
+            self._updated = board.updated
         self._etag = response.headers.get("ETag")
         self._modified = response.headers.get("Last-Modified")
         self._last_body = body
         self._take(self._own_lanes(board))
         self._answered(changed=True)
+        return True
+
+    def _stale(self, board: LiveBoard) -> bool:
+        """True for a page older (by its ``updated`` clock) than one already taken; but a
+        clock that stays behind for three heartbeats was reset (the scorer restarted), and
+        its pages are taken again."""
+        if board.updated is None or self._updated is None or board.updated >= self._updated:
+            return False
+        now = time.monotonic()
+        if self._stale_since is None:
+            self._stale_since = now
+        if now - self._stale_since > DOWN_AFTER_HEARTBEATS * self.heartbeat_s:
+            log.warning("feed %s: the page's clock stayed behind for %.0f s: taken as reset",
+                        self.source, now - self._stale_since)
+            return False
         return True
 
     def _fetch(self) -> httpx.Response:

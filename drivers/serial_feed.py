@@ -173,6 +173,8 @@ class FeedHealth:
     #: Lines that reused a number already taken by a line with other content (refused, and
     #: counted in ``lines_rejected`` too), and the last of them.
     conflicts: int = 0
+    #: Every gap seen since the feed started (``gaps`` keeps only the latest few).
+    gaps_total: int = 0
     last_conflict: RejectedLine | None = None
 
 
@@ -257,6 +259,7 @@ class SerialFeed:
         self._last_conflict: RejectedLine | None = None
         self._reconnects = self._handler_errors = 0
         self._gaps: deque[tuple[int, int]] = deque(maxlen=KEEP_RECENT)
+        self._gaps_total = 0
         self._rejected: deque[RejectedLine] = deque(maxlen=KEEP_RECENT)
         self._last_error: str | None = None
 
@@ -293,7 +296,7 @@ class SerialFeed:
                 last_line_at=self._last_line_at, lines_ok=self._lines_ok,
                 lines_rejected=self._lines_rejected, duplicates=self._duplicates,
                 reconnects=self._reconnects, handler_errors=self._handler_errors,
-                gaps=tuple(self._gaps),
+                gaps=tuple(self._gaps), gaps_total=self._gaps_total,
                 last_rejected=self._rejected[-1] if self._rejected else None,
                 recent_rejected=tuple(self._rejected), last_error=self._last_error,
                 conflicts=self._conflicts, last_conflict=self._last_conflict,
@@ -443,8 +446,10 @@ class SerialFeed:
         with self._changed:
             self._lines_ok += 1
             self._seen_line()
-            self._gaps.extend((event.first_missing, event.last_missing)
-                              for event in events if isinstance(event, SequenceGap))
+            gaps = [(event.first_missing, event.last_missing)
+                    for event in events if isinstance(event, SequenceGap)]
+            self._gaps.extend(gaps)
+            self._gaps_total += len(gaps)
         self._notify()
 
     def _stray_lane(self, events: list[LaneEvent]) -> int | None:

@@ -163,6 +163,12 @@ def feed_report(health: Mapping[str, Any]) -> dict[str, Any]:
         "lines": health["lines_ok"],
         "rejected": health["lines_rejected"],
         "reconnects": health["reconnects"],
+        # Exact re-sends of a line already taken (harmless), and numbered lines missed.
+        "duplicates": health.get("duplicates", 0),
+        "gaps": health.get("gaps_total", len(health.get("gaps") or ())),
+        "recent_gaps": [list(gap) for gap in health.get("gaps") or ()],
+        # A poll feed's pages ignored as stale copies (an older ``updated`` clock).
+        **({"stale_pages": health["stale_pages"]} if "stale_pages" in health else {}),
         # A number reused by a line with other content: refused, never silently dropped.
         "conflicts": health.get("conflicts", 0),
         "last_conflict": None if not health.get("last_conflict") else {

@@ -360,8 +360,10 @@ class LaneEventRouter(HeldBallDesk):
         )
         with self._lock_for(match_id):
             if self._already_reads(match_id, bowler, ball):
-                # A re-sent CORR (after a reconnect or restart): the ledger already agrees.
+                # A re-sent CORR (after a reconnect or restart): the ledger already agrees,
+                # and a ball held while the scorer disagreed is settled.
                 self.stats.duplicates += 1
+                self._placed(match_id, bowler, ball)
                 return
             try:
                 self.ledger.execute(match_id, command)

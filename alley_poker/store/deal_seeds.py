@@ -36,8 +36,10 @@ class SeedVault:
         self._known: dict[str, bytes] = {}
         self._guard = threading.Lock()
 
-    def seed_for(self, match_id: str, *, create: bool = False) -> bytes | None:
-        """The match's seed; with ``create`` a fresh one is drawn and stored if it has none."""
+    def seed_for(self, match_id: str, *, create: bool = False,
+                 fresh: bytes | None = None) -> bytes | None:
+        """The match's seed; with ``create`` ``fresh`` (or a newly drawn seed) is stored if
+        it has none."""
         with self._guard:
             known = self._known.get(match_id)
             if known is not None:
@@ -48,7 +50,7 @@ class SeedVault:
                     with self.store.engine.begin() as connection:
                         connection.execute(insert(deal_seeds).values(
                             centre=self.store.centre, match_id=match_id,
-                            seed=new_seed().hex(), created_at=utcnow()))
+                            seed=(fresh or new_seed()).hex(), created_at=utcnow()))
                 except sqlalchemy.exc.IntegrityError:
                     pass  # another process drew it first: theirs is the seed
                 found = self._read(match_id)

@@ -40,12 +40,9 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: How long a kiosk's pairing request waits for the commissioner.
 PENDING_FOR = timedelta(hours=1)
-#: Most requests waiting at once per centre: a stranger on the network cannot fill the table.
+#: Most requests waiting at once per centre: past it the oldest waiting request is dropped,
+#: so a stranger on the network cannot fill the table and lock real kiosks out.
 MAX_PENDING = 50
-
-
-class TooManyRequests(RuntimeError):
-    """More kiosks are waiting to be paired than a centre has kiosks."""
 
 
 @dataclass(frozen=True)
@@ -108,12 +105,24 @@ class KioskDeviceStore:
             waiting = connection.execute(select(func.count()).select_from(table).where(
                 table.c.centre == self.centre, table.c.paired_at.is_(None))).scalar_one()
             if waiting >= MAX_PENDING:
-                raise TooManyRequests(f"{waiting} kiosks are already waiting to be paired")
+                oldest = select(table.c.id).where(
+                    table.c.centre == self.centre, table.c.paired_at.is_(None)).order_by(
+                    table.c.requested_at, table.c.id).limit(waiting - MAX_PENDING + 1)
+                connection.execute(delete(table).where(
+                    table.c.id.in_([row.id for row in connection.execute(oldest)])))
             result = connection.execute(insert(table).values(
                 centre=self.centre, lanes=lanes, code=code, token_hash=token_hash(secret),
                 requested_at=now))
             device_id = int(result.inserted_primary_key[0])
         return PairingRequest(device_id, lanes, code, secret)
+
+    def withdraw(self, device_id: int) -> None:
+        """Forget a request still waiting (its kiosk asked again: the newer one counts)."""
+        table = kiosk_devices
+        with self.engine.begin() as connection:
+            connection.execute(delete(table).where(
+                table.c.id == device_id, table.c.centre == self.centre,
+                table.c.paired_at.is_(None)))
 
     def approve(self, code: str, *, actor: str) -> KioskDevice | None:
         """Pair the kiosk showing ``code`` (a request still waiting); None when none is."""

@@ -53,7 +53,7 @@ from typing import Any
 from urllib.parse import quote
 
 from alley_poker import __version__
-from alley_poker.fairness.deal import SeededDeal
+from alley_poker.fairness.deal import SeededDeal, new_seed
 from alley_poker.ledger import (
     CommandRefused,
     Event,
@@ -163,10 +163,17 @@ class MatchRepository:
         raise StaleVersion(expected_seq=expected_seq, actual_seq=state.seq) from None
 
     def _decide_and_store(self, match_id: str, state: MatchState, command: Command) -> list[Event]:
-        events, after = decide(state, command, rng=self._source(match_id, state),
-                               now=self._clock())
+        source = self._source(match_id, state)
+        events, after = decide(state, command, rng=source, now=self._clock())
         if not events:
             return []
+        if state.status == "new" and isinstance(source, SeededDeal) and self._seeds:
+            # The seed of a new match is stored only once the ledger accepts its creation
+            # (a refused one leaves nothing behind); another process may have stored one
+            # first, and then the match is dealt from that one.
+            kept = self._seeds.seed_for(match_id, create=True, fresh=source.seed)
+            if kept != source.seed:
+                events, after = decide(state, command, rng=SeededDeal(kept), now=self._clock())
         self._commits.append(match_id, [event_to_record(e) for e in events], state.seq)
         # Stored: from here on the store is the truth, and ``after`` is the match with these
         # very events folded in and every invariant checked.  It replaces the cached state
@@ -179,8 +186,8 @@ class MatchRepository:
     def _source(self, match_id: str, state: MatchState) -> random.Random | SeededDeal:
         if self._seeds is None:
             return self._rng_factory()
-        if state.status == "new":  # creating the match: draw (or find) its seed
-            seed = self._seeds.seed_for(match_id, create=True)
+        if state.status == "new":  # creating the match: find its seed, or draw one
+            seed = self._seeds.seed_for(match_id) or new_seed()
         elif state.fairness is not None:
             seed = self._seeds.seed_for(match_id)
         else:  # a match from before fair dealing: the ledger deals it from SystemRandom

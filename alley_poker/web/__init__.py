@@ -33,9 +33,11 @@ from alley_poker.web.commissioner import commissioner
 from alley_poker.web.errors import register_error_handlers
 from alley_poker.web.kiosk import kiosk
 from alley_poker.web.kiosk_pairing import KioskGate
+from alley_poker.web.offline import offline
 from alley_poker.web.page_filters import cards_markup, money_markup
 from alley_poker.web.phone import PhoneGate, install_log_redaction, phone
 from alley_poker.web.sign_in_limits import install_sign_in_limits
+from alley_poker.web.socket_frames import GuardedPacket, register_refused_frames
 from alley_poker.web.sockets import SocketBridge
 from alley_poker.web.tokens import install_request_guard
 from kiosk import KIOSK_DIR
@@ -128,7 +130,7 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     register_error_handlers(app)
     app.add_template_filter(cards_markup, "cards")
     app.add_template_filter(money_markup, "money")
-    for blueprint in (kiosk, commissioner, phone, api):
+    for blueprint in (kiosk, commissioner, phone, api, offline):
         app.register_blueprint(blueprint)
     install_sign_in_limits(app)
     # Browsers ask for /favicon.ico whatever the page links: answer it, not a 404 per visit.
@@ -137,8 +139,10 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
 
     app.extensions["feed_status"] = FeedStatusBoard(service.bus)
     app.extensions["night_close"] = NightCloseBoard(service)
-    socketio = SocketIO(app, async_mode="threading",
+    # A frame the server cannot read is answered with an error (web.socket_frames).
+    socketio = SocketIO(app, async_mode="threading", serializer=GuardedPacket,
                         message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"])
+    register_refused_frames(socketio)
     gate = KioskGate(app.extensions["kiosk_devices"],
                      per_window=int(app.config["KIOSK_DECISIONS_PER_MINUTE"]), window_s=60.0)
     app.extensions["socketio_bridge"] = SocketBridge(socketio, service, gate)

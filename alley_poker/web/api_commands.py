@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import current_app, jsonify
 
 from alley_poker.ledger import CommandRefused, event_to_record
+from alley_poker.ledger.rules import RuleBook, RuleBookError
 from alley_poker.ledger.undo import undoable_action
 from alley_poker.service.lanes import LaneAssignmentError
 from alley_poker.web.api import alley, api, existing_state, validated_body
@@ -49,11 +50,21 @@ def lanes_of_this_centre(body: LaneSlots) -> None:
                            f"1-{int(configured)}", f"slots.{index}.lane")
 
 
+def rules_of_a_match(rules: dict | None) -> None:
+    """422 ``validation_failed`` for rule changes the rule book refuses (an unknown key, a
+    wrong type), before anything is stored."""
+    try:
+        RuleBook.default().with_overrides(rules)
+    except RuleBookError as refused:
+        raise ApiError(422, "validation_failed", str(refused), "rules") from None
+
+
 @api.post("/matches")
 @commissioner_required
 def create_match():
     body = validated_body(CreateMatchBody)
     lanes_of_this_centre(body)
+    rules_of_a_match(body.rules)
     service = alley()
     if service.state(body.match_id).status != "new":
         raise ApiError(409, "match_exists", f"match {body.match_id!r} already exists",

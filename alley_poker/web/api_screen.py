@@ -20,7 +20,7 @@ from alley_poker.service import AlleyService
 from alley_poker.web.api import alley, api
 from alley_poker.web.commissioner import next_ball, who_is_up
 from alley_poker.web.errors import ApiError
-from alley_poker.web.kiosk import parse_lane_pair
+from alley_poker.web.kiosk import centre_lane_pair
 from alley_poker.web.public import public_match_view, with_odds
 
 Slots = dict[tuple[int, int], str]
@@ -95,7 +95,7 @@ def last_result(service: AlleyService, lanes: tuple[int, ...],
 @api.get("/lanes/<lane_pair>/screen")
 def lane_screen(lane_pair: str):
     try:
-        lanes = parse_lane_pair(lane_pair)
+        lanes = centre_lane_pair(lane_pair)
     except ValueError as problem:
         raise ApiError(404, "not_found", str(problem), "lane_pair") from None
     service = alley()

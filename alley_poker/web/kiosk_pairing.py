@@ -4,6 +4,10 @@ A kiosk on its first start asks for pairing over Socket.IO (``pair_request`` ``{
 "1-2"}``): it receives a device secret, which it keeps, and a six-character code, which it
 shows on screen.  The commissioner types the code on the tablet (``POST /api/v1/kiosks/pair``)
 and the kiosk is paired for that lane pair; ``DELETE /api/v1/kiosks/<id>`` revokes it at once.
+One socket has one request waiting at most: asking again withdraws its earlier one, and
+asking more than ``PAIR_REQUESTS_PER_WINDOW`` times a minute is refused, so one anonymous
+socket cannot crowd out the real kiosks (the store drops the oldest waiting request when a
+centre's table is full).
 A kiosk joins with ``{"lanes", "device_token"}``; only a socket that joined with a live
 device of the same lanes may ``decide`` (checked again on every decision, so a revocation
 takes effect on the next tap).  Decisions are rate-limited per device, and a kiosk's "buy"
@@ -21,16 +25,18 @@ from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from alley_poker.store.kiosk_devices import KioskDevice, KioskDeviceStore, TooManyRequests
+from alley_poker.store.kiosk_devices import KioskDevice, KioskDeviceStore
 from alley_poker.web.api import api, validated_body
 from alley_poker.web.auth import commissioner_actor, tablet_required
 from alley_poker.web.errors import ApiError, error_body
-from alley_poker.web.kiosk import parse_lane_pair
+from alley_poker.web.kiosk import centre_lane_pair
 from alley_poker.web.schemas import PairKioskBody
 
 #: Decisions one kiosk may send per ``RATE_WINDOW_S``: a bowler taps a few times a frame.
 DECISIONS_PER_WINDOW = 20
 RATE_WINDOW_S = 60.0
+#: Pairing requests one socket may make per minute (a kiosk asks once per start).
+PAIR_REQUESTS_PER_WINDOW = 5
 
 
 def device_view(device: KioskDevice) -> dict[str, Any]:
@@ -84,23 +90,32 @@ class KioskGate:
         # Socket.IO events are no Flask routes, so Flask-Limiter's own library is used as is.
         self._limit = RateLimitItemPerSecond(per_window, max(1, round(window_s)))
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._pair_limit = RateLimitItemPerSecond(PAIR_REQUESTS_PER_WINDOW, 60)
         self._by_sid: dict[str, int] = {}
+        self._asked_by_sid: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def pair_request(self, data: Any) -> dict[str, Any]:
-        """A kiosk asks to be paired: its secret and the code it shows."""
+    def pair_request(self, data: Any, sid: str = "") -> dict[str, Any]:
+        """A kiosk asks to be paired: its secret and the code it shows.  The socket's
+        earlier request, if still waiting, is withdrawn: one waiting request per socket."""
         lanes = data.get("lanes") if isinstance(data, dict) else None
         try:
-            parse_lane_pair(lanes if isinstance(lanes, str) else "")
+            centre_lane_pair(lanes if isinstance(lanes, str) else "")
         except ValueError as problem:
             return error_body("bad_request", str(problem), 400, "lanes")[0]
         if self.devices is None:
             return error_body("kiosks_unavailable", "kiosk pairing needs the event store's "
                               "database", 503)[0]
-        try:
-            asked = self.devices.request(lanes)
-        except TooManyRequests as busy:
-            return error_body("too_many_requests", str(busy), 429)[0]
+        if not self._limiter.hit(self._pair_limit, "kiosk-pairing", sid):
+            return error_body("too_many_requests", f"more than {self._pair_limit.amount} "
+                              "pairing requests in a minute from this screen; wait a minute",
+                              429)[0]
+        asked = self.devices.request(lanes)
+        with self._lock:
+            earlier = self._asked_by_sid.pop(sid, None)
+            self._asked_by_sid[sid] = asked.id
+        if earlier is not None:
+            self.devices.withdraw(earlier)
         return {"ok": True, "code": asked.code, "device_token": asked.secret,
                 "lanes": asked.lanes}
 
@@ -117,8 +132,10 @@ class KioskGate:
             return False
 
     def left(self, sid: str) -> None:
+        # A request the socket left waiting stays: the kiosk still shows its code.
         with self._lock:
             self._by_sid.pop(sid, None)
+            self._asked_by_sid.pop(sid, None)
 
     def device_of(self, sid: str) -> int | None:
         """The id of the paired kiosk a socket joined as (None: not a paired kiosk)."""

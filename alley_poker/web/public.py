@@ -7,6 +7,9 @@ the order of the draw pile are stripped of it here before any event leaves the s
 >>> public_event({"seq": 4, "type": "pile_shuffled", "at": "t",
 ...               "data": {"order": ["7H", "2C"], "why": "start", "actor": "x"}})
 {'seq': 4, 'type': 'pile_shuffled', 'at': 't', 'data': {'why': 'start'}}
+>>> public_event({"seq": 1, "type": "match_created", "at": "t", "data": {"league": {
+...     "league_id": "tue", "night_id": "n1", "people": {"Ann": 17}}}})["data"]
+{'league': {'league_id': 'tue', 'night_id': 'n1'}}
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ PRIVATE_KEYS: dict[str, frozenset[str]] = {
     "pile_stacked": frozenset({"order"}),
     "match_started": frozenset({"pile"}),
 }
+#: Keys of a league match's ``league`` tag that stay on the desk (the roster ids).
+PRIVATE_LEAGUE_KEYS = frozenset({"people"})
 #: Bookkeeping keys no screen needs (who typed it, the raw command).
 INTERNAL_KEYS = frozenset({"actor", "command"})
 
@@ -30,6 +35,10 @@ def public_event(record: dict[str, Any]) -> dict[str, Any]:
     hidden = PRIVATE_KEYS.get(record.get("type", ""), frozenset()) | INTERNAL_KEYS
     data = {key: value for key, value in (record.get("data") or {}).items()
             if key not in hidden}
+    if isinstance(data.get("league"), dict):
+        # A league match's tag names the bowlers' roster ids: they stay on the desk.
+        data["league"] = {key: value for key, value in data["league"].items()
+                          if key not in PRIVATE_LEAGUE_KEYS}
     return {"seq": record.get("seq"), "type": record.get("type"), "at": record.get("at"),
             "data": data}
 

@@ -7,8 +7,11 @@ forged) and wrong PINs are counted per device, against a staircase of limits
 (``SIGN_IN_RATE_LIMIT``, by default 5 a minute, 10 a quarter-hour, 20 a day): the more wrong
 PINs, the longer the wait.  Only wrong PINs count (a sign-in that works costs nothing).  A
 script that throws its cookies away (or fetches fresh ones) is still held by a generous cap
-per address (``SIGN_IN_ADDRESS_LIMIT``).  When a limit is hit the sign-in page itself says
-when to try again (429 with ``Retry-After``).
+per address (``SIGN_IN_ADDRESS_LIMIT``).  A device that has signed in with the right PIN
+before is *known* (its cookie, re-signed on that sign-in, says so) and is not held by the
+address cap, so a guesser on the centre's Wi-Fi cannot lock the desk's tablet out; its own
+per-device staircase still holds it.  When a limit is hit the sign-in page itself says when
+to try again (429 with ``Retry-After``).
 
 >>> round_up_wait(0.2), round_up_wait(59.01)
 (1, 60)
@@ -39,16 +42,31 @@ def _signer() -> URLSafeSerializer:
     return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="alley-device")
 
 
-def device_id() -> str | None:
-    """The id in this request's device cookie, if it carries one signed by this app."""
+def _device_cookie() -> tuple[str | None, bool]:
+    """(id, known) from this request's device cookie, if it carries one signed by this app.
+
+    The cookie holds the id alone, or ``{"id": id, "known": true}`` once the device has
+    signed in with the right PIN."""
     cookie = request.cookies.get(DEVICE_COOKIE)
     if not cookie:
-        return None
+        return None, False
     try:
         value = _signer().loads(cookie)
     except BadSignature:
-        return None
-    return value if isinstance(value, str) else None
+        return None, False
+    if isinstance(value, dict) and isinstance(value.get("id"), str):
+        return value["id"], value.get("known") is True
+    return (value, False) if isinstance(value, str) else (None, False)
+
+
+def device_id() -> str | None:
+    """The id in this request's device cookie, if it carries one signed by this app."""
+    return _device_cookie()[0]
+
+
+def known_device() -> bool:
+    """True when this device has signed in with the right PIN before (its signed cookie)."""
+    return _device_cookie()[1]
 
 
 def device_key() -> str:
@@ -70,9 +88,17 @@ def round_up_wait(seconds: float) -> int:
 
 
 def give_device_cookie(response: Response) -> Response:
-    """Hand a device cookie to a browser on the commissioner pages that has none yet."""
-    if request.blueprint == "commissioner" and device_id() is None:
-        response.set_cookie(DEVICE_COOKIE, _signer().dumps(secrets.token_urlsafe(18)),
+    """Hand a device cookie to a browser on the commissioner pages that has none yet, and
+    mark it known when it has just signed in with the right PIN (a redirect from the view)."""
+    if request.blueprint != "commissioner":
+        return response
+    device, known = _device_cookie()
+    signed_in = request.endpoint == SIGN_IN_VIEW and response.status_code == 302
+    if device is None or (signed_in and not known):
+        value: object = secrets.token_urlsafe(18) if device is None else device
+        if signed_in:
+            value = {"id": value, "known": True}
+        response.set_cookie(DEVICE_COOKIE, _signer().dumps(value),
                             max_age=DEVICE_COOKIE_SECONDS, httponly=True, samesite="Lax",
                             secure=request.is_secure)
     return response
@@ -105,7 +131,7 @@ def install_sign_in_limits(app: Flask) -> Limiter:
     view = limiter.limit(lambda: app.config["SIGN_IN_RATE_LIMIT"], key_func=device_key,
                          deduct_when=_wrong_pin)(view)
     view = limiter.limit(lambda: app.config["SIGN_IN_ADDRESS_LIMIT"], key_func=address_key,
-                         deduct_when=_wrong_pin)(view)
+                         deduct_when=_wrong_pin, exempt_when=known_device)(view)
     app.view_functions[SIGN_IN_VIEW] = view
     app.after_request(give_device_cookie)
 

@@ -35,7 +35,7 @@ from flask_socketio import SocketIO, emit
 from alley_poker.service import AlleyService
 from alley_poker.service.alley import FINISHED
 from alley_poker.web.errors import error_body
-from alley_poker.web.kiosk import parse_lane_pair
+from alley_poker.web.kiosk import centre_lane_pair
 from alley_poker.web.kiosk_decisions import register_decision_handlers
 from alley_poker.web.kiosk_pairing import KioskGate
 from alley_poker.web.phone import register_phone_room
@@ -154,7 +154,7 @@ class SocketBridge:
             data = data if isinstance(data, dict) else {}
             if "lanes" in data:
                 try:
-                    lanes = parse_lane_pair(data["lanes"])
+                    lanes = centre_lane_pair(data["lanes"])
                 except ValueError as problem:
                     return error_body("bad_request", str(problem), 400, "lanes")[0]
                 for lane in lanes:
@@ -182,7 +182,7 @@ class SocketBridge:
 
         @socketio.on("pair_request")
         def _pair_request(data: Any) -> dict[str, Any]:
-            return self.gate.pair_request(data)
+            return self.gate.pair_request(data, request.sid)
 
         @socketio.on("disconnect")
         def _gone(*_reason: Any) -> None:

@@ -505,6 +505,9 @@
   // Lanes, who is up and running scores are not in the pushed state: they come with the
   // lanes' screen read, asked for on every (re)connection and shortly after every change.
   // It also brings the match settled here last, whose lanes are free (a reload shows it).
+  // Moments are told once each, in order, also those missed while the connection was down
+  // (catch_up.js reads them back when a state runs ahead of the last one told).
+  const moments = window.AlleyCatchUp.create("kiosk:" + lanePair, announce);
   let screenTimer = null;
   function refreshScreen(delay) {
     clearTimeout(screenTimer);
@@ -529,6 +532,7 @@
           });
           // Only what changed.
           if (oddsChanged || JSON.stringify([screens, matches]) !== before) render();
+          all.forEach(function (match) { moments.hear(match.match_id, [], matches[match.match_id]); });
         })
         .catch(function () { /* the next change or reconnection asks again */ });
     }, delay || 0);
@@ -569,11 +573,16 @@
     join();  // answered with a full state per match (once the kiosk is paired)
     refreshScreen(0);
   });
+  refreshScreen(0);  // at once, connected or not: offline, the service worker's last copy
   socket.on("disconnect", function () { setConnection("down", "▲ Reconnecting…"); });
   socket.io.on("reconnect_attempt", function () { setConnection("down", "▲ Reconnecting…"); });
-  socket.on("state", take);
+  socket.on("state", function (message) {
+    take(message);
+    moments.hear(message.match_id, [], matches[message.match_id]);
+  });
   socket.on("match_update", function (message) {
-    if (take(message)) announce(message.events || [], matches[message.match_id]);
+    take(message);
+    moments.hear(message.match_id, message.events || [], matches[message.match_id]);
     refreshScreen(120);
   });
   // The live odds follow each change a moment later (computed apart from the balls).
@@ -583,7 +592,7 @@
 
   // For the bowler's phone code, shown on request (kiosk_phone_code.js).
   window.AlleyKiosk = { socket: socket, shown: function () { return matches[shownMatch()]; },
-                        isPaired: function () { return paired; } };
+                        isPaired: function () { return paired; }, moments: moments };
 
   fourColour.addEventListener("change", function () {
     document.body.classList.toggle("four-colour", fourColour.checked);

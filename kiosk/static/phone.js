@@ -297,9 +297,18 @@
     myMoments.load().catch(function () { /* the next connection reads the log again */ });
   });
   socket.on("disconnect", function () { setConnection("down", "▲ Reconnecting…"); });
-  socket.on("state", take);
+  socket.io.on("reconnect_attempt", function () { setConnection("down", "▲ Reconnecting…"); });
+  refresh(0);  // at once, connected or not: offline, the service worker's last copy
+  // Moments told once each, in order, also those missed while the connection was down.
+  const toldOnce = window.AlleyCatchUp.create("phone:" + matchId + ":" + bowler, remember);
+  window.AlleyPhone = { moments: toldOnce };
+  socket.on("state", function (message) {
+    take(message);
+    if (message.match_id === matchId) toldOnce.hear(matchId, [], state);
+  });
   socket.on("match_update", function (message) {
-    if (take(message)) remember(message.events || []);
+    take(message);
+    if (message.match_id === matchId) toldOnce.hear(matchId, message.events || [], state);
     refresh(120);
   });
   // The odds follow each change a moment later (computed apart from the balls).

@@ -43,7 +43,10 @@ def odds_server(odds_app):
 def open_phone(browser, url: str, app, bowler: str = "Ann"):
     """``bowler``'s phone at 390 px, opened by their code's URL; its page and a list that
     collects the page's script errors."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    # No service worker (the offline copy, tested in test_kiosk_offline): page.route, which
+    # a test here uses to shape a read, does not see requests a service worker answers.
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  service_workers="block")
     page = context.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []

@@ -1,0 +1,101 @@
+// The kiosk's and the phone's offline copy (served as /service-worker.js, scope "/").
+//
+// Pages (/kiosk/<pair>, /phone), the static files they use and their last reads (the lanes'
+// screen, the phone's own read) are fetched from the network first and kept; when the
+// network or the server is down, the kept copy answers, so a kiosk reloaded during a Wi-Fi
+// drop or a server restart shows its last screen (with "Reconnecting…"), never an error
+// page.  Everything else (the tablet, Socket.IO, commands, the events a screen catches up
+// with) goes to the network untouched.
+"use strict";
+
+const CACHE = "alley-poker-offline-v1";
+const SHELL = [
+  "/static/kiosk.css", "/static/phone.css", "/static/favicon.svg",
+  "/static/vendor/socket.io.min.js", "/static/match_updates.js", "/static/card_faces.js",
+  "/static/live_odds.js", "/static/steady_taps.js", "/static/kiosk.js",
+  "/static/kiosk_phone_code.js", "/static/phone.js", "/static/catch_up.js",
+  "/static/offline.js",
+];
+// How long a page or a read waits for the network before the kept copy answers.
+const NETWORK_MS = 4000;
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(CACHE).then(function (cache) {
+    // One file missing must not stop the rest being kept.
+    return Promise.all(SHELL.map(function (url) { return cache.add(url).catch(function () {}); }));
+  }).then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) {
+      return name.startsWith("alley-poker-offline-") && name !== CACHE;
+    }).map(function (name) { return caches.delete(name); }));
+  }).then(keepOpenPages).then(function () { return self.clients.claim(); }));
+});
+
+// The pages open when the worker starts were loaded before it: keep a copy of them now, so
+// a reload during the first drop already finds one.  (Before taking control: a copy taken
+// after could land over a newer read the page made through the worker meanwhile.)
+function keepOpenPages() {
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+    return caches.open(CACHE).then(function (cache) {
+      const urls = [];
+      windows.forEach(function (client) {
+        const url = new URL(client.url);
+        if (!kept(url)) return;
+        urls.push(url.pathname);
+        // And the page's first read, made before the worker was there.
+        const pair = url.pathname.match(/^\/kiosk\/([^/]+)$/);
+        if (pair) urls.push("/api/v1/lanes/" + pair[1] + "/screen");
+        if (url.pathname === "/phone") urls.push("/api/v1/phone/me");
+      });
+      return Promise.all(urls.map(function (url) {
+        return cache.add(url).catch(function () {});
+      }));
+    });
+  });
+}
+
+function kept(url) {
+  const path = url.pathname;
+  return path.startsWith("/kiosk/") || path === "/phone" || path.startsWith("/static/") ||
+    /^\/api\/v1\/lanes\/[^/]+\/screen$/.test(path) || path === "/api/v1/phone/me";
+}
+
+function offlinePage() {
+  return new Response(
+    "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>" +
+    "<title>Alley Poker</title><link rel=stylesheet href='/static/kiosk.css'>" +
+    "<body class=kiosk><p class=connection data-state=down role=status>▲ Reconnecting…</p>" +
+    "<script>setTimeout(function () { location.reload(); }, 5000);</script>",
+    { headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+function fromNetwork(request) {
+  const controller = new AbortController();
+  const timer = setTimeout(function () { controller.abort(); }, NETWORK_MS);
+  return fetch(request, { signal: controller.signal }).finally(function () {
+    clearTimeout(timer);
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin || !kept(url)) return;
+  event.respondWith(fromNetwork(request).then(function (response) {
+    // Only good answers are kept: a 401 (a phone link that ended) or a 5xx is passed on.
+    if (response.ok) {
+      const copy = response.clone();
+      caches.open(CACHE).then(function (cache) { return cache.put(request, copy); });
+    }
+    return response;
+  }).catch(function () {
+    return caches.match(request).then(function (found) {
+      if (found) return found;
+      if (request.mode === "navigate") return offlinePage();
+      return new Response("", { status: 503, statusText: "offline" });
+    });
+  }));
+});
