@@ -8,5 +8,14 @@
   "use strict";
   if (!("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register("/service-worker.js", { scope: "/" })
+    .then(function () { return navigator.serviceWorker.ready; })
+    .then(function (registration) {
+      // The worker keeps every script and style sheet this page uses, so a page that gains a
+      // file is still whole when reloaded offline (a fixed list would silently fall behind).
+      const uses = Array.from(document.querySelectorAll("script[src], link[rel=stylesheet][href]"))
+        .map(function (element) { return element.src || element.href; })
+        .filter(function (url) { return new URL(url).origin === location.origin; });
+      if (registration.active) registration.active.postMessage({ keep: uses });
+    })
     .catch(function () { /* no offline copy: the screen works as before */ });
 })();

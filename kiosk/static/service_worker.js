@@ -80,6 +80,21 @@ function fromNetwork(request) {
   });
 }
 
+// A page names the static files it uses (offline.js): each not kept yet is fetched and kept.
+self.addEventListener("message", function (event) {
+  const urls = ((event.data && event.data.keep) || []).filter(function (url) {
+    const parsed = new URL(url, self.location.origin);
+    return parsed.origin === self.location.origin && parsed.pathname.startsWith("/static/");
+  });
+  event.waitUntil(caches.open(CACHE).then(function (cache) {
+    return Promise.all(urls.map(function (url) {
+      return cache.match(url).then(function (found) {
+        return found || cache.add(url).catch(function () {});
+      });
+    }));
+  }));
+});
+
 self.addEventListener("fetch", function (event) {
   const request = event.request;
   const url = new URL(request.url);
