@@ -107,6 +107,7 @@
     this.s = emptyState();
     this.before = {};   // seq of each command's first event -> the state before it
     this.undo = null;   // the re-orderings the undo being re-applied may make
+    this.counts = { reshuffles: 0, draws: 0, courtesy: 0, undoOrders: 0, paidIn: 0, paidOut: 0 };
   }
 
   Walk.prototype.seated = function (seq, who) {
@@ -126,12 +127,12 @@
   };
   Walk.prototype.pay = function (seq, who, cents, what) {
     if (!isCount(cents)) fail(seq, what + " of " + JSON.stringify(cents) + " cents is not a sum of money");
-    this.s.paid[who] += cents; this.s.pot += cents;
+    this.s.paid[who] += cents; this.s.pot += cents; this.counts.paidIn += cents;
   };
   Walk.prototype.take = function (seq, who, cents, what) {
     if (!isCount(cents)) fail(seq, what + " of " + JSON.stringify(cents) + " cents is not a sum of money");
     if (cents > this.s.pot) fail(seq, what + " of " + cents + " cents, but the pot holds " + this.s.pot);
-    this.s.pot -= cents;
+    this.s.pot -= cents; this.counts.paidOut += cents;
   };
   Walk.prototype.holds = function (seq, who, card) {
     const hand = this.s.hands[this.seated(seq, who)];
@@ -194,8 +195,13 @@
     if (!Array.isArray(d.order) || !sameSet(d.order, s.pile)) {
       fail(seq, "the re-ordered pile is not the cards that were in the pile");
     }
-    if (typeof d.why === "string" && d.why.indexOf("undo:") === 0) this.undoOrder(seq, d.order);
-    else await this.sameOrder(seq, "the reshuffled pile", d.order, await this.drbg.stream("reshuffle", seq).shuffle(s.pile));
+    if (typeof d.why === "string" && d.why.indexOf("undo:") === 0) {
+      this.undoOrder(seq, d.order);
+      this.counts.undoOrders++;
+    } else {
+      await this.sameOrder(seq, "the reshuffled pile", d.order, await this.drbg.stream("reshuffle", seq).shuffle(s.pile));
+      this.counts.reshuffles++;
+    }
     s.pile = d.order.slice();
   };
   // docs/fairness.md 5.4: before each later action is re-applied, the cards it had been dealt
@@ -218,7 +224,7 @@
     this.dealt(seq); this.seated(seq, d.bowler);
     const top = s.pile.length ? s.pile[0] : "nothing";
     if (d.card !== top) fail(seq, d.bowler + " is recorded drawing " + d.card + ", but the top of the pile was " + top);
-    s.pile.shift(); s.hands[d.bowler].push(d.card);
+    s.pile.shift(); s.hands[d.bowler].push(d.card); this.counts.draws++;
   };
   Walk.prototype.card_taken = async function (e, d, seq) {
     const s = this.s;
@@ -236,6 +242,7 @@
       if (victim !== d.from_bowler || card !== d.card) {
         fail(seq, "the courtesy draw took " + d.card + " from " + d.from_bowler + "; the seed takes " + card + " from " + victim);
       }
+      this.counts.courtesy++;
     }
     remove(s.hands[d.from_bowler], d.card); s.hands[d.bowler].push(d.card);
   };
@@ -411,6 +418,9 @@
       }
       walk.end();
       verdict.events = events.length;
+      verdict.counts = walk.counts;
+      verdict.commitment = c.commitment;
+      verdict.status = walk.s.status;
       verdict.chainHead = prev;
       if (exp.chain_head !== undefined && exp.chain_head !== null && exp.chain_head !== prev) {
         fail(null, "the events hash to chain head " + prev + ", but the export states " + exp.chain_head);
