@@ -10,6 +10,8 @@
   "use strict";
   const F = root.AlleyFairCrypto || (typeof require === "function" && require("./fair_crypto.js"));
   const FORMAT = "alley-poker-match-export";
+  // Version 2 adds the match's inputs (docs/fairness.md section 6); this verifier reads events.
+  const VERSIONS = [1, 2];
   const JOKERS = ["JOKER-A", "JOKER-B"];
   const DECK = (function () {
     const cards = [];
@@ -381,8 +383,8 @@
     const opts = options || {};
     const verdict = { ok: false, matchId: null, seq: null, problem: null, events: 0, chainHead: null };
     try {
-      if (!isObject(exp) || exp.format !== FORMAT || exp.version !== 1) {
-        fail(null, 'not a match export (format must be "' + FORMAT + '", version 1)');
+      if (!isObject(exp) || exp.format !== FORMAT || VERSIONS.indexOf(exp.version) < 0) {
+        fail(null, 'not a match export (format must be "' + FORMAT + '", version 1 or 2)');
       }
       verdict.matchId = exp.match_id;
       const events = exp.events;

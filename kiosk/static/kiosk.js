@@ -309,6 +309,11 @@
     fairDeal.textContent = fair.seed
       ? "Fair deal: seed revealed " + fair.seed + " (commitment " + fair.commitment + ")"
       : "Fair deal: cards sealed by commitment " + fair.commitment;
+    if (fair.seed && (state.status === "settled" || state.status === "void")) {
+      const check = el("a", "check-match", "Check this match");  // /verify, in the bowler's browser
+      check.href = "/verify?match=" + encodeURIComponent(state.match_id);
+      fairDeal.append(" ", check);
+    }
   }
 
   function draw() {

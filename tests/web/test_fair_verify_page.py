@@ -10,10 +10,12 @@ import json
 import pytest
 
 from alley_poker.demo import run_demo
+from alley_poker.ledger import commands as c
 from alley_poker.service import open_service
 from alley_poker.service.fair_export import match_export
 from alley_poker.web import create_app
-from tests.web.conftest import OPEN_NIGHT, serve
+from tests.web.conftest import DESK, OPEN_NIGHT, PIN, serve
+from tests.web.test_phone_browser import PHONE, code_url
 
 MATCH = "lanes-1-2"
 
@@ -29,7 +31,8 @@ def night(tmp_path_factory):
 @pytest.fixture
 def site(night):
     service = open_service(f"sqlite:///{night}")
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", **OPEN_NIGHT}, service=service)
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "COMMISSIONER_PIN": PIN,
+                      **OPEN_NIGHT}, service=service)
     running = serve(app)
     yield running, service
     running.stop()
@@ -105,3 +108,46 @@ def test_an_unfinished_or_unknown_match_is_explained(browser, site):
     page.wait_for_function("document.querySelector('#verify-status').textContent"
                            ".startsWith('There is no match')")
     assert page.locator("#verdict").is_hidden()
+
+
+def test_the_settlement_page_links_each_finished_match_to_its_check(browser, site):
+    running, _ = site
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{running.url}/commissioner")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#live-state")
+    page.goto(f"{running.url}/commissioner/settlement")
+    link = page.locator("#fair-deals a.check-match").first
+    link.wait_for()
+    assert link.text_content() == "Check this match"
+    link.click()
+    verdict = verdict_of(page)
+    assert verdict.get_attribute("data-verdict") == "ok", verdict.text_content()
+
+
+def test_the_phone_links_to_the_check_once_the_match_is_over(browser, live_server, app, service):
+    """Ann's phone (a match dealt by a test source, so it has no commitment): no link while it
+    is played; once voided, "Check this match" opens /verify, which says why it cannot."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(code_url(app).replace("http://localhost", live_server.url))
+    page.wait_for_selector("#connection[data-state=live]")
+    assert page.locator("#check-match").count() == 0
+    service.execute("m1", c.CommissionerVoidMatch(reason="lane broke", actor=DESK))
+    link = page.locator("#check-match")
+    link.wait_for()
+    assert link.get_attribute("href") == "/verify?match=m1"
+    link.click()
+    verdict = verdict_of(page)
+    assert "committed to no seed" in verdict.text_content()
+    context.close()
+
+
+def test_the_settled_kiosk_links_to_the_check(browser, site):
+    running, _ = site
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{running.url}/kiosk/1-2")
+    link = page.locator("#fair-deal a.check-match")
+    link.wait_for(timeout=10_000)
+    assert link.get_attribute("href") == f"/verify?match={MATCH}"
