@@ -62,7 +62,8 @@ def test_a_changed_card_is_named(exports, tmp_path):
     path.write_text(json.dumps(export), encoding="utf-8")
     outcome = verify_command(str(path))
     assert outcome.returncode == 1
-    assert outcome.stdout.startswith(f"FAILED: match lanes-1-2 event #{target['seq']}:")
+    assert outcome.stdout.startswith(
+        f"FAILED: match lanes-1-2 event #{target['seq']} (card_drawn):")
 
 
 def test_a_changed_first_deck_or_reshuffle_is_named(exports):

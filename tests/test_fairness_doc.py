@@ -13,13 +13,15 @@ from pathlib import Path
 from alley_poker.cards import FULL_DECK
 from alley_poker.fairness.chain import GENESIS, link_hash
 from alley_poker.fairness.deal import Drbg, commitment
+from alley_poker.ledger.events import EVENT_KEYS, OPTIONAL_KEYS
+from alley_poker.ledger.inputs import INPUT_EVENTS
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "fairness.md"
 
 
 def doc_vectors() -> dict[str, str]:
     blocks = re.findall(r"```vector\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) == 2, "docs/fairness.md should carry two vector blocks"
+    assert len(blocks) == 4, "docs/fairness.md should carry four vector blocks"
     found = {}
     for block in blocks:
         for line in block.strip().splitlines():
@@ -96,3 +98,92 @@ def test_a_changed_vector_would_be_caught():
     other = bytes.fromhex(v["seed"])[::-1]
     assert Drbg(other, v["salt"]).stream("deck", 5).shuffled(deck) != first
     assert Drbg(bytes.fromhex(v["seed"]), v["salt"]).stream("deck", 6).shuffled(deck) != first
+
+
+def page_key(v: dict[str, str]) -> bytes:
+    return hmac.new(bytes.fromhex(v["seed"]), field("alley-poker/fair-deal/v1") + field(v["salt"]),
+                    hashlib.sha256).digest()
+
+
+def test_the_page_alone_reproduces_its_courtesy_draw():
+    v = doc_vectors()
+    hands = {name: cards.split(",") for name, _, cards in
+             (entry.partition("=") for entry in v["courtesy hands"].split())}
+    drawer, seq = v["courtesy drawer"], int(v["courtesy at seq"])
+    most = max(len(cards) for cards in hands.values())
+    candidates = sorted((b for b in hands if b != drawer and len(hands[b]) == most),
+                        key=lambda name: name.encode("utf-8"))
+    stream = PageStream(page_key(v), "courtesy", seq)
+    words = []
+    if len(candidates) == 1:
+        victim = candidates[0]
+    else:
+        words.append(stream.below(len(candidates)))
+        victim = candidates[words[-1]]
+    cards = sorted(hands[victim], key=lambda card: card.encode("utf-8"))
+    words.append(stream.below(len(cards)))
+    assert " ".join(map(str, words)) == v["courtesy draws below 2, 3"]
+    assert f"{victim} {cards[words[-1]]}" == v["courtesy victim and card"]
+    ours = Drbg(bytes.fromhex(v["seed"]), v["salt"]).stream("courtesy", seq)
+    assert ours.pick(candidates) == victim
+
+
+def page_undo_order(pile: list[str], drew: list[str]) -> list[str] | None:
+    """Section 5.4 as a reader would write it: None when no re-ordering is emitted."""
+    wanted = [card for card in dict.fromkeys(drew) if card in pile]
+    if not wanted or pile[:len(wanted)] == wanted:
+        return None
+    return wanted + [card for card in pile if card not in wanted]
+
+
+def test_the_page_alone_reproduces_its_undo_reordering():
+    v = doc_vectors()
+    drew = v["undo later action drew"].split()
+    assert page_undo_order(v["undo pile"].split(), drew) == v["undo order"].split()
+    assert v["undo order then"] == "none"
+    assert page_undo_order(v["undo pile already in place"].split(), drew) is None
+
+
+def test_the_ledger_reorders_an_undo_as_the_page_says():
+    """The ledger's own undo step, on the vector's pile, gives the page's order."""
+    from datetime import UTC, datetime
+    from types import SimpleNamespace
+
+    from alley_poker.ledger.undo import _deal_as_before
+
+    v = doc_vectors()
+    emitted = []
+    ctx = SimpleNamespace(state=SimpleNamespace(pile=v["undo pile"].split()),
+                          emit=lambda kind, **data: emitted.append((kind, data)),
+                          now=datetime(2026, 3, 6, tzinfo=UTC))
+    _deal_as_before(ctx, v["undo later action drew"].split())
+    assert emitted == [("pile_shuffled", {"order": v["undo order"].split(),
+                                          "why": "undo: later cards dealt as before"})]
+
+
+def doc_table(marker: str) -> list[list[str]]:
+    text = DOC.read_text(encoding="utf-8")
+    after = text.split(f"<!-- {marker}:", 1)[1].split("\n", 1)[1]
+    rows = []
+    for line in after.splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def names(cell: str) -> set[str]:
+    return set(re.findall(r"`([^`]+)`", cell))
+
+
+def test_the_pages_event_keys_are_the_ledgers():
+    rows = doc_table("event-keys")
+    assert {names(row[0]).pop(): names(row[1]) for row in rows} == {
+        kind: set(keys) for kind, keys in EVENT_KEYS.items()}
+    assert {names(row[0]).pop(): names(row[2]) for row in rows if names(row[2])} == {
+        kind: set(keys) for kind, keys in OPTIONAL_KEYS.items()}
+
+
+def test_the_pages_input_events_are_the_ledgers():
+    rows = doc_table("input-events")
+    assert {names(row[0]).pop(): names(row[1]).pop() for row in rows} == INPUT_EVENTS

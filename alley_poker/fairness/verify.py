@@ -7,7 +7,7 @@ again (each card drawn must be the top of the pile, every state invariant must h
 stops at the first event that disagrees and names it.
 
 >>> verify_export({"format": "something else"}).problem
-'not a match export (format must be "alley-poker-match-export", version 1)'
+'not a match export (format must be "alley-poker-match-export", version 1 or 2)'
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 from alley_poker.cards import FULL_DECK
 from alley_poker.fairness import chain
 from alley_poker.fairness.deal import Drbg, verify_seed
+from alley_poker.fairness.reexecute import Mismatch, Rerun, split_actions
 from alley_poker.ledger import (
     EventFormatError,
     InvariantViolation,
@@ -29,7 +30,10 @@ from alley_poker.ledger import (
 from alley_poker.ledger.events import Event
 
 EXPORT_FORMAT = "alley-poker-match-export"
-EXPORT_VERSION = 1
+#: Version 2 adds ``inputs`` (each action's command, docs/fairness.md §6); version 1 exports
+#: (without it) are still verified, their inputs read from their events alone.
+EXPORT_VERSION = 2
+READ_VERSIONS = (1, 2)
 
 
 @dataclass
@@ -39,6 +43,7 @@ class Verdict:
     match_id: str | None
     problem: str | None = None
     seq: int | None = None
+    kind: str | None = None
     events: int = 0
     chain_head: str | None = None
 
@@ -49,33 +54,44 @@ class Verdict:
     def __str__(self) -> str:
         if self.ok:
             return (f"OK: match {self.match_id}: {self.events} events, every card follows from "
-                    f"the revealed seed; chain head {self.chain_head}")
+                    f"the revealed seed and every event from the inputs by the rules; chain head "
+                    f"{self.chain_head}")
         where = f" event #{self.seq}" if self.seq is not None else ""
+        where += f" ({self.kind})" if self.seq is not None and self.kind else ""
         return f"FAILED: match {self.match_id}{where}: {self.problem}"
 
 
 class _Disagreement(Exception):
-    def __init__(self, seq: int | None, problem: str) -> None:
+    def __init__(self, seq: int | None, problem: str, kind: str | None = None) -> None:
         super().__init__(problem)
-        self.seq, self.problem = seq, problem
+        self.seq, self.problem, self.kind = seq, problem, kind
 
 
 def verify_export(export: Mapping[str, Any]) -> Verdict:
     """The verdict on one match export (the format of ``docs/fairness.md``)."""
     if not isinstance(export, Mapping) or export.get("format") != EXPORT_FORMAT \
-            or export.get("version") != EXPORT_VERSION:
+            or export.get("version") not in READ_VERSIONS:
         return Verdict(None, f'not a match export (format must be "{EXPORT_FORMAT}", '
-                             f"version {EXPORT_VERSION})")
+                             f"version 1 or {EXPORT_VERSION})")
     match_id = export.get("match_id")
     verdict = Verdict(match_id)
     records = export.get("events")
     if not isinstance(records, list) or not records:
         verdict.problem = "the export carries no events"
         return verdict
+    inputs = export.get("inputs") if export.get("version") != 1 else None
+    if export.get("version") != 1 and not isinstance(inputs, list):
+        verdict.problem = "a version 2 export lists its inputs (the export carries none)"
+        return verdict
+    fairness = export.get("fairness")
     try:
-        verdict.events = _check(match_id, records, export.get("fairness") or {})
+        verdict.events = _check(match_id, records, fairness if isinstance(fairness, Mapping)
+                                else {}, inputs)
     except _Disagreement as found:
-        verdict.problem, verdict.seq = found.problem, found.seq
+        verdict.problem, verdict.seq, verdict.kind = found.problem, found.seq, found.kind
+        if verdict.kind is None and found.seq is not None:
+            verdict.kind = next((r.get("type") for r in records if isinstance(r, Mapping)
+                                 and r.get("seq") == found.seq), None)
         return verdict
     verdict.chain_head = chain.head(records)
     stated = export.get("chain_head")
@@ -85,7 +101,10 @@ def verify_export(export: Mapping[str, Any]) -> Verdict:
     return verdict
 
 
-def _check(match_id: Any, records: list, fairness: Mapping[str, Any]) -> int:
+def _check(match_id: Any, records: list, fairness: Mapping[str, Any],
+           inputs: list | None) -> int:
+    if not isinstance(match_id, str) or not match_id:
+        raise _Disagreement(None, "the export names no match")
     events = []
     for index, record in enumerate(records, start=1):
         try:
@@ -111,39 +130,76 @@ def _check(match_id: Any, records: list, fairness: Mapping[str, Any]) -> int:
         raise _Disagreement(None, f"the revealed seed {seed_text!r} is not hex") from None
     if revealed is not None and revealed != seed_text:
         raise _Disagreement(None, "the export's seed differs from the one revealed in the log")
-    if len(seed) != 32 or not verify_seed(seed, committed["commitment"]):
+    if len(seed) != 32 or not isinstance(committed["commitment"], str) \
+            or not verify_seed(seed, committed["commitment"]):
         raise _Disagreement(committed.seq, "the revealed seed does not match the commitment "
                                            f"{committed['commitment']}")
+    if not isinstance(committed["salt"], str):
+        raise _Disagreement(committed.seq, "the salt is not text")
     drbg = Drbg(seed, committed["salt"])
     state = MatchState.empty(match_id)
-    for event in events:
-        _check_randomness(drbg, state, event)
-        try:
-            if event.data.get("action") == event.seq and state.seq:
-                check_invariants(state)  # a whole command's events make a sound match
-            state.apply(event)
-        except InvariantViolation as error:
-            raise _Disagreement(event.seq, f"{event.type} does not replay: {error}") from None
+    rerun = Rerun(match_id, seed, inputs)
     try:
-        check_invariants(state)
-    except InvariantViolation as error:
-        raise _Disagreement(state.seq, f"the match does not end sound: {error}") from None
+        for group in split_actions(events):
+            # Each action (one command): the rules run it anew on the match as it stood,
+            # and every recorded event must be theirs; randomness is checked first for a
+            # precise word on a card or a shuffle.
+            if state.seq:
+                _sound(state, group[0])
+            produced, refused = [], None
+            try:
+                produced = rerun.action(state, group)
+            except Mismatch as found:
+                refused = found
+            if refused is not None and not _random_first(group):
+                raise refused
+            for index, event in enumerate(group):
+                _check_event(drbg, state, event, events)
+                if refused is not None:
+                    raise refused
+                rerun.same(event, produced, index)
+            rerun.end_of_action(group, produced, events)
+        _sound(state, None)
+        rerun.finish()
+    except Mismatch as found:
+        raise _Disagreement(found.seq, found.problem, found.kind) from None
     return len(events)
 
 
-def _check_randomness(drbg: Drbg, state: MatchState, event: Event) -> None:
+def _random_first(group: list[Event]) -> bool:
+    """An action whose first event is itself a random one (the first deck, a stacked pile):
+    its own check speaks more precisely than the command's refusal."""
+    return group[0].type in ("match_started", "pile_stacked")
+
+
+def _sound(state: MatchState, before: Event | None) -> None:
+    try:
+        check_invariants(state)
+    except InvariantViolation as error:
+        if before is None:
+            raise _Disagreement(state.seq, f"the match does not end sound: {error}") from None
+        raise _Disagreement(state.seq, f"the match is not sound after this action: {error}"
+                            ) from None
+
+
+def _check_event(drbg: Drbg, state: MatchState, event: Event, events: list[Event]) -> None:
+    try:
+        _check_randomness(drbg, state, event, events)
+        state.apply(event)
+    except InvariantViolation as error:
+        raise _Disagreement(event.seq, f"{event.type} does not replay: {error}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        raise _Disagreement(event.seq, f"{event.type} cannot be read: {error!r}") from None
+
+
+def _check_randomness(drbg: Drbg, state: MatchState, event: Event,
+                      events: list[Event]) -> None:
     seq, data = event.seq, event.data
     if event.type == "match_started":
         _same_order(seq, "the first deck", data["pile"],
                     drbg.stream("deck", seq).shuffled([str(card) for card in FULL_DECK]))
     elif event.type == "pile_shuffled" and str(data["why"]).startswith("undo:"):
-        # An undo puts the cards later actions were dealt back on top, in the order they
-        # were dealt; the rest of the pile keeps its order.  Nothing random happens.
-        order, pile = list(data["order"]), state.pile
-        if not any(order[k:] == [card for card in pile if card not in order[:k]]
-                   for k in range(len(order) + 1)) or sorted(order) != sorted(pile):
-            raise _Disagreement(seq, "the undo's re-ordering of the pile is not a move of "
-                                     "dealt cards to the top")
+        _check_undo_order(state, event, events)
     elif event.type == "pile_shuffled":
         _same_order(seq, "the reshuffled pile", data["order"],
                     drbg.stream("reshuffle", seq).shuffled(state.pile))
@@ -160,6 +216,28 @@ def _check_randomness(drbg: Drbg, state: MatchState, event: Event) -> None:
         if (data["from_bowler"], data["card"]) != (victim, card):
             raise _Disagreement(seq, f"the courtesy draw took {data['card']} from "
                                      f"{data['from_bowler']}; the seed takes {card} from {victim}")
+
+
+def _check_undo_order(state: MatchState, event: Event, events: list[Event]) -> None:
+    """An undo's re-ordering (§5.4): only within an undo, and only cards that the actions
+    after the undone one drew, moved to the top in the order drawn; the rest keeps its order.
+    (Which of those cards, and when, re-execution checks exactly.)"""
+    seq, order, pile = event.seq, list(event.data["order"]), state.pile
+    action = next((e for e in events if e.seq == event.data["action"]), None)
+    if action is None or action.type != "action_undone":
+        raise _Disagreement(seq, "a re-ordering marked as an undo's, but no undo made it "
+                                 "(every undo re-ordering follows an action_undone in the "
+                                 "same action)")
+    if sorted(order) != sorted(pile):
+        raise _Disagreement(seq, "the undo's re-ordering does not hold exactly the cards of "
+                                 "the pile")
+    later = [e.data["card"] for e in events
+             if action.data["undone_to"] < e.seq < action.seq and e.type == "card_drawn"]
+    moved = next(k for k in range(len(order) + 1)
+                 if order[k:] == [card for card in pile if card not in order[:k]])
+    if moved == 0 or any(card not in later for card in order[:moved]):
+        raise _Disagreement(seq, f"the undo puts {' '.join(order[:moved]) or 'nothing'} on "
+                                 "top, which are not cards that the later actions drew")
 
 
 def _courtesy(drbg: Drbg, state: MatchState, seq: int, bowler: str) -> tuple[str, str]:

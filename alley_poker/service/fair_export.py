@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from alley_poker.fairness.verify import EXPORT_FORMAT, EXPORT_VERSION
+from alley_poker.ledger import EventFormatError, InvariantViolation, event_from_record
+from alley_poker.ledger.inputs import InputError, action_inputs
 from alley_poker.ledger.state import MatchState
 from alley_poker.store.chain import chain_head
 
@@ -35,17 +37,63 @@ def match_fairness(service: Any, match_id: str) -> dict[str, Any]:
 
 
 def match_export(service: Any, match_id: str) -> dict[str, Any]:
-    """The export of a settled or void match; :class:`ExportRefused` otherwise."""
-    state = service.state(match_id)
-    if state.status == "new":
-        raise ExportRefused(f"no match {match_id!r}")
-    if state.status not in FINISHED:
-        raise ExportRefused(f"match {match_id} is {state.status}: its export (and its seed) is "
-                            "published when it is settled or voided")
+    """The export of a settled or void match; :class:`ExportRefused` otherwise.
+
+    A log that no longer rebuilds into a sound match (edited in the database) is still
+    exported, read from its records alone, so that it can be checked from outside; if its
+    inputs cannot be read either it is exported as version 1 (without ``inputs``), and
+    ``verify`` names the event that breaks.
+    """
     store = service.repository.store
+    try:
+        state = service.state(match_id)
+    except (InvariantViolation, EventFormatError):
+        state = None
     records = store.load(match_id)
-    fair = fairness_line(state, chain_head(store, match_id))
-    return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "match_id": match_id,
-            "centre": store.centre, "status": state.status,
-            "fairness": {key: fair[key] for key in ("scheme", "commitment", "salt", "seed")},
-            "chain_head": fair["chain_head"], "events": records}
+    status = state.status if state is not None else _status_of(records)
+    if status == "new":
+        raise ExportRefused(f"no match {match_id!r}")
+    if status not in FINISHED:
+        raise ExportRefused(f"match {match_id} is {status}: its export (and its seed) is "
+                            "published when it is settled or voided")
+    fair = (fairness_line(state, None) if state is not None
+            else _fairness_of(match_id, status, records))
+    export = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "match_id": match_id,
+              "centre": store.centre, "status": status,
+              "fairness": {key: fair[key] for key in ("scheme", "commitment", "salt", "seed")},
+              "chain_head": chain_head(store, match_id), "inputs": None, "events": records}
+    try:
+        export["inputs"] = action_inputs(match_id, [event_from_record(r) for r in records])
+    except (InputError, InvariantViolation, EventFormatError, KeyError, TypeError,
+            ValueError, AttributeError, IndexError):
+        export["version"] = 1
+        del export["inputs"]
+    return export
+
+
+def _status_of(records: list[dict[str, Any]]) -> str:
+    """A match's status read from its records alone (for a log that does not rebuild)."""
+    status = "new"
+    for record in records:
+        kind = record.get("type")
+        if kind == "match_created":
+            status = "open"
+        elif kind == "match_started":
+            status = "playing"
+        elif kind in ("match_settled", "match_voided"):
+            status = "settled" if kind == "match_settled" else "void"
+        elif kind == "result_undone":
+            status = "playing"
+    return status
+
+
+def _fairness_of(match_id: str, status: str, records: list[dict[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {"match_id": match_id, "status": status, "scheme": None,
+                             "commitment": None, "salt": None, "seed": None}
+    for record in records:
+        data = record.get("data") if isinstance(record.get("data"), dict) else {}
+        if record.get("type") == "deal_committed":
+            found.update({key: data.get(key) for key in ("scheme", "commitment", "salt")})
+        elif record.get("type") == "seed_revealed":
+            found["seed"] = data.get("seed")
+    return found
