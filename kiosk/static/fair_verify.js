@@ -147,6 +147,9 @@
     if (d.action === seq) this.before[seq] = snapshot(s);
     else if (this.before[d.action] === undefined) fail(seq, "its action #" + d.action + " does not start a command");
     if (this.undo && d.action !== this.undo.action) this.undo = null;
+    if (this.armedDrawn && e.type !== "jokers_swapped") {
+      fail(seq, "the armed " + this.armedDrawn + " was drawn, but the jokers' swap does not follow at once");
+    }
     const handler = this[e.type];
     if (handler) await handler.call(this, e, d, seq);
     else if (s.status === "new" && e.type !== "deal_committed") fail(seq, e.type + " before the match is created");
@@ -157,6 +160,8 @@
     if (!Array.isArray(d.bowlers)) fail(seq, "the bowlers are not a list");
     d.bowlers.forEach(this.seat.bind(this, seq));
     this.s.freaky = !!(isObject(d.rules) && d.rules.freaky_friday);
+    this.goodJoker = isObject(d.rules) ? d.rules.good_joker : undefined;
+    this.ante = d.ante_cents;
     this.s.status = "open";
     this.created = e.at;
   };
@@ -164,7 +169,10 @@
     if (this.s.fairness) fail(seq, "the deal is committed twice");
     this.s.fairness = d;
   };
-  Walk.prototype.consent_recorded = function (e, d, seq) { this.seated(seq, d.bowler); };
+  Walk.prototype.consent_recorded = function (e, d, seq) {
+    this.seated(seq, d.bowler);
+    if (d.ante_cents !== this.ante) fail(seq, d.bowler + " agrees to an ante of " + d.ante_cents + " cents, but the match's ante is " + this.ante);
+  };
   Walk.prototype.match_started = async function (e, d, seq) {
     if (this.s.status !== "open") fail(seq, "the match starts while it is " + this.s.status);
     await this.sameOrder(seq, "the first deck", d.pile, await this.drbg.stream("deck", seq).shuffle(DECK));
@@ -172,8 +180,14 @@
         !sameSet([d.powers["JOKER-A"], d.powers["JOKER-B"]], ["good", "bad"])) {
       fail(seq, "the jokers' powers are not one good and one bad");
     }
+    if (this.goodJoker !== undefined && d.powers[this.goodJoker] !== "good") {
+      fail(seq, "the house rules make " + this.goodJoker + " the good joker, but the deal says otherwise");
+    }
     if (!isObject(d.antes)) fail(seq, "the antes are not a table");
-    Object.keys(d.antes).forEach(function (b) { this.pay(seq, this.seated(seq, b), d.antes[b], "an ante"); }, this);
+    Object.keys(d.antes).forEach(function (b) {
+      if (d.antes[b] !== this.ante) fail(seq, b + "'s ante is " + d.antes[b] + " cents, but the match's ante is " + this.ante);
+      this.pay(seq, this.seated(seq, b), d.antes[b], "an ante");
+    }, this);
     this.s.pile = d.pile.slice(); this.s.powers = Object.assign({}, d.powers); this.s.status = "playing";
   };
   Walk.prototype.bowler_added = function (e, d, seq) {
@@ -227,6 +241,7 @@
     const top = s.pile.length ? s.pile[0] : "nothing";
     if (d.card !== top) fail(seq, d.bowler + " is recorded drawing " + d.card + ", but the top of the pile was " + top);
     s.pile.shift(); s.hands[d.bowler].push(d.card); this.counts.draws++;
+    if (s.armed.indexOf(d.card) >= 0) this.armedDrawn = d.card;
   };
   Walk.prototype.card_taken = async function (e, d, seq) {
     const s = this.s;
@@ -261,11 +276,14 @@
       fail(seq, "the jokers' swap does not swap their powers (they were good " +
            (s.powers["JOKER-A"] === "good" ? "JOKER-A" : "JOKER-B") + ")");
     }
-    if (!Array.isArray(d.disarmed) || d.disarmed.some(function (j) { return s.armed.indexOf(j) < 0; })) {
-      fail(seq, "the swap disarms a joker that was not armed in the pile");
+    if (!this.armedDrawn) fail(seq, "the jokers swap, but no armed joker was drawn just before");
+    if (d.trigger !== this.armedDrawn) fail(seq, "the swap names " + d.trigger + " as its trigger, but " + this.armedDrawn + " was drawn");
+    if (!Array.isArray(d.disarmed) || !sameList(d.disarmed, F.canonicalOrder(s.armed))) {
+      fail(seq, "the swap disarms " + JSON.stringify(d.disarmed) + ", but the armed jokers were " + F.canonicalOrder(s.armed).join(" "));
     }
     s.powers = Object.assign({}, p);
-    s.armed = s.armed.filter(function (j) { return d.disarmed.indexOf(j) < 0; });
+    s.armed = [];
+    this.armedDrawn = null;
   };
   Walk.prototype.holland_daze = function (e, d, seq) {
     const hand = this.s.hands[this.seated(seq, d.bowler)];
@@ -358,7 +376,7 @@
       const drawn = later[byAction[x.data.action]];
       if (x.type === "card_drawn" && drawn.indexOf(x.data.card) < 0) drawn.push(x.data.card);
     }
-    this.undo = { action: e.data.action, later: later, next: 0 };
+    this.undo = { action: seq, later: later, next: 0 };
   };
 
   Walk.prototype.sameOrder = async function (seq, what, recorded, derived) {
