@@ -9,6 +9,7 @@
 (function (root) {
   "use strict";
   const F = root.AlleyFairCrypto || (typeof require === "function" && require("./fair_crypto.js"));
+  const Play = root.AlleyFairPlay || (typeof require === "function" && require("./fair_verify_play.js"));
   const FORMAT = "alley-poker-match-export";
   // Version 2 adds the match's inputs (docs/fairness.md section 6); this verifier reads events.
   const VERSIONS = [1, 2];
@@ -93,14 +94,19 @@
   // The parts of the match this verifier follows (what an undo must restore, too).
   function emptyState() {
     return { status: "new", bowlers: [], hands: {}, pile: [], powers: {}, armed: [], paid: {},
-             won: {}, pot: 0, freaky: false, shares: null, paidOut: {}, fairness: null };
+             won: {}, pot: 0, freaky: false, shares: null, paidOut: {}, fairness: null,
+             balls: {}, decisions: {}, lowest: [], consents: [] };
   }
   function snapshot(s) {
     const hands = {};
     Object.keys(s.hands).forEach(function (b) { hands[b] = s.hands[b].slice(); });
     return { status: s.status, bowlers: s.bowlers.slice(), hands: hands, pile: s.pile.slice(),
              powers: Object.assign({}, s.powers), armed: s.armed.slice(),
-             paid: Object.assign({}, s.paid), won: Object.assign({}, s.won), pot: s.pot };
+             paid: Object.assign({}, s.paid), won: Object.assign({}, s.won), pot: s.pot,
+             balls: Object.keys(s.balls).reduce(function (out, b) {
+               out[b] = s.balls[b].map(function (game) { return game.slice(); }); return out;
+             }, {}),
+             decisions: Object.assign({}, s.decisions), lowest: s.lowest.slice(), consents: s.consents.slice() };
   }
 
   function Walk(exp, seed) {
@@ -126,6 +132,7 @@
       fail(seq, JSON.stringify(who) + " cannot be seated (already seated, or not a name)");
     }
     this.s.bowlers.push(who); this.s.hands[who] = []; this.s.paid[who] = 0; this.s.won[who] = 0;
+    this.s.balls[who] = Array.from({ length: this.games }, function () { return []; });
   };
   Walk.prototype.pay = function (seq, who, cents, what) {
     if (!isCount(cents)) fail(seq, what + " of " + JSON.stringify(cents) + " cents is not a sum of money");
@@ -144,7 +151,7 @@
 
   Walk.prototype.event = async function (e) {
     const s = this.s, d = e.data, seq = e.seq;
-    if (d.action === seq) this.before[seq] = snapshot(s);
+    if (d.action === seq) { this.before[seq] = snapshot(s); this.ballNow = null; }
     else if (this.before[d.action] === undefined) fail(seq, "its action #" + d.action + " does not start a command");
     if (this.undo && d.action !== this.undo.action) this.undo = null;
     if (this.armedDrawn && e.type !== "jokers_swapped") {
@@ -158,10 +165,12 @@
   Walk.prototype.match_created = function (e, d, seq) {
     if (this.s.status !== "new") fail(seq, "the match is created twice");
     if (!Array.isArray(d.bowlers)) fail(seq, "the bowlers are not a list");
+    this.games = Number.isSafeInteger(d.games) && d.games > 0 && d.games < 100 ? d.games : fail(seq, "the number of games is not a number");
     d.bowlers.forEach(this.seat.bind(this, seq));
     this.s.freaky = !!(isObject(d.rules) && d.rules.freaky_friday);
     this.goodJoker = isObject(d.rules) ? d.rules.good_joker : undefined;
     this.ante = d.ante_cents;
+    this.handicaps = isObject(d.handicaps) ? d.handicaps : {};
     this.s.status = "open";
     this.created = e.at;
   };
@@ -171,6 +180,8 @@
   };
   Walk.prototype.consent_recorded = function (e, d, seq) {
     this.seated(seq, d.bowler);
+    if (this.s.consents.indexOf(d.bowler) >= 0) fail(seq, d.bowler + " agrees to the ante twice");
+    this.s.consents.push(d.bowler);
     if (d.ante_cents !== this.ante) fail(seq, d.bowler + " agrees to an ante of " + d.ante_cents + " cents, but the match's ante is " + this.ante);
   };
   Walk.prototype.match_started = async function (e, d, seq) {
@@ -183,7 +194,9 @@
     if (this.goodJoker !== undefined && d.powers[this.goodJoker] !== "good") {
       fail(seq, "the house rules make " + this.goodJoker + " the good joker, but the deal says otherwise");
     }
-    if (!isObject(d.antes)) fail(seq, "the antes are not a table");
+    if (!isObject(d.antes) || !sameSet(Object.keys(d.antes), this.s.consents)) {
+      fail(seq, "the antes are not those of the bowlers who agreed to them (" + this.s.consents.join(", ") + ")");
+    }
     Object.keys(d.antes).forEach(function (b) {
       if (d.antes[b] !== this.ante) fail(seq, b + "'s ante is " + d.antes[b] + " cents, but the match's ante is " + this.ante);
       this.pay(seq, this.seated(seq, b), d.antes[b], "an ante");
@@ -200,7 +213,8 @@
       fail(seq, b + " is refunded " + d.refund_cents + " cents, but paid in " + (s.paid[b] - s.won[b]) + " net");
     }
     this.take(seq, b, d.refund_cents, "a refund");
-    remove(s.bowlers, b); delete s.hands[b]; delete s.paid[b]; delete s.won[b];
+    remove(s.bowlers, b); delete s.hands[b]; delete s.paid[b]; delete s.won[b]; delete s.balls[b];
+    if (s.consents.indexOf(b) >= 0) remove(s.consents, b);
   };
   Walk.prototype.pile_stacked = function (e, d, seq) {
     fail(seq, "the pile was stacked by hand (a test-mode facility): this deal is not from the seed");
@@ -238,6 +252,7 @@
   Walk.prototype.card_drawn = function (e, d, seq) {
     const s = this.s;
     this.dealt(seq); this.seated(seq, d.bowler);
+    this.kind = null; this.causedBy(seq, d);
     const top = s.pile.length ? s.pile[0] : "nothing";
     if (d.card !== top) fail(seq, d.bowler + " is recorded drawing " + d.card + ", but the top of the pile was " + top);
     s.pile.shift(); s.hands[d.bowler].push(d.card); this.counts.draws++;
@@ -247,6 +262,7 @@
     const s = this.s;
     this.dealt(seq); this.seated(seq, d.bowler);
     if (d.bowler === d.from_bowler) fail(seq, d.bowler + " takes a card from themself");
+    this.kind = null; this.causedBy(seq, d);
     this.holds(seq, d.from_bowler, d.card);
     if (d.via === "courtesy") {
       if (s.pile.length) fail(seq, "a courtesy draw while the pile still holds cards");
@@ -265,6 +281,7 @@
   };
   Walk.prototype.card_returned = function (e, d, seq) {
     this.dealt(seq);
+    this.kind = "card_returned"; this.causedBy(seq, { bowler: d.bowler, for_ball: null });
     remove(this.holds(seq, d.bowler, d.card), d.card);
     this.s.pile.push(d.card);
     if (JOKERS.indexOf(d.card) >= 0 && this.s.freaky && this.s.armed.indexOf(d.card) < 0) this.s.armed.push(d.card);
@@ -291,6 +308,7 @@
   };
   Walk.prototype.buy_paid = function (e, d, seq) {
     this.pay(seq, this.seated(seq, d.bowler), d.cents, "a buy");
+    this.buyer = { bowler: d.bowler, action: d.action, seq: seq };
   };
   Walk.prototype.showdown = function (e, d, seq) {
     const s = this.s;
@@ -349,6 +367,7 @@
       s.paid[b] -= d.refunds[b];
       if (s.paid[b] < s.won[b]) fail(seq, b + " is refunded more than they paid in");
     }, this);
+    s.decisions = {};
     if (s.pot) fail(seq, "the void leaves " + s.pot + " cents in the pot (every ante and buy goes back)");
     s.status = "void";
   };
@@ -471,6 +490,8 @@
     }
     return verifyExport(exp, options);
   }
+
+  Play.install(Walk, { fail: fail, isObject: isObject, sameSet: sameSet });
 
   const api = { verifyExport: verifyExport, verifyText: verifyText, DECK: DECK };
   root.AlleyFairVerify = api;
