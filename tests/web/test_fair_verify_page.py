@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 
 from alley_poker.demo import run_demo
+from alley_poker.fairness.chain import link_hash
 from alley_poker.ledger import commands as c
 from alley_poker.service import open_service
 from alley_poker.service.fair_export import match_export
 from alley_poker.web import create_app
-from tests.web.conftest import DESK, OPEN_NIGHT, PIN, serve
+from tests.web.conftest import DESK, OPEN_NIGHT, PIN, PROJECT_ROOT, serve
 from tests.web.test_phone_browser import PHONE, code_url
 
 MATCH = "lanes-1-2"
@@ -151,3 +153,56 @@ def test_the_settled_kiosk_links_to_the_check(browser, site):
     link = page.locator("#fair-deal a.check-match")
     link.wait_for(timeout=10_000)
     assert link.get_attribute("href") == f"/verify?match={MATCH}"
+
+
+def doc_vectors() -> dict[str, str]:
+    """Every ``name: value`` line of docs/fairness.md's vector blocks."""
+    text = (PROJECT_ROOT / "docs" / "fairness.md").read_text(encoding="utf-8")
+    found = {}
+    for block in re.findall(r"```vector\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            name, _, value = line.partition(": ")
+            found[name] = value
+    return found
+
+
+def test_the_browser_code_meets_the_documented_vectors_and_the_python_chain(browser, site):
+    """The page's WebCrypto code against section 8's vectors, and its canonical JSON against
+    the Python chain on a record with non-ASCII names, escapes and keys beyond U+FFFF (code
+    point order differs from JavaScript's own string order there)."""
+    running, _ = site
+    vectors = doc_vectors()
+    tricky = {"match_id": "m1", "seq": 2, "type": "bowler_added", "at": "2026-03-06T19:00:00Z",
+              "data": {"bowler": "Zoë \"Z\" \\ 😀\n\t\u0001\u007f", "\uffff": 1, "😀": [True, None],
+                       "é": {"b": -3, "a": "\u2028"}}}
+    page = browser.new_page()
+    page.goto(f"{running.url}/verify")
+    page.wait_for_function("window.AlleyFairVerify !== undefined")
+    got = page.evaluate("""async ([v, tricky, genesis]) => {
+        const F = window.AlleyFairCrypto;
+        const seed = F.fromHex(v["seed"]);
+        const drbg = await F.drbg(seed, v["salt"]);
+        const draws = drbg.stream("deck", 5), first = [];
+        for (const n of [54, 53, 52, 51, 50]) first.push(await draws.below(n));
+        const hands = {};
+        v["courtesy hands"].split(" ").forEach((part) => {
+            const [who, cards] = part.split("="); hands[who] = cards.split(","); });
+        const courtesy = drbg.stream("courtesy", Number(v["courtesy at seq"]));
+        const victim = await courtesy.pick(["Ann", "Bob"]);
+        const card = await courtesy.pick(hands[victim]);
+        return {
+            commitment: F.hex(await F.sha256(seed)), key: drbg.key, first: first.join(" "),
+            deck: (await drbg.stream("deck", 5).shuffle(window.AlleyFairVerify.DECK)).join(" "),
+            courtesy: victim + " " + card,
+            chain: await F.linkHash(F.GENESIS, JSON.parse(v["record"])),
+            tricky: await F.linkHash(genesis, tricky),
+        };
+    }""", [vectors, tricky, "ab" * 32])
+    assert got == {
+        "commitment": vectors["commitment"], "key": vectors["key"],
+        "first": vectors["deck stream at seq 5, first draws below 54, 53, 52, 51, 50"],
+        "deck": vectors["first deck (match_started at seq 5, top first)"],
+        "courtesy": vectors["courtesy victim and card"],
+        "chain": vectors["hash after genesis"],
+        "tricky": link_hash("ab" * 32, tricky),
+    }
