@@ -68,10 +68,9 @@ class _Bot:
     def play(self) -> None:
         rng, match_id = self.rng, self.state.match_id
         bowlers = list(NAMES[:rng.randint(2, 4 if self.plan != "drain" else 5)])
-        rules: dict[str, Any] = {"strike_cards": 3 if self.plan == "drain" else 2,
+        rules: dict[str, Any] = {"strike_cards": 4 if self.plan == "drain" else 2,
                                  "good_joker": rng.choice(["JOKER-A", "JOKER-B"])}
-        self.do(c.CreateMatch(match_id, bowlers, 2 if self.plan == "drain" else 1,
-                              rules=rules, actor=DESK))
+        self.do(c.CreateMatch(match_id, bowlers, 1, rules=rules, actor=DESK))
         for bowler in bowlers:
             self.do(c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
         self.do(c.StartMatch(actor=DESK))
@@ -100,21 +99,23 @@ class _Bot:
         game = rebuild_game(self._balls(bowler))
         up = game.standing_count
         pins = up if rng.random() < strike else rng.randint(0, max(0, up - 1))
-        # The undo plan: a strike entered at the desk at the start of a frame, three balls
-        # by the others (strikes, so they draw), then the desk undoes its ball: the others'
-        # cards are dealt as before (an undo re-ordering of the pile).
+        # The undo plan: a strike entered at the desk at the start of a frame, five balls
+        # by the others (strikes and gutter balls: they draw and lose cards), then the desk
+        # undoes its ball: the others' cards are dealt as before (an undo re-ordering).
         desk = (self.plan == "undo" and not self.undone and self.hold is None and count >= 6
                 and game.at_full_rack and game.current_ball == 1)
         if desk or self.hold is not None:
             pins = up
-        gutter = pins == 0 and rng.random() < 0.6
+        if self.hold is not None and count % 2 and game.at_full_rack:
+            pins = 0  # a gutter ball: its lost card is reshuffled in, and again by the undo
+        gutter = pins == 0 and (self.hold is not None or rng.random() < 0.6)
         split = True if (pins < up and game.at_full_rack and rng.random() < 0.3) else None
         actor = DESK if desk else f"feed:lane-{1 + self.state.bowlers.index(bowler) // 2}"
         done = self.do(c.RecordBall(bowler, None, pins, gutter=gutter or None, split=split,
                                     actor=actor), seconds=rng.randint(20, 90))
         if desk and done:
             self.hold, self.held_at = bowler, count
-        elif self.hold is not None and count >= self.held_at + 3:
+        elif self.hold is not None and count >= self.held_at + 5:
             self.undone = self.do(c.CommissionerUndoLastAction(reason="wrong lane's ball",
                                                                actor=DESK))
             self.hold = None

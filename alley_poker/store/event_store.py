@@ -427,8 +427,11 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
 # ------------------------------------------------------------------------------ helpers
 
 
-def _record(match_id: str, seq: int, event_type: str, body: dict[str, Any]) -> dict[str, Any]:
-    return {"match_id": match_id, "seq": seq, "type": event_type, **body}
+def _record(match_id: str, seq: int, event_type: str, body: Any) -> dict[str, Any]:
+    # A body edited in the database into something else than an object is handed on as the
+    # record's data: reading it then names the event instead of failing here.
+    return {"match_id": match_id, "seq": seq, "type": event_type,
+            **(body if isinstance(body, dict) else {"data": body})}
 
 
 # Built once: constructing a Core statement per call cost ~4x its execution (a whole ball's

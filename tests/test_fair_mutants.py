@@ -1,0 +1,128 @@
+"""Mutation testing of the verifier: every card-, power-, money-, seat- and pins-bearing field
+of every event of a varied night, changed and re-chained as an insider would, must either be
+refused by ``verify`` or leave what the match paid exactly as it was — and nothing may give a
+traceback, from ``verify``, ``export`` or ``audit verify``.
+
+A changed *consequence* (a card drawn, a payout, a swap, who a card went to) must be named at
+its own event.  A changed *input* (the scorer's pins, the card a bowler chose: docs/fairness.md
+§6) is a different match the rules can run: it is refused where its consequences first differ
+from the recorded ones, which may be a later event, or it changes nothing recorded.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from alley_poker.cli import main
+from alley_poker.fairness.verify import verify_export
+from alley_poker.ledger import MatchState, event_from_record
+from alley_poker.ledger.inputs import actions, input_of
+from alley_poker.store.event_store import EventStore
+from tests.fairness_corpus import FIELD_KINDS, mutant_seq, mutants, outcome, varied_exports
+
+#: One match of each plan of the corpus (undo, drain, void, correct, drain, undo, plain, early).
+NIGHT = dict(n=8, seed=3)
+
+
+@pytest.fixture(scope="module")
+def night():
+    exports = varied_exports(**NIGHT)
+    kinds = Counter(e["type"] for export in exports for e in export["events"])
+    whys = Counter(e["data"].get("why") for export in exports for e in export["events"])
+    vias = Counter(e["data"].get("via") for export in exports for e in export["events"])
+    for needed in ("jokers_swapped", "match_voided", "action_undone", "ball_corrected",
+                   "buy_paid", "review_raised", "decision_opened", "payout"):
+        assert kinds[needed], f"the varied night has no {needed}"
+    assert whys["undo: later cards dealt as before"] and vias["courtesy"] and vias["steal"]
+    assert all(verify_export(export).ok for export in exports)
+    return exports
+
+
+class Inputs:
+    """Tells whether a mutant changed what its action's command was asked (an input)."""
+
+    def __init__(self, export: dict) -> None:
+        self.events = [event_from_record(record) for record in export["events"]]
+        self.before: dict[int, tuple[MatchState, list[int]]] = {}
+        state = MatchState.empty(export["match_id"])
+        for group in actions(self.events):
+            snapshot, seqs = state.clone(), [event.seq for event in group]
+            for event in group:
+                self.before[event.seq] = (snapshot, seqs)
+                state.apply(event)
+
+    def changed(self, mutant: dict, seq: int) -> bool:
+        state, seqs = self.before[seq]
+        try:
+            mutated = [event_from_record(mutant["events"][s - 1]) for s in seqs]
+            return input_of(state, mutated) != input_of(state, [self.events[s - 1]
+                                                                for s in seqs])
+        except Exception:  # an input that cannot even be read is a changed one
+            return True
+
+
+@pytest.mark.slow  # ~50-60 s: some 2,000 mutants, each verified whole
+def test_every_mutant_is_refused_or_changes_nothing_paid(night, report):
+    started = time.perf_counter()
+    tried, named, later, unchanged = Counter(), Counter(), Counter(), Counter()
+    wrong: list[str] = []
+    for export in night:
+        paid, inputs = outcome(export), Inputs(export)
+        for description, kind, mutant in mutants(export):
+            tried[kind] += 1
+            is_input = inputs.changed(mutant, mutant_seq(description))
+            verdict = verify_export(mutant)  # a traceback fails the test here
+            if verdict.ok:
+                unchanged[kind] += 1
+                if outcome(mutant) != paid:
+                    wrong.append(f"{description}: passed verify with a changed outcome")
+                if not is_input:
+                    wrong.append(f"{description}: a changed consequence passed verify")
+            elif verdict.seq == mutant_seq(description):
+                named[kind] += 1
+            elif is_input and (verdict.seq or 0) > mutant_seq(description):
+                later[kind] += 1
+            else:
+                wrong.append(f"{description}: {verdict}")
+    seconds = time.perf_counter() - started
+    lines = [f"{sum(tried.values())} mutants of {len(night)} matches in {seconds:.0f} s "
+             "(tried / refused naming the event / refused at a later event (inputs) / "
+             "passed with nothing paid changed):"]
+    for kind in FIELD_KINDS:
+        lines.append(f"  {kind:6} {tried[kind]:5} / {named[kind]:5} / {later[kind]:4} / "
+                     f"{unchanged[kind]:3}")
+    report("\n".join(lines))
+    assert set(tried) == set(FIELD_KINDS)
+    assert not wrong, "\n".join(wrong[:20])
+
+
+def test_no_mutant_gives_a_traceback_from_export_or_audit(night, tmp_path):
+    """A sample of mutants of each kind stored as an insider would (the rewritten log,
+    re-sealed): ``verify`` by id, ``export`` and ``audit verify`` answer in sentences."""
+    url = f"sqlite:///{tmp_path / 'mutants.sqlite3'}"
+    runner = CliRunner()
+    stored = 0
+    with EventStore.open(url) as store:
+        for export in night[:3]:
+            picked: dict[str, int] = {}
+            for index, (_, kind, mutant) in enumerate(mutants(export)):
+                if picked.get(kind, 0) >= 3 or index % 7:
+                    continue
+                picked[kind] = picked.get(kind, 0) + 1
+                stored += 1
+                match_id = f"x{stored}"
+                store.append(match_id, [{**r, "match_id": match_id} for r in mutant["events"]], 0)
+    assert stored >= 10
+    for number in range(1, stored + 1):
+        for arguments in (["verify", f"x{number}"], ["export", f"x{number}"]):
+            result = runner.invoke(main, [*arguments, "--database", url])
+            assert result.exception is None or isinstance(result.exception, SystemExit), (
+                f"{arguments}: {result.exception!r}")
+            assert result.exit_code in (0, 1), result.output
+    result = runner.invoke(main, ["audit", "verify", "--database", url])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "the chain holds" in result.output
