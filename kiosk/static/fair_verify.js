@@ -427,6 +427,7 @@
       const events = exp.events;
       if (!Array.isArray(events) || !events.length) fail(null, "the export carries no events");
       events.forEach(function (record, index) { checkShape(record, index, exp.match_id); });
+      Play.checkInputs(exp, fail);
       const committed = events.find(function (x) { return x.type === "deal_committed"; });
       if (!committed) fail(null, "the match committed to no seed (dealt before fair dealing or by a test source): it cannot be verified");
       const firstCard = events.find(function (x) { return x.type === "match_started" || x.type === "card_drawn"; });

@@ -152,6 +152,25 @@
     };
   }
 
-  root.AlleyFairPlay = { install: install };
+  // A version 2 export lists each action's input (docs/fairness.md section 6): one per action,
+  // in log order, each with the command, actor and moment of the action's first event.  (Its
+  // params are the command's fields, which only the rules read back from the events.)
+  function checkInputs(exp, fail) {
+    if (exp.version !== 2) return;
+    const starts = exp.events.filter(function (e) { return e.data.action === e.seq; });
+    const inputs = exp.inputs;
+    if (!Array.isArray(inputs)) fail(null, "a version 2 export without its inputs");
+    starts.forEach(function (e, i) {
+      const input = inputs[i];
+      if (!input || input.action !== e.seq || input.command !== e.data.command ||
+          input.actor !== e.data.actor || input.at !== e.at) {
+        fail(e.seq, "the export's inputs do not list this action (" + e.data.command + " by " +
+             e.data.actor + " at " + e.at + ") as its events record it");
+      }
+    });
+    if (inputs.length !== starts.length) fail(null, "the export lists " + inputs.length + " inputs for " + starts.length + " actions");
+  }
+
+  root.AlleyFairPlay = { install: install, checkInputs: checkInputs };
   if (typeof module === "object" && module.exports) module.exports = root.AlleyFairPlay;
 })(typeof window !== "undefined" ? window : globalThis);

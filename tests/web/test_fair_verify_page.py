@@ -206,3 +206,29 @@ def test_the_browser_code_meets_the_documented_vectors_and_the_python_chain(brow
         "chain": vectors["hash after genesis"],
         "tricky": link_hash("ab" * 32, tricky),
     }
+
+
+def test_forged_inputs_or_a_stacked_undo_are_named(browser, site):
+    """Two forgeries the browser refuses by itself: an export whose listed inputs give an action
+    another actor, and an undo re-ordering that puts a card on top no later action drew."""
+    running, service = site
+    export = match_export(service, MATCH)
+    assert export["version"] == 2
+    page = browser.new_page()
+    page.goto(f"{running.url}/verify")
+    page.wait_for_function("window.AlleyFairVerify !== undefined")
+    verify = ("async (e) => { const v = await window.AlleyFairVerify.verifyExport(e); "
+              "return [v.ok, v.seq, v.text]; }")
+    forged = copy.deepcopy(export)
+    forged["inputs"][5]["actor"] = "commissioner:someone"
+    ok, seq, text = page.evaluate(verify, forged)
+    assert (ok, seq) == (False, forged["inputs"][5]["action"]), text
+    assert "inputs" in text
+    stacked = copy.deepcopy(export)
+    events = stacked["events"]
+    shuffle = next(e for e in events if e["type"] == "pile_shuffled")
+    shuffle["data"]["why"] = "undo: later cards dealt as before"  # a reshuffle relabelled
+    stacked["chain_head"] = None
+    ok, seq, text = page.evaluate(verify, stacked)
+    assert (ok, seq) == (False, shuffle["seq"]), text
+    assert "no undo made" in text
