@@ -492,7 +492,7 @@
     return verifyExport(exp, options);
   }
 
-  Play.install(Walk, { fail: fail, isObject: isObject, sameSet: sameSet });
+  Play.install(Walk, { fail: fail, isObject: isObject, sameSet: sameSet, sameList: sameList });
 
   const api = { verifyExport: verifyExport, verifyText: verifyText, DECK: DECK };
   root.AlleyFairVerify = api;

@@ -145,7 +145,7 @@
       const least = Math.min.apply(null, s.bowlers.map(function (b) { return series[b]; }));
       const lowest = s.bowlers.filter(function (b) { return series[b] === least; });
       // Empty when no end draw is offered (a match settled as the hands stand).
-      if (!Array.isArray(d.lowest) || (d.lowest.length && !h.sameSet(d.lowest, lowest))) {
+      if (!Array.isArray(d.lowest) || (d.lowest.length && !h.sameList(d.lowest, lowest))) {  // in seat order
         fail(seq, "the lowest series is " + lowest.join(" & ") + "'s (" + least + "), not " + JSON.stringify(d.lowest));
       }
       s.lowest = d.lowest.slice();
