@@ -17,6 +17,7 @@ from alley_poker.service import open_service
 from alley_poker.service.fair_export import match_export
 from alley_poker.web import create_app
 from tests.web.conftest import DESK, OPEN_NIGHT, PIN, PROJECT_ROOT, serve
+from tests.web.test_accessibility import serious_violations
 from tests.web.test_phone_browser import PHONE, code_url
 
 MATCH = "lanes-1-2"
@@ -232,3 +233,19 @@ def test_forged_inputs_or_a_stacked_undo_are_named(browser, site):
     ok, seq, text = page.evaluate(verify, stacked)
     assert (ok, seq) == (False, shuffle["seq"]), text
     assert "no undo made" in text
+
+
+def test_the_page_and_the_settled_kiosks_link_have_no_serious_accessibility_violation(
+        browser, site):
+    running, _ = site
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{running.url}/verify?match={MATCH}")
+    verdict_of(page)
+    assert serious_violations(page) == []
+    paste_and_check(page, "[]")
+    page.wait_for_function("document.querySelector('#verdict').dataset.verdict === 'failed'")
+    assert serious_violations(page) == []
+    kiosk = browser.new_page(viewport={"width": 1280, "height": 720})
+    kiosk.goto(f"{running.url}/kiosk/1-2")
+    kiosk.locator("#fair-deal a.check-match").wait_for()
+    assert serious_violations(kiosk) == []
