@@ -85,7 +85,7 @@ def test_a_settled_match_checks_by_its_id_and_a_changed_card_is_named(browser, s
     assert "not JSON" in page.text_content("#verdict")
 
 
-def test_the_page_checks_a_pasted_export_offline(browser, site):
+def test_the_page_checks_a_pasted_export_offline(browser, site, tmp_path):
     running, service = site
     export = match_export(service, MATCH)
     context = browser.new_context()
@@ -96,6 +96,13 @@ def test_the_page_checks_a_pasted_export_offline(browser, site):
     paste_and_check(page, export)
     verdict = verdict_of(page)
     assert verdict.get_attribute("data-verdict") == "ok", verdict.text_content()
+    # A saved export file, picked (offline too); one edited is refused.
+    saved = tmp_path / "match.json"
+    export["events"][-1]["data"]["reason"] = "edited afterwards"
+    saved.write_text(json.dumps(export), encoding="utf-8")
+    page.set_input_files("#export-file", str(saved))
+    page.wait_for_function("document.querySelector('#verdict').dataset.verdict === 'failed'")
+    assert "chain head" in page.text_content("#verdict")
     # Loading by id needs the server: offline, the page says so and how to do without.
     page.fill("#match-id", MATCH)
     page.click("#load-match")
@@ -120,6 +127,9 @@ def test_the_settlement_page_links_each_finished_match_to_its_check(browser, sit
     page.fill("#pin", PIN)
     page.click("button[type=submit]")
     page.wait_for_selector("#live-state")
+    card = page.locator(".fair-deal a.check-match").first  # the dashboard's match card
+    card.wait_for()
+    assert card.get_attribute("href").startswith("/verify?match=lanes-")
     page.goto(f"{running.url}/commissioner/settlement")
     link = page.locator("#fair-deals a.check-match").first
     link.wait_for()
