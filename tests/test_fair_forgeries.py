@@ -152,3 +152,24 @@ def test_a_version_1_export_is_still_verified(exports):
     export["version"] = 1
     del export["inputs"]
     assert verify_export(export).ok
+
+
+def test_garbage_in_any_field_gives_a_sentence_not_a_traceback(exports):
+    """An export is untrusted input: a field of the wrong type anywhere (re-chained or not)
+    is named, never a crash."""
+    export = min(exports, key=lambda e: len(e["events"]))
+    tried = 0
+    for index, record in enumerate(export["events"]):
+        if index % 5:
+            continue
+        for key in [*record["data"], "at", "seq", "type", "match_id"]:
+            for value in (None, -1, [], {}):
+                forged = copy.deepcopy(export)
+                target = forged["events"][index]
+                (target if key in ("at", "seq", "type", "match_id") else target["data"])[
+                    key] = value
+                for candidate in (forged, rechain(copy.deepcopy(forged))):
+                    verdict = verify_export(candidate)
+                    tried += 1
+                    assert str(verdict).startswith(("OK: ", "FAILED: "))
+    assert tried > 100

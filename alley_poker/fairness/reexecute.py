@@ -71,6 +71,12 @@ class Rerun:
         except InvariantViolation as error:
             raise Mismatch(asked.seq, asked.type,
                            f"recorded {_words(given)}, the rules break: {error}") from None
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:
+            # A command no scorer or screen could send (a name that is a list, standing
+            # pins that are a number): the ledger's commands are typed, the export is not.
+            raise Mismatch(asked.seq, asked.type,
+                           f"recorded {_words(given)}, which is not a command the rules "
+                           f"take: {error!r}") from None
 
     def same(self, recorded: Event, produced: list[Event], index: int) -> None:
         """The ``index``-th recorded event of an action must be the rules' ``index``-th."""

@@ -3,8 +3,9 @@
 The verifier trusts nothing in the export but the rules: the seed must hash to the
 commitment published before the first card; every shuffle (the first deck, each reshuffle)
 and every courtesy draw is recomputed from the seed; every event is folded into the match
-again (each card drawn must be the top of the pile, every state invariant must hold).  It
-stops at the first event that disagrees and names it.
+again (each card drawn must be the top of the pile); and every action is re-executed from
+its input by the ledger's own rules (:mod:`alley_poker.fairness.reexecute`), which must give
+exactly the recorded events.  It stops at the first event that disagrees and names it.
 
 >>> verify_export({"format": "something else"}).problem
 'not a match export (format must be "alley-poker-match-export", version 1 or 2)'
@@ -111,6 +112,10 @@ def _check(match_id: Any, records: list, fairness: Mapping[str, Any],
             events.append(event_from_record(record))
         except EventFormatError as error:
             raise _Disagreement(index, f"not a ledger event: {error}") from None
+        if events[-1].seq != index or events[-1].match_id != match_id:
+            raise _Disagreement(index, f"the export's event #{index} is "
+                                       f"{events[-1].match_id}#{events[-1].seq}: events must be "
+                                       "this match's, numbered from 1 without gaps")
     committed = next((e for e in events if e.type == "deal_committed"), None)
     if committed is None:
         raise _Disagreement(None, "the match committed to no seed (dealt before fair dealing "

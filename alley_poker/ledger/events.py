@@ -130,7 +130,7 @@ def event_from_record(record: Mapping[str, Any]) -> Event:
     where = f"event {match_id}#{seq}"
     if not isinstance(match_id, str) or not isinstance(seq, int) or isinstance(seq, bool):
         raise EventFormatError(f"{where}: match_id must be text and seq an integer")
-    if kind not in EVENT_KEYS:
+    if not isinstance(kind, str) or kind not in EVENT_KEYS:
         raise EventFormatError(f"{where}: unknown event type {kind!r}")
     data = record["data"]
     if not isinstance(data, Mapping):
