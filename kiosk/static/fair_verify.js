@@ -19,8 +19,7 @@
     "23456789TJQKA".split("").forEach(function (r) { "CDHS".split("").forEach(function (s) { cards.push(r + s); }); });
     return cards.concat(JOKERS);
   })();
-  const COMMON = ["actor", "command", "action"];
-  // Each event type's data keys besides COMMON (docs/fairness.md, the export's events).
+  const COMMON = ["actor", "command", "action"];  // and each type's own keys (section 6):
   const KEYS = {
     match_created: "bowlers games ante_cents rules test_mode", consent_recorded: "bowler ante_cents",
     match_started: "pile powers antes", bowler_added: "bowler ante_paid",
@@ -46,7 +45,6 @@
 
   function Disagreement(seq, problem) { this.seq = seq; this.problem = problem; }
   function fail(seq, problem) { throw new Disagreement(seq, problem); }
-
   function isObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
   function isCount(v) { return Number.isSafeInteger(v) && v >= 0; }
   function sameList(a, b) { return a.length === b.length && a.every(function (x, i) { return x === b[i]; }); }
@@ -91,11 +89,10 @@
     }
   }
 
-  // The parts of the match this verifier follows (what an undo must restore, too).
-  function emptyState() {
+  function emptyState() {  // the parts of the match this verifier follows (an undo restores)
     return { status: "new", bowlers: [], hands: {}, pile: [], powers: {}, armed: [], paid: {},
              won: {}, pot: 0, freaky: false, shares: null, paidOut: {}, fairness: null,
-             balls: {}, decisions: {}, lowest: [], consents: [] };
+             balls: {}, decisions: {}, lowest: [], consents: [], streak: {} };
   }
   function snapshot(s) {
     const hands = {};
@@ -106,7 +103,8 @@
              balls: Object.keys(s.balls).reduce(function (out, b) {
                out[b] = s.balls[b].map(function (game) { return game.slice(); }); return out;
              }, {}),
-             decisions: Object.assign({}, s.decisions), lowest: s.lowest.slice(), consents: s.consents.slice() };
+             decisions: Object.assign({}, s.decisions), lowest: s.lowest.slice(), consents: s.consents.slice(),
+             streak: Object.assign({}, s.streak) };
   }
 
   function Walk(exp, seed) {
@@ -171,6 +169,7 @@
     this.goodJoker = isObject(d.rules) ? d.rules.good_joker : undefined;
     this.ante = d.ante_cents;
     this.handicaps = isObject(d.handicaps) ? d.handicaps : {};
+    this.spans = !!(isObject(d.rules) && d.rules.streak_spans_games);
     this.s.status = "open";
     this.created = e.at;
   };
@@ -305,6 +304,7 @@
   Walk.prototype.holland_daze = function (e, d, seq) {
     const hand = this.s.hands[this.seated(seq, d.bowler)];
     if (hand.length) fail(seq, d.bowler + " is Holland-dazed still holding " + hand.join(" "));
+    this.s.streak[d.bowler] = null;
   };
   Walk.prototype.buy_paid = function (e, d, seq) {
     this.pay(seq, this.seated(seq, d.bowler), d.cents, "a buy");

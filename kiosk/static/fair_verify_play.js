@@ -42,11 +42,25 @@
         fail(seq, where + " is recorded as " + ball.pins + " pins" + (ball.mark ? " (" + ball.mark + ")" : "") +
              " with " + up + " standing before it");
       }
-      return { frame: f, ball: b, pins: ball.pins, up: up };
+      return { frame: f, ball: b, pins: ball.pins, up: up, reading: reading(ball) };
+    }
+
+    // What the scorer read of a ball (a correction changes it for exactly one ball).
+    function reading(ball) {
+      return JSON.stringify([ball.pins, ball.standing, ball.foul, ball.gutter, ball.split]);
     }
 
     Walk.prototype.ball_recorded = function (e, d, seq) {
       const who = this.seated(seq, d.bowler), list = games(this, seq, who, d.game);
+      // The streak a ball starts from is the one the bowler's last ball left (a new game
+      // starts afresh unless the house lets streaks span games).
+      const last = this.s.streak[who] === undefined ? null : this.s.streak[who];
+      const fresh = !list.length && d.game > 1 && !this.spans;
+      if (JSON.stringify(d.streak_before) !== JSON.stringify(last) && !(fresh && d.streak_before === null)) {
+        fail(seq, who + "'s ball starts from a streak of " + JSON.stringify(d.streak_before) +
+             ", but their last ball left " + JSON.stringify(last));
+      }
+      this.s.streak[who] = d.streak_after;
       list.push(follows(seq, who, list[list.length - 1], d));
       this.ballNow = { bowler: who, game: d.game, index: list.length - 1 };
     };
@@ -58,7 +72,14 @@
       }
       const kept = [];
       d.balls.forEach(function (ball, i) { kept.push(follows(seq, who, i ? kept[i - 1] : null, ball)); });
+      const changed = kept.filter(function (ball, i) { return ball.reading !== list[i].reading; });
+      if (changed.length !== 1) {
+        fail(seq, "a correction changes exactly one ball's reading, but this one changes " + changed.length +
+             " of " + who + "'s balls in game " + d.game);
+      }
       this.s.balls[who][d.game - 1] = kept;
+      if (d.streak_after !== "unchanged") this.s.streak[who] = d.streak_after;
+      this.corrected = { bowler: who, game: d.game, action: d.action };
     };
 
     // An event a ball caused (`for_ball` = [game, index of the bowler's ball in it]): that ball
@@ -78,6 +99,15 @@
     };
     // Events of a ball's own action that belong to that ball's bowler even without `for_ball`.
     const CAUSED = ["hole_deepened", "card_returned", "lose_card", "steal"];
+
+    // A correction raises its review items on the corrected bowler's game.
+    Walk.prototype.review_raised = function (e, d, seq) {
+      const c = this.corrected;
+      if (c && c.action === d.action && (d.bowler !== c.bowler || d.game !== c.game)) {
+        fail(seq, "the review is raised on " + d.bowler + "'s game " + d.game + ", but the correction was to " +
+             c.bowler + "'s game " + c.game);
+      }
+    };
 
     Walk.prototype.hole_deepened = function (e, d, seq) {
       this.kind = "hole_deepened"; this.causedBy(seq, d);

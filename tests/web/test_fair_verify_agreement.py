@@ -22,19 +22,13 @@ from tests.web.conftest import serve
 pytestmark = pytest.mark.slow
 
 #: (event type, field) whose change only the rules can refuse, and why the browser cannot:
-#: it checks where every card goes, the money, each ball's arithmetic and ten-pin score, and
-#: that a ball's cards, holes and decisions are its bowler's, but not the game's own rules.
-#: A changed card or power is named at the same event by both verifiers.
+#: it checks where every card goes, the money, each ball's arithmetic, streak and ten-pin
+#: score, and that a ball's cards, holes and decisions are its bowler's, but not the game's own
+#: rules.  A changed card or power is named at the same event by both verifiers.
 RULES_ONLY = {
-    # a ball later corrected: the correction's list (which names no ball) puts it right again
-    ("ball_recorded", "pins"),
-    # the ball of another bowler whose frames, score and cards still add up; the streak
-    # (streak_after) that gives it away is the rules'
-    ("ball_recorded", "bowler"),
-    # the seating order, which decides whose decision comes first
+    # the seating order, which decides whose decision comes first (every seat's cards, balls
+    # and money still add up)
     ("match_created", "bowlers"),
-    # whose sheet a review item concerns
-    ("review_raised", "bowler"),
 }
 BATCH = 40
 
