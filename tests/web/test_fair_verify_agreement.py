@@ -15,6 +15,9 @@ from collections import Counter
 import pytest
 
 from alley_poker.fairness.verify import verify_export
+from alley_poker.season_demo import run_season
+from alley_poker.service import open_service
+from alley_poker.service.fair_export import match_export
 from alley_poker.web import create_app
 from tests.fairness_corpus import mutants, varied_exports
 from tests.web.conftest import serve
@@ -119,3 +122,19 @@ def test_the_verifiers_agree_on_every_mutant_but_the_rules_only_fields(verify_pa
         if key.startswith("rules only"):
             report(f"  {key}: {count}")
     assert not wrong, wrong[:5]
+
+
+def test_the_browser_passes_every_match_of_a_league_night(verify_page, tmp_path, report):
+    """Real nights, not only the corpus: three games, handicaps, the scorer's feed."""
+    database = tmp_path / "league.sqlite3"
+    assert not run_season(weeks=1, seed=5, database=database, echo=lambda line: None).unsettled
+    service = open_service(f"sqlite:///{database}")
+    try:
+        exports = [match_export(service, match_id)
+                   for match_id in service.repository.store.match_ids()]
+    finally:
+        service.repository.store.close()
+    assert exports
+    verdicts = browser_verdicts(verify_page, exports)
+    assert all(v["ok"] for v in verdicts), [v["text"] for v in verdicts if not v["ok"]]
+    report(f"browser verifier: OK for the {len(exports)} matches of a league night")
