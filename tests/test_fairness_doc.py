@@ -144,21 +144,30 @@ def test_the_page_alone_reproduces_its_undo_reordering():
     assert page_undo_order(v["undo pile already in place"].split(), drew) is None
 
 
-def test_the_ledger_reorders_an_undo_as_the_page_says():
-    """The ledger's own undo step, on the vector's pile, gives the page's order."""
-    from datetime import UTC, datetime
-    from types import SimpleNamespace
+def test_every_undo_reordering_the_ledger_made_follows_the_page():
+    """Matches played through the ledger (tests/fairness_corpus.py): each undo re-ordering is
+    the page's order for one of the later actions (re-execution checks which one)."""
+    from alley_poker.ledger import MatchState, event_from_record
+    from tests.fairness_corpus import varied_exports
 
-    from alley_poker.ledger.undo import _deal_as_before
-
-    v = doc_vectors()
-    emitted = []
-    ctx = SimpleNamespace(state=SimpleNamespace(pile=v["undo pile"].split()),
-                          emit=lambda kind, **data: emitted.append((kind, data)),
-                          now=datetime(2026, 3, 6, tzinfo=UTC))
-    _deal_as_before(ctx, v["undo later action drew"].split())
-    assert emitted == [("pile_shuffled", {"order": v["undo order"].split(),
-                                          "why": "undo: later cards dealt as before"})]
+    checked = 0
+    for export in varied_exports(8, seed=4):
+        events = [event_from_record(record) for record in export["events"]]
+        state = MatchState.empty(export["match_id"])
+        for event in events:
+            if event.type == "pile_shuffled" and event["why"].startswith("undo:"):
+                undo = events[event["action"] - 1]
+                assert undo.type == "action_undone"
+                later: dict[int, list[str]] = {}
+                for earlier in events[undo["undone_to"]:undo.seq - 1]:
+                    drawn = later.setdefault(earlier["action"], [])
+                    if earlier.type == "card_drawn":
+                        drawn.append(earlier["card"])
+                assert event["order"] in [page_undo_order(list(state.pile), drew)
+                                          for drew in later.values()]
+                checked += 1
+            state.apply(event)
+    assert checked
 
 
 def doc_table(marker: str) -> list[list[str]]:
