@@ -103,6 +103,14 @@ def test_the_page_checks_a_pasted_export_offline(browser, site, tmp_path):
     page.set_input_files("#export-file", str(saved))
     page.wait_for_function("document.querySelector('#verdict').dataset.verdict === 'failed'")
     assert "chain head" in page.text_content("#verdict")
+    # The same file dropped on the page.
+    dropped = page.evaluate_handle("""(text) => {
+        const data = new DataTransfer();
+        data.items.add(new File([text], "match.json", {type: "application/json"}));
+        return data;
+    }""", json.dumps(match_export(service, MATCH)))
+    page.dispatch_event(".verify-paste", "drop", {"dataTransfer": dropped})
+    page.wait_for_function("document.querySelector('#verdict').dataset.verdict === 'ok'")
     # Loading by id needs the server: offline, the page says so and how to do without.
     page.fill("#match-id", MATCH)
     page.click("#load-match")
