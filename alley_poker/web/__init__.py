@@ -31,6 +31,7 @@ from alley_poker.web.api import api
 from alley_poker.web.auth import hash_pin
 from alley_poker.web.commissioner import commissioner
 from alley_poker.web.errors import register_error_handlers
+from alley_poker.web.fair_verify_page import verify_page
 from alley_poker.web.kiosk import kiosk
 from alley_poker.web.kiosk_pairing import KioskGate
 from alley_poker.web.offline import offline
@@ -130,7 +131,7 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     register_error_handlers(app)
     app.add_template_filter(cards_markup, "cards")
     app.add_template_filter(money_markup, "money")
-    for blueprint in (kiosk, commissioner, phone, api, offline):
+    for blueprint in (kiosk, commissioner, phone, api, offline, verify_page):
         app.register_blueprint(blueprint)
     install_sign_in_limits(app)
     # Browsers ask for /favicon.ico whatever the page links: answer it, not a 404 per visit.

@@ -318,6 +318,11 @@
         "(alley-poker verify) · seed revealed " + fair.seed + " (commitment " + fair.commitment + ")"
       : "Fair deal: the cards were sealed before the first ball and can be checked after " +
         "the match · seal " + fair.commitment;
+    if (fair.seed && (state.status === "settled" || state.status === "void")) {
+      const check = el("a", "check-match", "Check this match");  // /verify, in the bowler's browser
+      check.href = "/verify?match=" + encodeURIComponent(state.match_id);
+      fairDeal.append(" ", check);
+    }
   }
 
   const STATUS_WORDS = { open: "waiting to start", playing: "playing",

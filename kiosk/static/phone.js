@@ -247,6 +247,20 @@
     renderMine(state.bowlers[bowler]);
     renderMyOdds();
     renderBoard();
+    renderCheckLink();
+  }
+
+  // Once the match is settled or void, anyone can check every card of it (/verify).
+  function renderCheckLink() {
+    let link = document.getElementById("check-match");
+    const done = state.status === "settled" || state.status === "void";
+    if (!link && done) {
+      link = C.el("a", "check-match", "Check this match");
+      link.id = "check-match";
+      link.href = "/verify?match=" + encodeURIComponent(matchId);
+      boardLine.after(link);
+    }
+    if (link) link.hidden = !done;
   }
 
   // The bowler's moments, rebuilt from the match's log on every open (phone_moments.js).

@@ -291,6 +291,11 @@
       live.append(el("p", "fair-deal", state.fairness.seed
         ? "Seed revealed: " + state.fairness.seed + " (commitment " + state.fairness.commitment + ")"
         : "Deal commitment: " + state.fairness.commitment));
+      if (state.fairness.seed && (state.status === "settled" || state.status === "void")) {
+        const check = el("a", "check-match", "Check this match");
+        check.href = "/verify?match=" + encodeURIComponent(matchId);
+        live.lastElementChild.append(" ", check);
+      }
     }
     const table = el("table", "bowlers");
     const head = el("tr");

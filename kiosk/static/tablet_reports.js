@@ -53,6 +53,13 @@
           return [m.match_id, m.status, m.commitment || "(dealt before fair dealing)",
                   m.seed || (m.commitment ? "revealed at settlement" : "—"), m.chain_head || "—"];
         }, 5);
+        (reply.fair_deals || []).forEach(function (m, i) {  // finished: checkable at /verify
+          const row = deals.querySelector("tbody").rows[i];
+          if (!m.seed || !row) return;
+          const check = T.el("a", "check-match", "Check this match");
+          check.href = "/verify?match=" + encodeURIComponent(m.match_id);
+          row.cells[0].append(" ", check);
+        });
       }
     }).catch(function (problem) { failed(tbody, 5, problem); });
   }

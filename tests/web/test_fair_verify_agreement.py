@@ -1,0 +1,140 @@
+"""The browser's verifier (kiosk/static/fair_verify.js, written from docs/fairness.md) and
+``alley-poker verify`` (re-execution through the ledger) agree, in Chromium: on 1,000 generated
+exports (both OK) and on every re-chained mutant of a varied night's exports.
+
+The browser cannot re-run the game's rules (which ball earns which card, who must decide,
+who wins), so a mutant the rules alone refuse (a ball's pins, a decision's bowler, ...) passes
+in the browser: those fields are listed in RULES_ONLY, and every disagreement must be one of
+them, never a card, a shuffle, a seed or the chain.  The counts are reported."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from alley_poker.fairness.verify import verify_export
+from alley_poker.season_demo import run_season
+from alley_poker.service import open_service
+from alley_poker.service.fair_export import match_export
+from alley_poker.web import create_app
+from tests.fairness_corpus import mutants, varied_exports
+from tests.web.conftest import serve
+
+pytestmark = pytest.mark.slow
+
+#: (event type, field) whose change only the rules can refuse, and why the browser cannot:
+#: it checks where every card goes, the money, each ball's arithmetic, streak and ten-pin
+#: score, and that a ball's cards, holes and decisions are its bowler's, but not the game's own
+#: rules.  A changed card or power is named at the same event by both verifiers.
+RULES_ONLY = {
+    # the seating order, which decides whose decision comes first (every seat's cards, balls
+    # and money still add up)
+    ("match_created", "bowlers"),
+}
+BATCH = 40
+
+
+def browser_verdicts(page, exports: list[dict]) -> list[dict]:
+    """The page's verdict on each export: one page load, batches of JSON texts."""
+    found: list[dict] = []
+    for start in range(0, len(exports), BATCH):
+        texts = [json.dumps(export) for export in exports[start:start + BATCH]]
+        found += page.evaluate("""async (texts) => {
+            const out = [];
+            for (const text of texts) {
+                const v = await window.AlleyFairVerify.verifyText(text);
+                out.push({ok: v.ok, seq: v.seq, text: v.text});
+            }
+            return out;
+        }""", texts)
+    return found
+
+
+@pytest.fixture(scope="module")
+def verify_page(browser_module):
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": "sqlite://"})
+    running = serve(app)
+    page = browser_module.new_page()
+    page.goto(f"{running.url}/verify")
+    page.wait_for_function("window.AlleyFairVerify !== undefined")
+    yield page
+    page.close()
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser_module():
+    from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def exports():
+    return varied_exports(1000, seed=0)
+
+
+def test_both_verifiers_pass_1000_generated_exports(verify_page, exports, report):
+    python = [verify_export(export) for export in exports]
+    assert all(v.ok for v in python), next(str(v) for v in python if not v.ok)
+    browser = browser_verdicts(verify_page, exports)
+    refused = [(e["match_id"], v["text"]) for e, v in zip(exports, browser, strict=True)
+               if not v["ok"]]
+    assert not refused, refused[:3]
+    report(f"browser and Python verifiers agree on {len(exports)} generated exports (all OK)")
+
+
+def test_the_verifiers_agree_on_every_mutant_but_the_rules_only_fields(verify_page, exports,
+                                                                        report):
+    night = exports[:8]  # one match of each plan: undo, drain, void, correct, plain, ...
+    tried = [(what, kind, mutated) for export in night for what, kind, mutated in mutants(export)]
+    python = [verify_export(mutated) for _, _, mutated in tried]
+    browser = browser_verdicts(verify_page, [mutated for _, _, mutated in tried])
+    tally: Counter = Counter()
+    wrong = []
+    for (what, kind, _), py, js in zip(tried, python, browser, strict=True):
+        field = (what.split("(", 1)[1].split(")")[0], what.rsplit(" ", 1)[1])
+        tally[kind] += 1
+        if py.ok == js["ok"]:
+            tally["agree"] += 1
+            tally[f"{kind} agree"] += 1
+            same = py.ok or py.seq == js["seq"]
+            tally["same event" if same else "other event"] += 1
+            if not same and kind in ("card", "power"):  # randomness and cards: to the event
+                wrong.append((what, str(py), js["text"]))
+        elif not py.ok and field in RULES_ONLY:
+            tally[f"rules only: {field[0]}.{field[1]}"] += 1
+        else:
+            wrong.append((what, str(py), js["text"]))
+    report(f"mutants: {len(tried)} tried; the browser's verdict agrees with Python's on "
+           f"{tally['agree']} ({tally['same event']} of them naming the same event or both OK, "
+           f"{tally['other event']} another event); "
+           f"{len(tried) - tally['agree'] - len(wrong)} refused by the rules only")
+    report("  by field kind, agreeing/tried: " + ", ".join(
+        f"{kind} {tally[kind + ' agree']}/{tally[kind]}" for kind in sorted(
+            {kind for _, kind, _ in tried})))
+    for key, count in sorted(tally.items()):
+        if key.startswith("rules only"):
+            report(f"  {key}: {count}")
+    assert not wrong, wrong[:5]
+
+
+def test_the_browser_passes_every_match_of_a_league_night(verify_page, tmp_path, report):
+    """Real nights, not only the corpus: three games, handicaps, the scorer's feed."""
+    database = tmp_path / "league.sqlite3"
+    assert not run_season(weeks=1, seed=5, database=database, echo=lambda line: None).unsettled
+    service = open_service(f"sqlite:///{database}")
+    try:
+        exports = [match_export(service, match_id)
+                   for match_id in service.repository.store.match_ids()]
+    finally:
+        service.repository.store.close()
+    assert exports
+    verdicts = browser_verdicts(verify_page, exports)
+    assert all(v["ok"] for v in verdicts), [v["text"] for v in verdicts if not v["ok"]]
+    report(f"browser verifier: OK for the {len(exports)} matches of a league night")
