@@ -12,7 +12,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -65,6 +65,52 @@ def pty_pair(tmp_path: Path):
     pair.plug()
     yield pair
     pair.unplug()
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+class Chromium:
+    """One headless Chromium for the whole test process (each xdist worker has its own),
+    launched when a test first asks for it and launched again should it have died."""
+
+    def __init__(self, playwright) -> None:
+        self.playwright = playwright
+        self.running = None
+
+    def browser(self):
+        if self.running is None or not self.running.is_connected():
+            self.running = self.playwright.chromium.launch(executable_path=CHROMIUM,
+                                                           args=CHROMIUM_ARGS)
+        return self.running
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Chromium]:
+    if shutil.which("chromium") is None:
+        skip_or_fail("chromium is not installed (scripts/install-system-deps installs it)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_or_fail("the playwright package is not installed (pip install -e .[test])")
+    with sync_playwright() as playwright:
+        shared = Chromium(playwright)
+        yield shared
+        if shared.running is not None and shared.running.is_connected():
+            shared.running.close()
+
+
+@pytest.fixture
+def browser(chromium: Chromium):
+    """The process's Chromium; every context (and page) a test opens in it is closed after
+    the test, so no cookie, storage or open socket of one test reaches the next."""
+    running = chromium.browser()
+    yield running
+    for context in list(running.contexts):
+        context.close()
 
 
 #: Figures tests measured for a person to read (restart times, takeover times), shown together

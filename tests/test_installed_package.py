@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import skip_or_fail
+from tests.ports import free_port
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,12 +104,6 @@ def test_the_installed_demo_runs_from_outside_the_checkout(installed: Path, outs
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert "/kiosk/1-2" in result.stdout and "Traceback" not in result.stderr
     assert (outside / "demo.sqlite3").exists()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def fetch(url: str) -> tuple[int, bytes]:
