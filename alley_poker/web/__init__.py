@@ -36,7 +36,7 @@ from alley_poker.web.kiosk_pairing import KioskGate
 from alley_poker.web.page_filters import cards_markup, money_markup
 from alley_poker.web.phone import PhoneGate, install_log_redaction, phone
 from alley_poker.web.sign_in_limits import install_sign_in_limits
-from alley_poker.web.sockets import SocketBridge
+from alley_poker.web.sockets import SocketBridge, socketio_channel
 from alley_poker.web.tokens import install_request_guard
 from kiosk import KIOSK_DIR
 
@@ -138,7 +138,8 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     app.extensions["feed_status"] = FeedStatusBoard(service.bus)
     app.extensions["night_close"] = NightCloseBoard(service)
     socketio = SocketIO(app, async_mode="threading",
-                        message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"])
+                        message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
+                        channel=socketio_channel(service.centre))
     gate = KioskGate(app.extensions["kiosk_devices"],
                      per_window=int(app.config["KIOSK_DECISIONS_PER_MINUTE"]), window_s=60.0)
     app.extensions["socketio_bridge"] = SocketBridge(socketio, service, gate)
