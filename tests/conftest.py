@@ -114,8 +114,11 @@ def browser(chromium: Chromium):
 
 
 #: Figures tests measured for a person to read (restart times, takeover times), shown together
-#: at the end of the run: pytest keeps a passing test's own output to itself.
+#: at the end of the run: pytest keeps a passing test's own output to itself.  A test hands
+#: them on in its report's ``user_properties``, which pytest-xdist carries from the worker
+#: that ran the test to the process that prints the summary.
 _REPORTED: list[str] = []
+FIGURES = "measured figures"
 
 
 @pytest.fixture
@@ -124,10 +127,18 @@ def report(request) -> Callable[[str], None]:
 
     def add(text: str) -> None:
         print(text)
-        _REPORTED.extend(f"{request.node.nodeid}: {line}" if index == 0 else f"    {line}"
-                         for index, line in enumerate(text.strip().splitlines()))
+        request.node.user_properties.append((FIGURES, text))
 
     return add
+
+
+def pytest_runtest_logreport(report) -> None:
+    if report.when != "teardown":
+        return
+    for name, text in report.user_properties:
+        if name == FIGURES:
+            _REPORTED.extend(f"{report.nodeid}: {line}" if index == 0 else f"    {line}"
+                             for index, line in enumerate(text.strip().splitlines()))
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

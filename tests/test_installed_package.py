@@ -19,6 +19,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from tests.conftest import skip_or_fail
 from tests.ports import free_port
@@ -28,19 +29,32 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
 
 
+def built_wheel(tmp_path_factory) -> Path:
+    """The project's wheel, built once per run: pytest-xdist workers share the run's temporary
+    root, and take turns (a file lock) so that only the first builds in the checkout (a
+    build writes build/ and *.egg-info there; two at once would trip over each other)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's root, above each worker's own folder
+    wheels = shared / "alley-poker-wheel"
+    with FileLock(shared / "alley-poker-wheel.lock"):
+        if not list(wheels.glob("alley_poker-*.whl")):
+            build = subprocess.run(
+                [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w",
+                 str(wheels), str(PROJECT_ROOT)],
+                capture_output=True, text=True, timeout=300)
+            if build.returncode != 0:
+                skip_or_fail(f"cannot build the wheel (no package index for setuptools?): "
+                             f"{build.stderr[-800:]}")
+    (wheel,) = wheels.glob("alley_poker-*.whl")
+    return wheel
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """The folder the wheel was installed into (``--target``)."""
-    work = tmp_path_factory.mktemp("installed")
-    wheels, site = work / "wheels", work / "site"
-    build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels),
-         str(PROJECT_ROOT)],
-        capture_output=True, text=True, timeout=300)
-    if build.returncode != 0:
-        skip_or_fail(f"cannot build the wheel (no package index for setuptools?): "
-                     f"{build.stderr[-800:]}")
-    (wheel,) = wheels.glob("alley_poker-*.whl")
+    wheel = built_wheel(tmp_path_factory)
+    site = tmp_path_factory.mktemp("installed") / "site"
     install = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(site),
          str(wheel)],
