@@ -113,6 +113,38 @@ def browser(chromium: Chromium):
         context.close()
 
 
+def pytest_collection_modifyitems(config, items) -> None:
+    """Under pytest-xdist, start each worker on its share of the long tests.
+
+    ``--dist worksteal`` first hands worker ``i`` the ``i``-th of equal runs of the collected
+    list, then moves queued tests from a busy worker to an idle one.  The long tests
+    (``slow``, ``bench``: a few dozen of some 1,500, half the suite's time) are dealt out in
+    turn to the front of those runs, so they run side by side from the start instead of
+    queueing behind each other on one worker at the end.  Every worker collects the same
+    list and orders it the same way, as xdist requires.
+    """
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
+    if workers < 2:
+        return
+    long = [item for item in items if item.get_closest_marker("slow")
+            or item.get_closest_marker("bench")]
+    if not long:
+        return
+    chosen = set(long)
+    short = [item for item in items if item not in chosen]
+    runs: list[list] = [[] for _ in range(workers)]
+    for index, item in enumerate(long):
+        runs[index % workers].append(item)
+    left = len(items)
+    for number, run in enumerate(runs):
+        size = left // (workers - number)  # worksteal's first split: pending // nodes left
+        left -= size
+        take = max(0, size - len(run))
+        run.extend(short[:take])
+        del short[:take]
+    items[:] = [item for run in runs for item in run] + short
+
+
 #: Figures tests measured for a person to read (restart times, takeover times), shown together
 #: at the end of the run: pytest keeps a passing test's own output to itself.  A test hands
 #: them on in its report's ``user_properties``, which pytest-xdist carries from the worker
