@@ -214,7 +214,7 @@ def test_a_bowler_guesses_the_ball_return_and_steals_with_a_tap(browser, live_se
     page.wait_for_selector(f"{bob} .decision", state="detached")
     state = service.state("m1")
     assert face in [state.display_card(card) for card in state.hands["Bob"]]
-    assert page.locator(f"{bob} .card[data-card='{face}']").count() == 1
+    page.locator(f"{bob} .card[data-card='{face}']").wait_for()  # exactly one (strict)
     assert page.locator(f"{ann} .card[data-card='{face}']").count() == 0
 
 
