@@ -12,7 +12,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -67,9 +67,90 @@ def pty_pair(tmp_path: Path):
     pair.unplug()
 
 
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+class Chromium:
+    """One headless Chromium for the whole test process (each xdist worker has its own),
+    launched when a test first asks for it and launched again should it have died."""
+
+    def __init__(self, playwright) -> None:
+        self.playwright = playwright
+        self.running = None
+
+    def browser(self):
+        if self.running is None or not self.running.is_connected():
+            self.running = self.playwright.chromium.launch(executable_path=CHROMIUM,
+                                                           args=CHROMIUM_ARGS)
+        return self.running
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Chromium]:
+    if shutil.which("chromium") is None:
+        skip_or_fail("chromium is not installed (scripts/install-system-deps installs it)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_or_fail("the playwright package is not installed (pip install -e .[test])")
+    with sync_playwright() as playwright:
+        shared = Chromium(playwright)
+        yield shared
+        if shared.running is not None and shared.running.is_connected():
+            shared.running.close()
+
+
+@pytest.fixture
+def browser(chromium: Chromium):
+    """The process's Chromium; every context (and page) a test opens in it is closed after
+    the test, so no cookie, storage or open socket of one test reaches the next."""
+    running = chromium.browser()
+    yield running
+    for context in list(running.contexts):
+        context.close()
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Under pytest-xdist, start each worker on its share of the long tests.
+
+    ``--dist worksteal`` first hands worker ``i`` the ``i``-th of equal runs of the collected
+    list, then moves queued tests from a busy worker to an idle one.  The long tests
+    (``slow``, ``bench``: a few dozen of some 1,500, half the suite's time) are dealt out in
+    turn to the front of those runs, so they run side by side from the start instead of
+    queueing behind each other on one worker at the end.  Every worker collects the same
+    list and orders it the same way, as xdist requires.
+    """
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
+    if workers < 2:
+        return
+    long = [item for item in items if item.get_closest_marker("slow")
+            or item.get_closest_marker("bench")]
+    if not long:
+        return
+    chosen = set(long)
+    short = [item for item in items if item not in chosen]
+    runs: list[list] = [[] for _ in range(workers)]
+    for index, item in enumerate(long):
+        runs[index % workers].append(item)
+    left = len(items)
+    for number, run in enumerate(runs):
+        size = left // (workers - number)  # worksteal's first split: pending // nodes left
+        left -= size
+        take = max(0, size - len(run))
+        run.extend(short[:take])
+        del short[:take]
+    items[:] = [item for run in runs for item in run] + short
+
+
 #: Figures tests measured for a person to read (restart times, takeover times), shown together
-#: at the end of the run: pytest keeps a passing test's own output to itself.
+#: at the end of the run: pytest keeps a passing test's own output to itself.  A test hands
+#: them on in its report's ``user_properties``, which pytest-xdist carries from the worker
+#: that ran the test to the process that prints the summary.
 _REPORTED: list[str] = []
+FIGURES = "measured figures"
 
 
 @pytest.fixture
@@ -78,10 +159,18 @@ def report(request) -> Callable[[str], None]:
 
     def add(text: str) -> None:
         print(text)
-        _REPORTED.extend(f"{request.node.nodeid}: {line}" if index == 0 else f"    {line}"
-                         for index, line in enumerate(text.strip().splitlines()))
+        request.node.user_properties.append((FIGURES, text))
 
     return add
+
+
+def pytest_runtest_logreport(report) -> None:
+    if report.when != "teardown":
+        return
+    for name, text in report.user_properties:
+        if name == FIGURES:
+            _REPORTED.extend(f"{report.nodeid}: {line}" if index == 0 else f"    {line}"
+                             for index, line in enumerate(text.strip().splitlines()))
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

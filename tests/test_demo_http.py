@@ -9,7 +9,7 @@ import pytest
 
 from alley_poker.demo import MATCH_LANES, run_demo
 from tests.test_demo import PROJECT_ROOT, _alley_poker_command, _Output
-from tests.web.conftest import browser, free_port  # noqa: F401  (the Chromium fixture)
+from tests.web.conftest import free_port
 
 
 def test_the_demo_night_on_a_live_page_deals_settles_and_pays_every_pot(tmp_path):
@@ -34,7 +34,7 @@ def test_the_demo_refuses_an_unknown_feed(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_kiosk_is_live_through_a_night_dealt_from_the_page(tmp_path, browser):  # noqa: F811
+def test_the_kiosk_is_live_through_a_night_dealt_from_the_page(tmp_path, browser):
     """``alley-poker demo --feed http`` as a visitor runs it, the kiosk in real Chromium."""
     port = free_port()
     process = subprocess.Popen(
@@ -53,7 +53,7 @@ def test_the_kiosk_is_live_through_a_night_dealt_from_the_page(tmp_path, browser
         page.wait_for_selector("#connection[data-state=live]")
         # A card dealt from a ball the feed read off the page appears while the night runs.
         page.wait_for_selector("section.bowler .card")
-        page.screenshot(path="/tmp/kiosk-http-demo.png")
+        page.screenshot(path=tmp_path / "kiosk-http-demo.png")
         assert process.poll() is None, "the night was over before the kiosk saw a card"
         output.wait_for(r"the night is over: every match is settled or void", 180)
         assert process.wait(30) == 0

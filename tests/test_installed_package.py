@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,27 +19,41 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from tests.conftest import skip_or_fail
+from tests.ports import free_port
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.slow
 
 
+def built_wheel(tmp_path_factory) -> Path:
+    """The project's wheel, built once per run: pytest-xdist workers share the run's temporary
+    root, and take turns (a file lock) so that only the first builds in the checkout (a
+    build writes build/ and *.egg-info there; two at once would trip over each other)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's root, above each worker's own folder
+    wheels = shared / "alley-poker-wheel"
+    with FileLock(shared / "alley-poker-wheel.lock"):
+        if not list(wheels.glob("alley_poker-*.whl")):
+            build = subprocess.run(
+                [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w",
+                 str(wheels), str(PROJECT_ROOT)],
+                capture_output=True, text=True, timeout=300)
+            if build.returncode != 0:
+                skip_or_fail(f"cannot build the wheel (no package index for setuptools?): "
+                             f"{build.stderr[-800:]}")
+    (wheel,) = wheels.glob("alley_poker-*.whl")
+    return wheel
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    """The project built into a wheel, once for every test here."""
-    wheels = tmp_path_factory.mktemp("wheels")
-    build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels),
-         str(PROJECT_ROOT)],
-        capture_output=True, text=True, timeout=300)
-    if build.returncode != 0:
-        skip_or_fail(f"cannot build the wheel (no package index for setuptools?): "
-                     f"{build.stderr[-800:]}")
-    (built,) = wheels.glob("alley_poker-*.whl")
-    return built
+    """The project built into a wheel, once for the whole run."""
+    return built_wheel(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
@@ -110,12 +123,6 @@ def test_the_installed_demo_runs_from_outside_the_checkout(installed: Path, outs
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert "/kiosk/1-2" in result.stdout and "Traceback" not in result.stderr
     assert (outside / "demo.sqlite3").exists()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def fetch(url: str) -> tuple[int, bytes]:

@@ -39,7 +39,7 @@ from alley_poker.web.page_filters import cards_markup, money_markup
 from alley_poker.web.phone import PhoneGate, install_log_redaction, phone
 from alley_poker.web.sign_in_limits import install_sign_in_limits
 from alley_poker.web.socket_frames import GuardedPacket, register_refused_frames
-from alley_poker.web.sockets import SocketBridge
+from alley_poker.web.sockets import SocketBridge, socketio_channel
 from alley_poker.web.tokens import install_request_guard
 from kiosk import KIOSK_DIR
 
@@ -142,7 +142,8 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     app.extensions["night_close"] = NightCloseBoard(service)
     # A frame the server cannot read is answered with an error (web.socket_frames).
     socketio = SocketIO(app, async_mode="threading", serializer=GuardedPacket,
-                        message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"])
+                        message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
+                        channel=socketio_channel(service.centre))
     register_refused_frames(socketio)
     gate = KioskGate(app.extensions["kiosk_devices"],
                      per_window=int(app.config["KIOSK_DECISIONS_PER_MINUTE"]), window_s=60.0)

@@ -47,8 +47,15 @@ from alley_poker.web.view_patch import view_patch
 log = logging.getLogger(__name__)
 
 
-#: Flask-SocketIO's default message-queue channel, which ``create_app`` uses.
-SOCKETIO_CHANNEL = "flask-socketio"
+def socketio_channel(centre: str) -> str:
+    """The Redis channel on which a centre's processes hand each other their Socket.IO pushes:
+    one per centre (as the bus is), so the centres of a chain sharing one Redis (or two test
+    runs side by side) never receive each other's pushes at all.
+
+    >>> socketio_channel("north")
+    'alley:north:socketio'
+    """
+    return f"alley:{centre}:socketio"
 
 
 def match_rooms(service: AlleyService, match_id: str) -> list[str]:
@@ -109,8 +116,8 @@ class MatchUpdates:
 
 def external_emitter(service: AlleyService, message_queue: str) -> MatchUpdates:
     """Pushes from a process that serves no clients (the worker), through the queue."""
-    return MatchUpdates(SocketIO(message_queue=message_queue, channel=SOCKETIO_CHANNEL),
-                        service)
+    return MatchUpdates(SocketIO(message_queue=message_queue,
+                                 channel=socketio_channel(service.centre)), service)
 
 
 class SocketBridge:

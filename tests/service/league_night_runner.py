@@ -11,7 +11,6 @@ each mark earns, and the card invariants.
 
 from __future__ import annotations
 
-import socket
 import statistics
 import threading
 import time
@@ -25,6 +24,7 @@ from alley_poker.service import AlleyService
 from drivers.base import BallRecorded
 from drivers.feed_writer import FeedWriter, serve
 from drivers.simulator import Simulator
+from tests.ports import free_port  # noqa: F401  (re-exported for the crash tests)
 from tests.service.test_feed_to_ledger import expected_marks
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -170,9 +170,3 @@ def wait_until(condition: Callable[[], bool], timeout: float, poll: float = 0.05
             return False
         time.sleep(poll)
     return True
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]

@@ -11,7 +11,8 @@ deadlines pass.  After every step:
 - with nothing held, each bowler's balls in the ledger are the scorer's, in order.
 
 At the end the scorer sends the rest, the held balls are resolved (re-sync, apply), and the
-match settles.  Runs on SQLite and PostgreSQL (a centre of its own per example).
+match settles.  Runs on SQLite and PostgreSQL (a centre of its own per example); the long
+run on SQLite only.
 """
 
 from __future__ import annotations
@@ -277,9 +278,12 @@ def test_every_ball_counts_quick(backend, request):
     _run(request.getfixturevalue(f"{backend}_url"), QUICK)
 
 
+# The long run is on SQLite only: the machine and its checks do not depend on the back-end,
+# and PostgreSQL's part (a centre of its own per example, every write and read) is what the
+# quick run above checks on it, as the store's own tests do with every query on both.  The
+# same 200 nights on PostgreSQL took twice as long and asserted nothing more (issue 28).
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_every_ball_counts_long_runs(backend, request, report):
-    _run(request.getfixturevalue(f"{backend}_url"), LONG)
-    report(f"every ball counts [{backend}]: {LONG.max_examples} nights of up to "
+def test_every_ball_counts_long_runs(sqlite_url, report):
+    _run(sqlite_url, LONG)
+    report(f"every ball counts [sqlite]: {LONG.max_examples} nights of up to "
            f"{LONG.stateful_step_count} steps, every invariant held, every match settled")

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -20,7 +18,7 @@ from alley_poker.ledger import commands as c
 from alley_poker.service import AlleyService
 from alley_poker.service import open_service as service_over_store
 from alley_poker.web import create_app
-from tests.conftest import skip_or_fail
+from tests.ports import free_port  # noqa: F401  (ports for the tests' servers: tests/ports.py)
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 PIN = "2468"
@@ -157,27 +155,12 @@ def serve_in_process(database: Path, port: int) -> subprocess.Popen:
     return process
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def press_on(page, locator) -> None:
+    """Hold the mouse button down over the middle of ``locator``'s element.
 
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
-
-
-@pytest.fixture
-def browser():
-    if shutil.which("chromium") is None:
-        skip_or_fail("chromium is not installed (scripts/install-system-deps installs it)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        skip_or_fail("the playwright package is not installed (pip install -e .[test])")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    ``hover`` waits for the element to be there, visible and still (trying again if a redraw
+    replaces it), then moves the pointer onto it.  A ``bounding_box()`` read straight away is
+    None while the element is not drawn yet or was just replaced: CI saw that once.
+    """
+    locator.hover()
+    page.mouse.down()

@@ -22,11 +22,10 @@ from tests.web.conftest import (
     free_port,
     open_service,
     pair_kiosk,
+    press_on,
     serve,
     serve_in_process,
 )
-
-SCREENSHOT = "/tmp/kiosk.png"
 
 
 def open_kiosk(browser, url: str, width: int = 1920, height: int = 1080, *,
@@ -44,7 +43,7 @@ def open_kiosk(browser, url: str, width: int = 1920, height: int = 1080, *,
     return page
 
 
-def test_kiosk_shows_a_strikes_cards_within_a_second(browser, live_server, service):
+def test_kiosk_shows_a_strikes_cards_within_a_second(browser, live_server, service, tmp_path):
     page = open_kiosk(browser, live_server.url)
     assert page.locator("section.bowler[data-bowler=Ann] .card").count() == 0
     started = time.monotonic()
@@ -69,7 +68,7 @@ def test_kiosk_shows_a_strikes_cards_within_a_second(browser, live_server, servi
     # Ann is in frame 2 now, Bob still in frame 1: the lanes are in frame 1.
     assert page.inner_text("#match-line").endswith("game 1 of 1 · frame 1")
     page.wait_for_timeout(600)  # let the deal and banner animations finish for the picture
-    page.screenshot(path=SCREENSHOT)
+    page.screenshot(path=tmp_path / "kiosk.png")
 
 
 def test_a_strike_from_the_simulators_feed_line_is_on_the_kiosk_within_a_second(
@@ -111,7 +110,8 @@ def test_a_strike_from_the_simulators_feed_line_is_on_the_kiosk_within_a_second(
         feed.stop()
 
 
-def test_a_gutter_prompt_appears_and_a_tap_on_a_card_loses_it(browser, live_server, service):
+def test_a_gutter_prompt_appears_and_a_tap_on_a_card_loses_it(browser, live_server, service,
+                                                              tmp_path):
     page = open_kiosk(browser, live_server.url, device_token=pair_kiosk(live_server.app))
     page.wait_for_selector("body[data-paired=yes]")
     service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
@@ -121,7 +121,7 @@ def test_a_gutter_prompt_appears_and_a_tap_on_a_card_loses_it(browser, live_serv
     assert "tap a card" in page.inner_text(f"{ann} .decision")
     wait_for_banner(page, "GUTTER")  # after the strike's banner has had its turn
     page.wait_for_timeout(600)
-    page.screenshot(path="/tmp/kiosk-gutter.png")
+    page.screenshot(path=tmp_path / "kiosk-gutter.png")
     hand_before = service.state("m1").hands["Ann"]
     chosen = page.locator(f"{ann} .card").nth(1)
     face = chosen.get_attribute("data-card")
@@ -214,11 +214,12 @@ def test_a_bowler_guesses_the_ball_return_and_steals_with_a_tap(browser, live_se
     page.wait_for_selector(f"{bob} .decision", state="detached")
     state = service.state("m1")
     assert face in [state.display_card(card) for card in state.hands["Bob"]]
-    assert page.locator(f"{bob} .card[data-card='{face}']").count() == 1
+    page.locator(f"{bob} .card[data-card='{face}']").wait_for()  # exactly one (strict)
     assert page.locator(f"{ann} .card[data-card='{face}']").count() == 0
 
 
-def test_end_of_match_draw_and_buy_are_taps_on_the_kiosk(browser, live_server, service):
+def test_end_of_match_draw_and_buy_are_taps_on_the_kiosk(browser, live_server, service,
+                                                        tmp_path):
     _bowl_to_the_end_draw(service)
     page = open_kiosk(browser, live_server.url, device_token=pair_kiosk(live_server.app))
     page.wait_for_selector("body[data-paired=yes]")
@@ -231,7 +232,7 @@ def test_end_of_match_draw_and_buy_are_taps_on_the_kiosk(browser, live_server, s
     page.wait_for_selector(f"{bob} .decision[data-kind=buy]")
     assert service.state("m1").ante_cents == 100  # a card costs the ante
     assert page.inner_text(f"{bob} .decision button.yes") == "BUY — $1.00"
-    page.screenshot(path="/tmp/kiosk-buy.png")
+    page.screenshot(path=tmp_path / "kiosk-buy.png")
     page.click(f"{bob} .decision button.yes")
     # A buy spends Bob's money: the kiosk asks the desk, and the tablet confirms it.
     page.wait_for_function("document.getElementById('banner').innerText.includes('ASK THE DESK')")
@@ -258,9 +259,7 @@ def test_a_tap_pressed_while_the_screen_changes_still_counts(browser, live_serve
     page = open_kiosk(browser, live_server.url, device_token=pair_kiosk(live_server.app))
     page.wait_for_selector("body[data-paired=yes]")
     ann, bob = "section.bowler[data-bowler=Ann]", "section.bowler[data-bowler=Bob]"
-    button = page.locator(f"{bob} .decision button.no").bounding_box()
-    page.mouse.move(button["x"] + button["width"] / 2, button["y"] + button["height"] / 2)
-    page.mouse.down()
+    press_on(page, page.locator(f"{bob} .decision button.no"))
     service.execute("m1", c.DecideEndDraw("Ann", True, actor="bowler:Ann"))
     page.wait_for_function("window.AlleyKiosk.shown().bowlers.Ann.pending.length === 0")
     page.mouse.up()
@@ -275,9 +274,7 @@ def test_a_hand_resting_on_the_screen_does_not_freeze_it(browser, live_server, s
     page = open_kiosk(browser, live_server.url)
     ann = "section.bowler[data-bowler=Ann]"
     page.wait_for_selector(f"{ann} .decision[data-kind=end_draw]")
-    hand = page.locator(f"{ann} .hand").bounding_box()
-    page.mouse.move(hand["x"] + 5, hand["y"] + 5)
-    page.mouse.down()
+    press_on(page, page.locator(f"{ann} .hand"))
     service.execute("m1", c.DecideEndDraw("Ann", True, actor="bowler:Ann"))
     page.wait_for_function("window.AlleyKiosk.shown().bowlers.Ann.pending.length === 0")
     # Still pressed: the change shows within about a second all the same.

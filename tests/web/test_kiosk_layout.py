@@ -99,7 +99,7 @@ def open_kiosk(browser, url: str, width: int, height: int, names: list[str]):
 
 
 @pytest.mark.parametrize("count", [6, 12])
-def test_every_panel_fits_the_screen_without_scrolling(browser, team_server, count):
+def test_every_panel_fits_the_screen_without_scrolling(browser, team_server, count, tmp_path):
     service, names, url = team_server(count)
     state = service.state("m1")
     assert max(len(hand) for hand in state.hands.values()) >= (9 if count == 6 else 4)
@@ -116,17 +116,17 @@ def test_every_panel_fits_the_screen_without_scrolling(browser, team_server, cou
         narrowest = page.evaluate(
             "Math.min(...[...document.querySelectorAll('.card')].map(c => c.offsetWidth))")
         assert narrowest >= smallest_card, (width, narrowest)
-        page.screenshot(path=f"/tmp/kiosk-{count}-bowlers-{width}.png")
+        page.screenshot(path=tmp_path / f"kiosk-{count}-bowlers-{width}.png")
 
 
-def test_a_pending_decision_still_fits(browser, team_server):
+def test_a_pending_decision_still_fits(browser, team_server, tmp_path):
     service, names, url = team_server(12)
     service.execute("m1", c.RecordBall("Bob", 1, 0, gutter=True, actor="feed:test"))
     assert service.state("m1").pending_for("Bob"), "a gutter opens Bob's lose-card decision"
     page = open_kiosk(browser, url, 1280, 800, names)
     page.wait_for_selector("section.bowler[data-bowler=Bob] .decision")
     assert layout_problems(page) == []
-    page.screenshot(path="/tmp/kiosk-12-bowlers-decision-1280.png")
+    page.screenshot(path=tmp_path / "kiosk-12-bowlers-decision-1280.png")
 
 
 def test_only_new_cards_animate_and_cards_at_rest_are_fully_opaque(browser, team_server):
@@ -187,7 +187,8 @@ PHONE_PROBLEMS = """(parts) => {
 
 
 @pytest.mark.parametrize("count", [2, 6, 12])
-def test_on_a_phone_nothing_is_cut_off_and_the_panels_reflow(browser, team_server, count):
+def test_on_a_phone_nothing_is_cut_off_and_the_panels_reflow(browser, team_server, count,
+                                                            tmp_path):
     service, names, url = team_server(count)
     state = service.state("m1")
     page = open_kiosk(browser, url, 390, 844, names)
@@ -202,4 +203,4 @@ def test_on_a_phone_nothing_is_cut_off_and_the_panels_reflow(browser, team_serve
     lefts = page.eval_on_selector_all(
         "section.bowler", "ps => ps.map(p => Math.round(p.getBoundingClientRect().left))")
     assert len(set(lefts)) == 1, lefts
-    page.screenshot(path=f"/tmp/kiosk-{count}-bowlers-390.png", full_page=True)
+    page.screenshot(path=tmp_path / f"kiosk-{count}-bowlers-390.png", full_page=True)

@@ -35,7 +35,7 @@ def _shown_odds(page) -> dict[str, tuple[str, str]]:
 
 
 def test_the_kiosk_shows_each_bowlers_odds_and_they_change_after_a_ball(
-        browser, odds_server, service):
+        browser, odds_server, service, tmp_path):
     page = open_kiosk(browser, odds_server.url)
     assert page.locator(".odds").count() == 0  # none computed yet
     service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
@@ -59,7 +59,7 @@ def test_the_kiosk_shows_each_bowlers_odds_and_they_change_after_a_ball(
     second = _shown_odds(page)
     assert second["Ann"] != first["Ann"]
     assert service.odds.latest("m1")["bowlers"]["Ann"]["win"] > odds["bowlers"]["Ann"]["win"]
-    page.screenshot(path="/tmp/kiosk-odds.png")
+    page.screenshot(path=tmp_path / "kiosk-odds.png")
 
 
 def test_the_api_carries_the_odds_and_a_ball_never_waits_for_them(service):

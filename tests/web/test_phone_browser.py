@@ -126,14 +126,15 @@ def test_the_phone_takes_the_draw_and_buys_after_naming_the_price(phone, tablet,
     paid = service.state("m1").paid["Ann"]
     buy.tap()
     dialog = phone.locator("#confirm-buy")
-    assert dialog.is_visible() and price in dialog.inner_text()
+    dialog.wait_for()  # shown by the tap's handler; wait rather than read it at once
+    assert price in dialog.inner_text()
     assert service.state("m1").paid["Ann"] == paid  # nothing bought before the confirm
     dialog.locator("#confirm-yes", has_text=f"Buy for {price}").tap()
     phone.wait_for_function("document.querySelectorAll('#my-hand .card').length === 2")
     assert service.state("m1").paid["Ann"] == paid + service.state("m1").ante_cents
     assert "You bought a card" in phone.locator("#moments").inner_text()
     tablet.wait_for_function("!document.querySelector('.decision-row[data-bowler=Ann]')")
-    assert tablet.locator(".decision-row[data-bowler=Bob][data-kind=buy]").count() == 1
+    tablet.locator(".decision-row[data-bowler=Bob][data-kind=buy]").wait_for()  # one (strict)
 
 
 def test_an_expired_or_revoked_phone_shows_a_clear_page(browser, live_server, app):

@@ -143,7 +143,7 @@ def _money(cents: int) -> str:
 
 
 def test_the_phone_shows_the_bowlers_odds_at_390px_and_they_change_after_a_ball(
-        browser, odds_server, odds_app, service):
+        browser, odds_server, odds_app, service, tmp_path):
     page, errors = open_phone(browser, odds_server.url, odds_app)
     assert _shown(page) == {}  # none computed yet
     service.execute("m1", ball("Ann", 10))
@@ -163,7 +163,7 @@ def test_the_phone_shows_the_bowlers_odds_at_390px_and_they_change_after_a_ball(
     assert bar == f"{_percent(ann['win'])}%"
     assert serious_violations(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
-    page.screenshot(path="/tmp/phone-odds.png", full_page=True)
+    page.screenshot(path=tmp_path / "phone-odds.png", full_page=True)
 
     service.execute("m1", ball("Bob", 0, gutter=True))
     service.execute("m1", ball("Bob", 0, gutter=True))

@@ -16,10 +16,7 @@ import pytest
 from alley_poker.cards import card_text
 from alley_poker.ledger import commands as c
 from alley_poker.service.health import feed_report
-from tests.web.conftest import PIN, signed_in_client
-
-SCREENSHOT = "/tmp/tablet.png"
-
+from tests.web.conftest import PIN, press_on, signed_in_client
 
 RED = "rgb(208, 2, 27)"  # --red in kiosk.css
 
@@ -204,9 +201,7 @@ def test_a_click_pressed_while_the_match_changes_still_counts(tablet, service):
     row = card.locator(".decision-row[data-bowler=Ann]")
     row.wait_for()
     face = service.state("m1").display_card(service.state("m1").hands["Ann"][0])
-    button = row.locator("button", has_text=f"Lose {card_text(face)}").bounding_box()
-    tablet.mouse.move(button["x"] + button["width"] / 2, button["y"] + button["height"] / 2)
-    tablet.mouse.down()
+    press_on(tablet, row.locator("button", has_text=f"Lose {card_text(face)}"))
     service.execute("m1", c.RecordBall("Bob", 1, 7, actor="feed:test"))
     tablet.wait_for_timeout(500)  # the change reaches the tablet (a push: milliseconds)
     tablet.mouse.up()
@@ -225,7 +220,7 @@ def test_settlement_downloads_as_csv(tablet, live_server, service):
 
 
 def test_the_dashboard_follows_the_lanes_live_and_shows_feed_health(browser, live_server,
-                                                                    service):
+                                                                    service, tmp_path):
     service.bus.publish("alley", {"kind": "feed_health", "feeds": [
         feed_health("north", "ok"),
         feed_health("south", "silent", seconds_silent=14.2, lines_ok=7),
@@ -259,7 +254,7 @@ def test_the_dashboard_follows_the_lanes_live_and_shows_feed_health(browser, liv
         f"{ann} td.hand .card-text",
         "cards => cards.map(c => [c.textContent, getComputedStyle(c).color])")
     assert colours and all((text[-1] in "♥♦") == (colour == RED) for text, colour in colours)
-    page.screenshot(path=SCREENSHOT, full_page=True)
+    page.screenshot(path=tmp_path / "tablet.png", full_page=True)
 
 
 def test_a_corrected_ball_raises_a_review_applied_with_a_reason_and_lanes_move(
