@@ -170,7 +170,9 @@ class WatchedService(ServiceProcess):
         status = proc_status(pid)
         self.timeline.append((round(time.monotonic() - self.started_at, 1),
                               round(status.get("VmRSS", 0) / 1024, 1), status.get("Threads", 0)))
-        for child in children(pid):
+        # On gunicorn the odds pool is the worker's child: look one generation further.
+        below = {child for parent in self.service_pids() for child in children(parent)}
+        for child in sorted(below - {pid}):
             try:
                 child_status = proc_status(child)
             except OSError:
@@ -275,6 +277,10 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, argpa
     args, rest = parser.parse_known_args(argv)
     if "--duration" not in rest and "--quick" not in rest:
         rest += ["--duration", "160"]
+    if "--server" not in rest:
+        # The walk reads one process's threads, mappings and tracemalloc: the centre must
+        # live in the process it starts (on gunicorn it lives in the forked worker).
+        rest += ["--server", "werkzeug"]
     night = latency.parse_args(rest)
     args.json = night.json
     return args, night

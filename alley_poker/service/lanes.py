@@ -15,7 +15,7 @@ True
 >>> lanes.assign("m2", {(2, 1): "Dee"})
 Traceback (most recent call last):
 ...
-alley_poker.service.lanes.LaneAssignmentError: lane 2 slot 1 is already Cy of match m1
+alley_poker.service.lanes.LaneAssignmentError: lane 2 slot 1 is already taken by Cy in another match
 """
 
 from __future__ import annotations

@@ -147,5 +147,5 @@ def test_a_name_the_roster_cannot_place_waits_for_the_desk(leagues):
     assert (resolved.resolved_bowler, resolved.resolved_by, resolved.open) == (
         ann.bowler_id, "desk:pat", False)
     assert leagues.open_seat_requests() == []
-    with pytest.raises(LeagueError, match="already resolved by desk:pat"):
+    with pytest.raises(LeagueError, match="already answered at another tablet"):
         leagues.resolve_seat_request(request.id, ann.bowler_id, actor="desk:sam")

@@ -65,13 +65,14 @@ def verify_page(browser_module):
 
 
 @pytest.fixture(scope="module")
-def browser_module():
-    from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+def browser_module(chromium):
+    """The worker's one Chromium (tests/conftest.py); this module's page is closed after it."""
+    browser = chromium.browser()
+    before = set(browser.contexts)
+    yield browser
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
 
 
 @pytest.fixture(scope="module")

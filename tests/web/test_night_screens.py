@@ -19,16 +19,12 @@ later ones build on earlier ones' state, as a night does).
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
 from alley_poker.ledger import commands as c
 from alley_poker.web import create_app
-from tests.conftest import skip_or_fail
 from tests.web.conftest import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     DESK,
     OPEN_NIGHT,
     PIN,
@@ -48,17 +44,15 @@ TEAM = ["Carmen", "Dmitri", "Eve", "Francesca", "Gus", "Hiroko"]
 
 
 @pytest.fixture(scope="module")
-def chromium():
-    if shutil.which("chromium") is None:
-        skip_or_fail("chromium is not installed (scripts/install-system-deps installs it)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        skip_or_fail("the playwright package is not installed (pip install -e .[test])")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+def chromium(chromium):
+    """The worker's one Chromium (tests/conftest.py), for every test here; the pages this
+    module opens are closed after it."""
+    browser = chromium.browser()
+    before = set(browser.contexts)
+    yield browser
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
 
 
 def bowl(service, match_id: str, bowler: str, *pins: int, **flags) -> None:
