@@ -128,7 +128,8 @@ def test_the_verifiers_agree_on_every_mutant_but_the_rules_only_fields(verify_pa
 def test_the_browser_passes_every_match_of_a_league_night(verify_page, tmp_path, report):
     """Real nights, not only the corpus: three games, handicaps, the scorer's feed."""
     database = tmp_path / "league.sqlite3"
-    assert not run_season(weeks=1, seed=5, database=database, echo=lambda line: None).unsettled
+    # No seed: a seeded season deals from test generators (it repeats) and commits to nothing.
+    assert not run_season(weeks=1, seed=None, database=database, echo=lambda line: None).unsettled
     service = open_service(f"sqlite:///{database}")
     try:
         exports = [match_export(service, match_id)
