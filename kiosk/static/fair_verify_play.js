@@ -123,6 +123,14 @@
         fail(seq, "the end draw is offered to " + who + ", who does not have the lowest series");
       }
       this.s.decisions[d.id] = who;
+      // Offers of one kind made at once (the buys, the end draws) go round the seats in order.
+      const seat = this.s.bowlers.indexOf(who), last = this.lastOffer;
+      if (last && last.seq === seq - 1 && last.action === d.action && last.kind === d.kind &&
+          seat < last.seat) {
+        fail(seq, "offers made at once are made in seat order, but " + who + "'s comes after " +
+             last.who + "'s");
+      }
+      this.lastOffer = { seq: seq, action: d.action, kind: d.kind, seat: seat, who: who };
     };
     function answered(close) {
       return function (e, d, seq) {
