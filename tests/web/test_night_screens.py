@@ -309,7 +309,7 @@ def open_team_kiosk(chromium, url: str, width: int, height: int, device_token=No
     return page
 
 
-def test_the_kiosk_cuts_nothing_covers_no_card_and_says_it_plainly(chromium, centre):
+def test_the_kiosk_cuts_nothing_covers_no_card_and_says_it_plainly(chromium, centre, tmp_path):
     page = open_team_kiosk(chromium, centre["url"], 1280, 800)
     page.wait_for_function("document.getElementById('pairing-code').textContent.length === 6")
     carmen = "section.bowler[data-bowler=Carmen]"
@@ -334,7 +334,7 @@ def test_the_kiosk_cuts_nothing_covers_no_card_and_says_it_plainly(chromium, cen
         assert page.locator("footer.kiosk-footer #fair-deal").count() == 1
         assert "open Kiosks & API tokens" in page.inner_text("#pairing")
         assert serious_violations(page) == [], width
-        page.screenshot(path=f"/tmp/kiosk-night-{width}.png", full_page=True)
+        page.screenshot(path=tmp_path / f"kiosk-night-{width}.png", full_page=True)
     # With a moment's banner and the pairing strip both taking room above the panels too.
     page.set_viewport_size({"width": 1280, "height": 800})
     bowl(centre["service"], "team", "Hiroko", 10)

@@ -5,6 +5,8 @@ stories on request."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from alley_poker.web import create_app
@@ -75,7 +77,8 @@ def no_clipping(page, width: int) -> list[str]:
 
 
 @pytest.mark.slow
-def test_the_story_page_at_a_tablets_and_a_phones_width(browser, story_server, story_app):
+def test_the_story_page_at_a_tablets_and_a_phones_width(browser, story_server, story_app,
+                                                        tmp_path):
     entries = story_app.test_client().get("/api/v1/matches/m1/story").get_json()["entries"]
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.set_default_timeout(10_000)
@@ -96,7 +99,7 @@ def test_the_story_page_at_a_tablets_and_a_phones_width(browser, story_server, s
         assert no_clipping(page, width) == [], width
         assert serious_violations(page) == [], width
         page.evaluate("document.querySelector('.story-entry.kind-end').scrollIntoView()")
-        page.screenshot(path=f"/tmp/story-{width}.png")
+        page.screenshot(path=tmp_path / f"story-{width}.png")
 
 
 @pytest.mark.slow
@@ -112,12 +115,12 @@ def test_the_bowlers_phone_shows_the_story_with_their_own_moments(browser, tmp_p
     bowl_varied_match(service)
     server = serve(app)
     try:
-        phone_sees_the_story(browser, server.url, made.get_json()["url"])
+        phone_sees_the_story(browser, server.url, made.get_json()["url"], tmp_path)
     finally:
         server.stop()
 
 
-def phone_sees_the_story(browser, url: str, link: str) -> None:
+def phone_sees_the_story(browser, url: str, link: str, shots: Path) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                   has_touch=True)
     page = context.new_page()
@@ -137,7 +140,7 @@ def phone_sees_the_story(browser, url: str, link: str) -> None:
     # docs/images/story-390.png is this (docs/phone.md; copied by hand when the page changes)
     page.evaluate("window.scrollTo(0, document.querySelector('#story-list .story-entry.mine')"
                   ".getBoundingClientRect().top + window.scrollY - 110)")
-    page.screenshot(path="/tmp/story-phone-390.png")
+    page.screenshot(path=shots / "story-phone-390.png")
     page.check("#story-mine")
     page.wait_for_function("[...document.querySelectorAll('#story-list .story-entry')]"
                            ".every(e => e.classList.contains('mine'))")
@@ -166,7 +169,8 @@ def test_the_night_sheet_prints_the_stories_when_asked(app, service):
 
 
 @pytest.mark.slow
-def test_the_night_sheet_with_stories_fits_the_paper(browser, live_server, app, service):
+def test_the_night_sheet_with_stories_fits_the_paper(browser, live_server, app, service,
+                                                     tmp_path):
     """Printed (the print stylesheet, an A4 page's width): every story whole, no navigation."""
     from tests.web.test_league_pages import play_a_night
 
@@ -187,5 +191,5 @@ def test_the_night_sheet_with_stories_fits_the_paper(browser, live_server, app, 
     assert page.locator("#with-stories").is_hidden()
     assert page.locator(".sheet-story-link").is_hidden()
     assert no_clipping(page, 794) == []
-    page.pdf(path="/tmp/night-sheet-with-stories.pdf")
-    page.screenshot(path="/tmp/night-sheet-with-stories.png", full_page=True)
+    page.pdf(path=tmp_path / "night-sheet-with-stories.pdf")
+    page.screenshot(path=tmp_path / "night-sheet-with-stories.png", full_page=True)
