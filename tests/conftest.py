@@ -111,6 +111,18 @@ def chromium() -> Iterator[Chromium]:
             shared.running.close()
 
 
+@pytest.fixture(scope="module")
+def module_browser(chromium: Chromium):
+    """The process's Chromium for a module whose tests share pages or a server; the contexts
+    the module opened are closed after its last test."""
+    running = chromium.browser()
+    before = set(running.contexts)
+    yield running
+    for context in running.contexts:
+        if context not in before:
+            context.close()
+
+
 @pytest.fixture
 def browser(chromium: Chromium):
     """The process's Chromium; every context (and page) a test opens in it is closed after

@@ -43,26 +43,15 @@ def browser_verdicts(page, exports: list[dict]) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def verify_page(browser_module):
+def verify_page(module_browser):
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": "sqlite://"})
     running = serve(app)
-    page = browser_module.new_page()
+    page = module_browser.new_page()
     page.goto(f"{running.url}/verify")
     page.wait_for_function("window.AlleyFairVerify !== undefined")
     yield page
     page.close()
     running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser_module(chromium):
-    """The worker's one Chromium (tests/conftest.py); this module's page is closed after it."""
-    browser = chromium.browser()
-    before = set(browser.contexts)
-    yield browser
-    for context in browser.contexts:
-        if context not in before:
-            context.close()
 
 
 @pytest.fixture(scope="module")

@@ -43,18 +43,6 @@ WIDTHS = [(1280, 800), (390, 844)]
 TEAM = ["Carmen", "Dmitri", "Eve", "Francesca", "Gus", "Hiroko"]
 
 
-@pytest.fixture(scope="module")
-def chromium(chromium):
-    """The worker's one Chromium (tests/conftest.py), for every test here; the pages this
-    module opens are closed after it."""
-    browser = chromium.browser()
-    before = set(browser.contexts)
-    yield browser
-    for context in browser.contexts:
-        if context not in before:
-            context.close()
-
-
 def bowl(service, match_id: str, bowler: str, *pins: int, **flags) -> None:
     for count in pins:
         service.execute(match_id, c.RecordBall(bowler, 1, count, actor="feed:test", **flags))
@@ -123,8 +111,8 @@ def phone_url(centre, match_id: str, bowler: str) -> str:
     return made.get_json()["url"].replace("http://localhost", centre["url"])
 
 
-def sign_in(chromium, url: str, width: int, height: int):
-    page = chromium.new_page(viewport={"width": width, "height": height})
+def sign_in(module_browser, url: str, width: int, height: int):
+    page = module_browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(10_000)
     page.goto(f"{url}/commissioner")
     page.fill("#pin", PIN)
@@ -145,11 +133,11 @@ def one_line(page, selector: str) -> bool:
 
 # --- the phone ------------------------------------------------------------------------------
 def test_the_phone_names_the_league_keeps_the_name_on_one_line_and_its_moments(
-        chromium, centre):
+        module_browser, centre):
     service, match_id = centre["service"], centre["league_match"]
     bowl(service, match_id, "Ann Smith", 10)
     bowl(service, match_id, "Ann Smith", 0, gutter=True)
-    context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    context = module_browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     phone = context.new_page()
     phone.set_default_timeout(10_000)
     phone.goto(phone_url(centre, match_id, "Ann Smith"))
@@ -209,10 +197,10 @@ def test_the_phone_names_the_league_keeps_the_name_on_one_line_and_its_moments(
 
 
 # --- the desk confirms what it sees ---------------------------------------------------------
-def test_the_desk_sees_the_winners_and_amounts_before_it_confirms(chromium, centre):
+def test_the_desk_sees_the_winners_and_amounts_before_it_confirms(module_browser, centre):
     url = centre["url"]
     for width, height in WIDTHS:
-        page = sign_in(chromium, url, width, height)
+        page = sign_in(module_browser, url, width, height)
         card = page.locator("article.match-card[data-match=m1]")
         showdown = card.locator(".showdown")
         showdown.wait_for()
@@ -246,7 +234,7 @@ def test_the_desk_sees_the_winners_and_amounts_before_it_confirms(chromium, cent
         page.close()
 
     # Confirmed from the settlement page: the same words, then the money moves.
-    page = sign_in(chromium, url, 1280, 800)
+    page = sign_in(module_browser, url, 1280, 800)
     page.goto(f"{url}/commissioner/settlement")
     waiting = page.locator("#showdowns article[data-match=m1]")
     waiting.wait_for()
@@ -260,7 +248,7 @@ def test_the_desk_sees_the_winners_and_amounts_before_it_confirms(chromium, cent
     page.close()
 
     # The kiosk's pot after settlement says what the phone says: paid out, $0.00.
-    kiosk = chromium.new_page(viewport={"width": 1280, "height": 800})
+    kiosk = module_browser.new_page(viewport={"width": 1280, "height": 800})
     kiosk.goto(f"{url}/kiosk/1-2")
     kiosk.wait_for_function("document.getElementById('pot').textContent.includes('paid out')")
     assert kiosk.inner_text("#pot") == "Pot $0.00 · paid out"
@@ -296,8 +284,8 @@ KIOSK_BOUNDS = """() => {
 }"""
 
 
-def open_team_kiosk(chromium, url: str, width: int, height: int, device_token=None):
-    page = chromium.new_page(viewport={"width": width, "height": height})
+def open_team_kiosk(module_browser, url: str, width: int, height: int, device_token=None):
+    page = module_browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(10_000)
     if device_token is not None:
         page.add_init_script(f"localStorage.setItem('alley-poker-kiosk-device:5-6', "
@@ -309,8 +297,9 @@ def open_team_kiosk(chromium, url: str, width: int, height: int, device_token=No
     return page
 
 
-def test_the_kiosk_cuts_nothing_covers_no_card_and_says_it_plainly(chromium, centre, tmp_path):
-    page = open_team_kiosk(chromium, centre["url"], 1280, 800)
+def test_the_kiosk_cuts_nothing_covers_no_card_and_says_it_plainly(module_browser, centre,
+                                                                   tmp_path):
+    page = open_team_kiosk(module_browser, centre["url"], 1280, 800)
     page.wait_for_function("document.getElementById('pairing-code').textContent.length === 6")
     carmen = "section.bowler[data-bowler=Carmen]"
     for width, height in WIDTHS:
@@ -350,9 +339,9 @@ def test_the_kiosk_cuts_nothing_covers_no_card_and_says_it_plainly(chromium, cen
     page.close()
 
 
-def test_a_card_thrown_away_on_the_kiosk_waits_with_an_undo(chromium, centre):
+def test_a_card_thrown_away_on_the_kiosk_waits_with_an_undo(module_browser, centre):
     service, app = centre["service"], centre["app"]
-    page = open_team_kiosk(chromium, centre["url"], 1280, 800,
+    page = open_team_kiosk(module_browser, centre["url"], 1280, 800,
                            device_token=pair_kiosk(app, "5-6"))
     page.wait_for_selector("body[data-paired=yes]")
     carmen = "section.bowler[data-bowler=Carmen]"
@@ -382,14 +371,14 @@ def test_a_card_thrown_away_on_the_kiosk_waits_with_an_undo(chromium, centre):
 
 
 # --- the tablet's words and guides ----------------------------------------------------------
-def test_a_feed_back_to_ok_drops_its_old_error(chromium, centre):
+def test_a_feed_back_to_ok_drops_its_old_error(module_browser, centre):
     bus = centre["service"].bus
     refused = "cannot open socket://127.0.0.1:7001: [Errno 111] Connection refused"
     report = {"source": "scorer", "lanes": [1, 2], "lines": 3, "rejected": 0,
               "reconnects": 1, "last_error": refused}
     bus.publish("alley", {"kind": "feed_health", "feeds": [{**report, "state": "red"}]})
     for width, height in WIDTHS:
-        page = sign_in(chromium, centre["url"], width, height)
+        page = sign_in(module_browser, centre["url"], width, height)
         page.locator("tr.feed[data-state=red] .feed-error", has_text="refused").wait_for()
         bus.publish("alley", {"kind": "feed_health", "feeds": [{**report, "state": "green"}]})
         page.locator("tr.feed[data-state=green]").wait_for()
@@ -400,12 +389,12 @@ def test_a_feed_back_to_ok_drops_its_old_error(chromium, centre):
     bus.publish("alley", {"kind": "feed_health", "feeds": [{**report, "state": "green"}]})
 
 
-def test_league_pages_and_the_first_night_guide(chromium, centre):
+def test_league_pages_and_the_first_night_guide(module_browser, centre):
     url = centre["url"]
     for width, height in WIDTHS:
         centre["service"].bus.publish("alley", {"kind": "feed_health", "feeds": [
             {"source": "scorer", "lanes": [1, 2], "state": "green"}]})
-        page = sign_in(chromium, url, width, height)
+        page = sign_in(module_browser, url, width, height)
         page.goto(f"{url}/commissioner/leagues/tue/night")
         page.locator("#night-running li[data-match]").wait_for()
         assert page.locator("#check-in, #start-night").count() == 0
