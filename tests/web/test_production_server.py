@@ -124,8 +124,11 @@ def test_slow_bodies_hold_no_thread_and_are_closed_at_the_body_deadline(served, 
            f"{len(closed)} closed {closed[0] if closed else 0:.1f}-"
            f"{closed[-1] if closed else 0:.1f} s after their headers")
     assert threads_during <= threads_before + 2, (threads_before, threads_during)
-    # "Unchanged" on a shared, busy machine: within twice the quiet figure, or 30 ms of it.
-    assert p95_during <= max(2 * p95_before, p95_before + 30), (p95_before, p95_during)
+    # "Unchanged" as a kiosk sees it: a read held behind the slow bodies waits for their
+    # 15 s deadline, seconds; the suite's other workers sharing the two cores add tens of
+    # milliseconds to a p95 of 20 reads (CI saw 10.5 -> 64.6 ms), which is not what this
+    # probe is about.  The figures are reported; benchmarks.slow_clients measures them.
+    assert p95_during <= max(3 * p95_before, p95_before + 250), (p95_before, p95_during)
     assert len(closed_after) == SLOW_SOCKETS, f"{len(closed_after)} of {SLOW_SOCKETS} closed"
     assert all(BODY_DEADLINE_S - 1 <= after <= BODY_DEADLINE_S + 2
                for after in closed_after.values()), sorted(closed_after.values())
