@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -60,6 +61,10 @@ from drivers.base import (
 )
 
 log = logging.getLogger(__name__)
+
+#: How often, at most, the worker re-reads the lane assignments for a ball on a lane it
+#: thinks has no match.
+LANES_REREAD_S = 1.0
 
 
 #: How a feed line is named in the ledger (in a Holland-daze's reason): ``[line scorer#513]``.
@@ -96,6 +101,10 @@ class LedgerGateway(Protocol):
         """:meth:`shared_state`, caught up with the ledger even where reads trail it."""
         ...
 
+    def reload_lanes(self) -> None:
+        """Make the lane map what the ledger's lane assignments say now."""
+        ...
+
     def execute(self, match_id: str, command: Command) -> list[Any]: ...
 
     def announce(self, topic: str, message: dict[str, Any]) -> None: ...
@@ -116,6 +125,7 @@ class LaneEventRouter(HeldBallDesk):
 
     def __init__(self, lanes: LaneMap, ledger: LedgerGateway, held: HeldBalls | None = None):
         self.lanes = lanes
+        self._lanes_read_at = float("-inf")  # when the worker last re-read lane assignments
         self.ledger = ledger
         self.held_log: HeldBalls = held if held is not None else HeldBallsInMemory()
         self.stats = RouterStats()
@@ -154,6 +164,15 @@ class LaneEventRouter(HeldBallDesk):
     def _on_ball(self, ball: BallRecorded) -> bool:
         """Offer a live ball; True when it was refused (not recorded, not waiting)."""
         found = self.lanes.bowler_at(ball.lane, ball.bowler)
+        if found is None and not self.ledger.reads_catch_up \
+                and time.monotonic() - self._lanes_read_at >= LANES_REREAD_S:
+            # The lane map may trail the desk (it started the match through a web process
+            # and the bus has not told this worker yet): read the assignments before holding
+            # the scorer's first balls as "no match on the lane".  At most once a second, so
+            # open bowling on lanes with no match costs the ledger nothing per ball.
+            self._lanes_read_at = time.monotonic()
+            self.ledger.reload_lanes()
+            found = self.lanes.bowler_at(ball.lane, ball.bowler)
         if found is None:
             self._keep_unassigned(ball)
             return False

@@ -58,3 +58,17 @@ def test_the_scorers_ball_after_the_desk_changed_the_match_is_recorded_not_held(
                                           standing=frozenset({10})))
     assert [b["pins"] for b in web.state("m1").balls["Ann"][0]] == [7, 2]
     assert worker.router.stats.held == 0 and worker.router.stats.recorded == 1
+
+
+def test_the_scorers_first_ball_of_a_match_the_worker_has_not_heard_of_is_recorded_not_held(
+        web_and_deaf_worker):
+    # The desk starts the match through a web process; the scorer's first ball reaches the
+    # worker before (here: instead of) the bus message that gives the match its lanes.  It
+    # was held as "no match is on lane 1" (a loaded CI run held 33 of 71 balls so).
+    web, worker = web_and_deaf_worker
+    start_match(web, "m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1)
+    assert worker.lanes.bowler_at(1, 1) is None  # unheard
+    worker.handle_lane_event(BallRecorded(lane=1, bowler=1, game=1, frame=1, ball=1, pins=10,
+                                          standing=frozenset()))
+    assert [b["pins"] for b in web.state("m1").balls["Ann"][0]] == [10]
+    assert worker.router.stats.held == 0 and worker.router.stats.recorded == 1
