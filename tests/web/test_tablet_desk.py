@@ -243,7 +243,12 @@ def test_the_tablet_pages_reflow_at_phone_width_and_cut_off_no_name_or_card(
     for left, right, not_clipped in cells:
         assert left >= 0 and right <= 390 and not_clipped
     # The table became one card per bowler, each value beside its column's title.
-    assert hand.evaluate("c => getComputedStyle(c, '::before').content") == '"Hand: "'
+    # Waited for, not read once: the dashboard may redraw the row between reads.
+    page.wait_for_function(
+        """() => { const c = document.querySelector("article.match-card[data-match=long-night] "
+              + "tr.bowler-row[data-bowler=Maximilian-Alexander] td.hand");
+              return c !== null && getComputedStyle(c, '::before').content === '"Hand: "'; }""",
+        timeout=5_000)
     assert row.evaluate("r => getComputedStyle(r).display") == "flex"
 
 
