@@ -270,39 +270,33 @@ class LeagueStore:
     def resolve_seat_request(self, request_id: int, bowler_id: int, *,
                              actor: str) -> SeatRequest:
         """The desk's pick for an open request: an active bowler of this centre."""
-        table = seat_requests
         with self._writing() as connection:
             bowler = self._need_bowler(connection, bowler_id)
             if not bowler.active:
                 raise LeagueError(f"{bowler.name} is retired", field="bowler_id")
-            row = connection.execute(select(table).where(
-                table.c.id == request_id, table.c.centre == self.centre)).first()
-            if row is None:
-                raise LeagueNotFound(f"no seat request {request_id}", field="request_id")
-            if row.resolved_at is not None:
-                raise LeagueError("that seat request was already answered at another tablet",
-                                  field="request_id")
-            connection.execute(update(table).where(table.c.id == request_id).values(
-                resolved_bowler=bowler_id, resolved_by=actor[:128], resolved_at=utcnow()))
-            return _seat_request_from(connection.execute(
-                select(table).where(table.c.id == request_id)).one())
+            return self._close_seat_request(connection, request_id, bowler_id, actor)
 
     def dismiss_seat_request(self, request_id: int, *, actor: str) -> SeatRequest:
         """The desk closes an open request without seating anyone (its match is over, or the
         name was nobody's): resolved, with no bowler."""
-        table = seat_requests
         with self._writing() as connection:
-            row = connection.execute(select(table).where(
-                table.c.id == request_id, table.c.centre == self.centre)).first()
-            if row is None:
-                raise LeagueNotFound(f"no seat request {request_id}", field="request_id")
-            if row.resolved_at is not None:
-                raise LeagueError("that seat request was already answered at another tablet",
-                                  field="request_id")
-            connection.execute(update(table).where(table.c.id == request_id).values(
-                resolved_bowler=None, resolved_by=actor[:128], resolved_at=utcnow()))
-            return _seat_request_from(connection.execute(
-                select(table).where(table.c.id == request_id)).one())
+            return self._close_seat_request(connection, request_id, None, actor)
+
+    def _close_seat_request(self, connection: Any, request_id: int, bowler_id: int | None,
+                            actor: str) -> SeatRequest:
+        """Resolve an open request (seated as ``bowler_id``, or dismissed with ``None``)."""
+        table = seat_requests
+        row = connection.execute(select(table).where(
+            table.c.id == request_id, table.c.centre == self.centre)).first()
+        if row is None:
+            raise LeagueNotFound(f"no seat request {request_id}", field="request_id")
+        if row.resolved_at is not None:
+            raise LeagueError("that seat request was already answered at another tablet",
+                              field="request_id")
+        connection.execute(update(table).where(table.c.id == request_id).values(
+            resolved_bowler=bowler_id, resolved_by=actor[:128], resolved_at=utcnow()))
+        return _seat_request_from(connection.execute(
+            select(table).where(table.c.id == request_id)).one())
 
     # --- helpers --------------------------------------------------------------------------
     @contextmanager
