@@ -100,6 +100,34 @@ class BowlerProfile:
             foul_rate=foul_rate,
         )
 
+    # The two calls a simulation makes ---------------------------------------------------------
+
+    def for_game(self, rng: random.Random) -> BowlerProfile:
+        """The profile this bowler bowls one whole game with.
+
+        Real bowlers have good and bad games; a model with game-to-game variation draws the
+        game's form here, once a game, so a simulation calls this when a game starts and
+        ``ball`` for every ball of it.  This model has none: every game is the same.
+        """
+        return self
+
+    def ball(self, standing: frozenset[int],
+             rng: random.Random) -> tuple[int, frozenset[int], bool, bool]:
+        """A ball at ``standing`` (all ten pins: a fresh rack):
+        ``(pins knocked down, pins left standing, foul, gutter)``."""
+        roll = rng.random()
+        if roll < self.foul_rate:
+            # The ball crossed the line: pins it hit are respotted, 0 credited.
+            return 0, standing, True, False
+        gutter_rate = self.gutter_rate if len(standing) == 10 else self.gutter_rate / 2
+        if roll < self.foul_rate + gutter_rate:
+            return 0, standing, False, True
+        if len(standing) == 10:
+            leave = self.first_ball_leave(rng)
+        else:
+            leave = self.second_ball_leave(rng, standing)
+        return len(standing) - len(leave), leave, False, False
+
     # Pins left by a ball --------------------------------------------------------------------
 
     def first_ball_leave(self, rng: random.Random) -> frozenset[int]:
@@ -176,15 +204,4 @@ def next_ball(profile: BowlerProfile, game: Game,
     standing = game.standing_pins
     if standing is None:
         standing = _cluster(rng, game.standing_count)
-    roll = rng.random()
-    if roll < profile.foul_rate:
-        # The ball crossed the line: pins it hit are respotted, 0 credited.
-        return 0, standing, True, False
-    gutter_rate = profile.gutter_rate if len(standing) == 10 else profile.gutter_rate / 2
-    if roll < profile.foul_rate + gutter_rate:
-        return 0, standing, False, True
-    if len(standing) == 10:
-        leave = profile.first_ball_leave(rng)
-    else:
-        leave = profile.second_ball_leave(rng, standing)
-    return len(standing) - len(leave), leave, False, False
+    return profile.ball(frozenset(standing), rng)
