@@ -202,4 +202,20 @@ def test_the_public_events_keep_the_roster_ids_of_a_league_match_out(app, servic
     created = next(event for event in events if event["type"] == "match_created")
     assert created["data"]["league"] == {"league_id": "tue", "night_id": "n1",
                                          "night_date": "2026-11-24"}
-    assert "17" not in json.dumps(events)
+    # The roster ids (17, 18) appear nowhere as a value, nor the map that carried them (a
+    # plain text search would also find them in a timestamp such as 17:06:34).
+    assert "people" not in json.dumps(events)
+    assert not {17, 18, "17", "18"} & set(_scalars(events))
+
+
+def _scalars(value):
+    """Every number and string inside ``value`` (a JSON document), keys included."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _scalars(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _scalars(item)
+    else:
+        yield value
