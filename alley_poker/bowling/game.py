@@ -1,5 +1,8 @@
 """A game of ten frames, fed one ball at a time, scored the way a lane scoring system does.
 
+The game keeps its balls and what the next one faces; each ball is judged in
+:mod:`.balls`, the frames are scored in :mod:`.frames`.
+
 >>> game = Game()
 >>> game.roll(10).mark
 'X'
@@ -18,270 +21,11 @@ alley_poker.bowling.BowlingError: frame 3 ball 1: 4 of 10 pins fell, which leave
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
+from alley_poker.bowling.balls import FIRST_BALL, Ball, NextBall, ball_after, make_ball
 from alley_poker.bowling.errors import BowlingError
-from alley_poker.bowling.pins import PINS, format_leave, is_split, parse_pins
-
-FRAMES_PER_GAME = 10
-
-# --------------------------------------------------------------------------- balls
-
-
-@dataclass(frozen=True, slots=True)
-class Ball:
-    """One accepted ball, as the ledger sees it.  Built by :meth:`Game.roll`, never by hand.
-
-    ``pins`` is the pinfall *credited* (0 for a foul).  ``standing`` is the set of pins the
-    next ball of the same rack would face (after a foul: the respotted pins), or ``None`` when
-    the scoring system did not say and it cannot be worked out.  ``split`` is the scoring
-    system's flag (dropped when it cannot apply), or computed from ``standing`` when no flag
-    was sent.  ``full_rack`` is true
-    for the first ball at ten fresh pins (first ball of a frame, a 10th-frame fill ball after a
-    strike or spare).  ``pins_before`` is how many pins the ball faced, and ``foul_pinfall``
-    what a foul ball knocked down before the respot (0 for a fair ball).
-
-    >>> game = Game()
-    >>> first = game.roll(9, standing=[10])
-    >>> first.full_rack, first.split, first.ends_frame, sorted(first.standing)
-    (True, False, False, [10])
-    >>> second = game.roll(1)
-    >>> second.ball, second.is_spare, second.mark, second.standing
-    (2, True, '/', frozenset())
-    """
-
-    frame: int
-    ball: int
-    pins: int
-    standing: frozenset[int] | None
-    foul: bool
-    gutter: bool
-    split: bool
-    full_rack: bool
-    is_strike: bool
-    is_spare: bool
-    is_split_conversion: bool
-    ends_frame: bool
-    pins_before: int
-    foul_pinfall: int = 0
-
-    @property
-    def mark(self) -> str:
-        """The scoresheet symbol: ``X``, ``/``, ``F``, ``G``, ``-``, a digit, or ``S`` + digit
-        for a split first ball (``S8``)."""
-        if self.foul:
-            return "F"
-        if self.is_strike:
-            return "X"
-        if self.is_spare:
-            return "/"
-        if self.pins == 0:
-            return "G" if self.gutter else "-"
-        return f"S{self.pins}" if self.split else str(self.pins)
-
-    def __repr__(self) -> str:
-        parts = [f"frame={self.frame}", f"ball={self.ball}", f"pins={self.pins}"]
-        if self.standing is not None:
-            parts.append(f"standing={format_leave(self.standing)!r}")
-        parts.append(f"mark={self.mark!r}")
-        return f"Ball({', '.join(parts)})"
-
-
-@dataclass(frozen=True, slots=True)
-class _NextBall:
-    """What the next ball of a game faces."""
-
-    frame: int
-    ball: int
-    full_rack: bool
-    standing_count: int
-    standing: frozenset[int] | None
-    rack_first_ball: Ball | None  # the earlier ball of this rack, when this is its second
-
-
-_FIRST_BALL = _NextBall(1, 1, True, 10, PINS, None)
-
-
-def _fresh_rack(frame: int, ball: int) -> _NextBall:
-    return _NextBall(frame, ball, True, 10, PINS, None)
-
-
-def _check_pins(pins: object) -> int:
-    if isinstance(pins, (bool, str)):
-        raise BowlingError(f"pins must be a whole number from 0 to 10, got {pins!r}")
-    try:
-        count = operator.index(pins)  # type: ignore[arg-type]
-    except TypeError:
-        raise BowlingError(
-            f"pins must be a whole number from 0 to 10, got {pins!r}"
-        ) from None
-    if count < 0:
-        raise BowlingError(f"a ball cannot knock down {count} pins; pins must be 0 to 10")
-    if count > 10:
-        raise BowlingError(f"a ball cannot knock down {count} pins; there are only 10 pins")
-    return count
-
-
-def _check_flag(name: str, value: object, *, optional: bool = False) -> None:
-    if optional and value is None:
-        return
-    if not isinstance(value, bool):
-        raise BowlingError(f"{name} must be True or False, got {value!r}")
-
-
-def _make_ball(
-    at: _NextBall,
-    pins: object,
-    standing: Iterable[int] | None,
-    foul: bool,
-    gutter: bool,
-    split: bool | None,
-) -> Ball:
-    """Validate one ball against what it faces and build its record (no state changes)."""
-    count = _check_pins(pins)
-    _check_flag("foul", foul)
-    _check_flag("gutter", gutter)
-    _check_flag("split", split, optional=True)
-    where = f"frame {at.frame} ball {at.ball}"
-    if count > at.standing_count:
-        pin_word = "pin" if at.standing_count == 1 else "pins"
-        raise BowlingError(
-            f"frame {at.frame} has only {at.standing_count} {pin_word} standing; "
-            f"{count} cannot fall"
-        )
-    if gutter and count:
-        raise BowlingError(f"{where}: a gutter ball knocks down no pins, but {count} fell")
-    left_physically = at.standing_count - count
-    foul_pinfall = count if foul else 0
-    given = None if standing is None else parse_pins(standing)
-    if given is not None:
-        if at.standing is not None and not given <= at.standing:
-            risen = given - at.standing
-            were = "pin {} was" if len(risen) == 1 else "pins {} were"
-            raise BowlingError(
-                f"{where}: {were.format(format_leave(risen))} already down and cannot stand "
-                f"again (standing before this ball: {format_leave(at.standing)})"
-            )
-        if foul and count == 0 and len(given) <= at.standing_count:
-            # Feeds report a foul as 0 pins credited; the standing pins then tell what the
-            # ball really knocked down before the respot (or are the respotted deck itself).
-            foul_pinfall = at.standing_count - len(given)
-        elif len(given) != left_physically:
-            raise BowlingError(
-                f"{where}: {count} of {at.standing_count} pins fell, which leaves "
-                f"{left_physically} standing, but {len(given)} standing pins were given "
-                f"({format_leave(given)})"
-            )
-    # A split flag that cannot apply (a foul, a ball not at a full rack, fewer than two pins
-    # left, the head pin standing) is dropped, never a reason to refuse a legal ball: after a
-    # first-ball gutter a second ball leaving the 7 and 10 is an open frame, not a split.
-    split_possible = (not foul and at.full_rack and left_physically >= 2 and count > 0
-                      and not (given is not None and 1 in given))
-    if foul:
-        credited, after_count, after = 0, at.standing_count, at.standing
-    else:
-        credited, after_count = count, left_physically
-        if given is not None:
-            after = given
-        elif after_count == 0:
-            after = frozenset()
-        elif count == 0:
-            after = at.standing
-        else:
-            after = None
-    if split is not None:
-        is_split_ball = split and split_possible
-    else:
-        is_split_ball = (
-            at.full_rack and not foul and given is not None and is_split(given)
-        )
-    is_strike = at.full_rack and not foul and count == 10
-    is_spare = at.rack_first_ball is not None and not foul and after_count == 0
-    first = at.rack_first_ball
-    if at.frame < FRAMES_PER_GAME:
-        ends_frame = is_strike or at.ball == 2
-    elif at.ball == 3:
-        ends_frame = True
-    elif at.ball == 2:
-        ends_frame = not (first is None or is_spare)  # after a strike, or a spare: fill ball
-    else:
-        ends_frame = False
-    return Ball(
-        frame=at.frame, ball=at.ball, pins=credited, standing=after, foul=foul,
-        gutter=gutter, split=is_split_ball, full_rack=at.full_rack, is_strike=is_strike,
-        is_spare=is_spare,
-        is_split_conversion=is_spare and first is not None and first.split,
-        ends_frame=ends_frame, pins_before=at.standing_count,
-        foul_pinfall=foul_pinfall,
-    )
-
-
-def _after(at: _NextBall, ball: Ball) -> _NextBall | None:
-    """What the ball after ``ball`` faces; ``None`` once the game is over."""
-    if ball.ends_frame:
-        return None if at.frame == FRAMES_PER_GAME else _fresh_rack(at.frame + 1, 1)
-    left = ball.pins_before - ball.pins
-    if left == 0:  # 10th frame: a strike or a spare earns a fill ball at a fresh rack
-        return _fresh_rack(at.frame, at.ball + 1)
-    return _NextBall(at.frame, at.ball + 1, False, left, ball.standing, ball)
-
-
-# --------------------------------------------------------------------------- frames
-
-
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """One frame of a game as a scoresheet shows it.
-
-    ``points`` is what the frame is worth with its bonus and ``score`` the running total
-    through it; both are ``None`` until the frame and its bonus balls are thrown.
-
-    >>> first, second = Game.from_rolls([{"pins": 7, "standing": [4, 7, 10]}, 3, 6, 2]).frames
-    >>> first.marks, first.is_spare, first.is_split_conversion, first.points, first.score
-    (('S7', '/'), True, True, 16, 16)
-    >>> str(second), second.is_open, second.score
-    ('62', True, 24)
-    """
-
-    number: int
-    balls: tuple[Ball, ...]
-    points: int | None
-    score: int | None
-
-    @property
-    def marks(self) -> tuple[str, ...]:
-        """One scoresheet symbol per ball, e.g. ``('S8', '/')``."""
-        return tuple(ball.mark for ball in self.balls)
-
-    @property
-    def is_complete(self) -> bool:
-        return bool(self.balls) and self.balls[-1].ends_frame
-
-    @property
-    def is_strike(self) -> bool:
-        return bool(self.balls) and self.balls[0].is_strike
-
-    @property
-    def is_spare(self) -> bool:
-        """The first rack converted with the second ball (``7/``, ``F/``, ``9/X``)."""
-        return len(self.balls) >= 2 and self.balls[1].is_spare
-
-    @property
-    def is_split_conversion(self) -> bool:
-        return any(ball.is_split_conversion for ball in self.balls)
-
-    @property
-    def is_open(self) -> bool:
-        """Complete with neither strike nor spare (a 10th of ``X7/`` is not open)."""
-        return self.is_complete and not self.is_strike and not self.is_spare
-
-    def __str__(self) -> str:
-        return "".join(self.marks)
-
-
-# --------------------------------------------------------------------------- game
+from alley_poker.bowling.frames import Frame, score_frames
 
 
 class Game:
@@ -302,7 +46,7 @@ class Game:
 
     def __init__(self) -> None:
         self._balls: tuple[Ball, ...] = ()
-        self._next: _NextBall | None = _FIRST_BALL
+        self._next: NextBall | None = FIRST_BALL
 
     @classmethod
     def from_rolls(cls, rolls: Iterable[int | Mapping[str, object]]) -> Game:
@@ -364,8 +108,8 @@ class Game:
             raise BowlingError(
                 "the game is over (all 10 frames are bowled); no more balls"
             )
-        ball = _make_ball(at, pins, standing, foul, gutter, split)
-        self._next = _after(at, ball)
+        ball = make_ball(at, pins, standing, foul, gutter, split)
+        self._next = ball_after(at, ball)
         self._balls = (*self._balls, ball)
         return ball
 
@@ -436,27 +180,7 @@ class Game:
         >>> [f.score for f in Game.from_rolls([10, 7]).frames]
         [None, None]
         """
-        by_frame: dict[int, list[Ball]] = {}
-        for ball in self._balls:
-            by_frame.setdefault(ball.frame, []).append(ball)
-        credited = [ball.pins for ball in self._balls]
-        frames: list[Frame] = []
-        running: int | None = 0
-        index = 0
-        for number, balls in by_frame.items():
-            points: int | None = None
-            if balls[-1].ends_frame:
-                if number == FRAMES_PER_GAME or not (balls[0].is_strike or balls[-1].is_spare):
-                    points = sum(ball.pins for ball in balls)
-                else:
-                    bonus_count = 2 if balls[0].is_strike else 1
-                    after = credited[index + len(balls):index + len(balls) + bonus_count]
-                    if len(after) == bonus_count:
-                        points = 10 + sum(after)
-            index += len(balls)
-            running = None if running is None or points is None else running + points
-            frames.append(Frame(number, tuple(balls), points, running))
-        return frames
+        return score_frames(self._balls)
 
     def score(self) -> int:
         """The final score; :class:`BowlingError` while the game is unfinished.

@@ -31,7 +31,7 @@ from datetime import datetime
 
 from sqlalchemy import Engine, insert, select, update
 
-from alley_poker.store.event_store import utcnow
+from alley_poker.store.clock import utcnow
 from alley_poker.store.schema import DEFAULT_CENTRE, MAX_TOKEN_NAME_LENGTH, api_tokens
 
 

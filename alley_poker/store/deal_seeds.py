@@ -24,7 +24,7 @@ import sqlalchemy.exc
 from sqlalchemy import insert, select
 
 from alley_poker.fairness.deal import new_seed
-from alley_poker.store.event_store import utcnow
+from alley_poker.store.clock import utcnow
 from alley_poker.store.schema import deal_seeds
 
 

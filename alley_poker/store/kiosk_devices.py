@@ -32,7 +32,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import Engine, delete, func, insert, select, update
 
 from alley_poker.store.api_tokens import token_hash
-from alley_poker.store.event_store import as_utc, utcnow
+from alley_poker.store.clock import as_utc, utcnow
 from alley_poker.store.schema import DEFAULT_CENTRE, kiosk_devices
 
 #: Letters and digits that cannot be misread for each other on a kiosk screen.

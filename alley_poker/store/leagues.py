@@ -47,7 +47,7 @@ from alley_poker.league import (
     parse_start_time,
 )
 from alley_poker.league.roster import clash
-from alley_poker.store.event_store import as_utc, utcnow
+from alley_poker.store.clock import as_utc, utcnow
 from alley_poker.store.schema import (
     DEFAULT_CENTRE,
     league_bowlers,

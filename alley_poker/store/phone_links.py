@@ -41,7 +41,7 @@ from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from alley_poker.store.api_tokens import token_hash
-from alley_poker.store.event_store import as_utc, utcnow
+from alley_poker.store.clock import as_utc, utcnow
 from alley_poker.store.schema import DEFAULT_CENTRE, phone_links, phone_requests
 
 

@@ -1,6 +1,6 @@
 """Is a database's schema already at the newest migration?  Asked before Alembic is loaded.
 
-Opening the store migrates it to the newest migration (:func:`event_store._upgrade_to_head`),
+Opening the store migrates it to the newest migration (:func:`database.upgrade_to_head`),
 but almost every opening finds it there already.  Alembic, with Mako and Pygments behind it,
 costs a served process ≈ 11 MB of memory for the whole night it runs, so the store first
 reads the database's ``alembic_version`` and the migrations' own ``revision`` lines, and

@@ -109,6 +109,12 @@
     }
   }
 
+  // Each cell carries its column's title: on a phone a table reflows into one card per row
+  // and the titles are shown beside the values (kiosk.css).
+  function labelCells(row, titles) {
+    Array.from(row.children).forEach(function (cell, index) { cell.dataset.label = titles[index]; });
+  }
+
   window.Tablet = { call: call, command: command, say: say, money: money, el: el,
-                    button: button, rule: rule, undoLast: undoLast };
+                    button: button, rule: rule, undoLast: undoLast, labelCells: labelCells };
 })();

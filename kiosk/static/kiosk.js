@@ -1,5 +1,8 @@
 // The lane-side kiosk: renders the public state pushed over Socket.IO.
 // It never asks for anything a bowler must not see: the server sends only public state.
+// This file holds the screen as a whole: which match is shown, the top line, the result and
+// the fair-deal line, the connection and pairing.  The bowler panels are kiosk_panels.js,
+// the decisions on them kiosk_decisions.js, the moments kiosk_banners.js.
 (function () {
   "use strict";
   const panels = document.getElementById("panels");
@@ -8,7 +11,6 @@
   const matchLine = document.getElementById("match-line");
   const pot = document.getElementById("pot");
   const fairDeal = document.getElementById("fair-deal");
-  const banner = document.getElementById("banner");
   const fourColour = document.getElementById("four-colour");
   const pairing = document.getElementById("pairing");
   const pairingCode = document.getElementById("pairing-code");
@@ -24,220 +26,15 @@
 
   // Cards, money and elements are drawn as on every screen (card_faces.js).
   const el = window.AlleyCards.el, money = window.AlleyCards.money;
-  const cardFace = window.AlleyCards.cardFace, cardText = window.AlleyCards.cardText;
-  const countdown = window.AlleyCards.countdown;
+  const cardText = window.AlleyCards.cardText, countdown = window.AlleyCards.countdown;
 
-  // A bowler's answer, over the socket as that bowler; the ledger accepts it only while
-  // the decision is theirs and open.  A refusal is announced; success re-renders the panel.
-  function decide(matchId, bowler, kind, decisionId, answer) {
-    socket.emit("decide", Object.assign({
-      match_id: matchId, kind: kind, bowler: bowler, decision_id: decisionId,
-    }, answer), function (reply) {
-      if (reply && reply.error) showBanner("NOT TAKEN", "refused", reply.error.message);
-      else if (reply && reply.awaiting) showBanner("ASK THE DESK", "waiting", reply.message);
-    });
-  }
-
-  function choiceButton(text, className, onTap) {
-    const button = el("button", "choice " + (className || ""), text);
-    button.type = "button";
-    button.addEventListener("click", onTap);
-    return button;
-  }
-
-  function makeChoosable(card, label, onTap) {
-    card.classList.add("choosable");
-    card.setAttribute("role", "button");
-    card.setAttribute("aria-label", label);
-    card.tabIndex = 0;
-    card.addEventListener("click", onTap);
-    card.addEventListener("keydown", function (event) {
-      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); onTap(); }
-    });
-  }
-
-  // The decision on a bowler's panel: a prompt, big touch buttons (or tappable cards), and
-  // the deadline counting down.  Steals are taken by tapping a card on another panel, so
-  // whom and what are one tap; those cards are marked once every panel is on screen.
-  function decisionBox(state, bowler, decision, hand) {
-    const matchId = state.match_id;
-    const box = el("div", "decision");
-    box.dataset.kind = decision.kind;
-    const clock = el("span", "deadline", countdown(decision.deadline));
-    clock.dataset.deadline = decision.deadline || "";
-    clock.title = "time left to answer";
-    const prompt = el("strong", "prompt");
-    const buttons = el("div", "choices");
-    const answer = function (kind, body) { decide(matchId, bowler, kind, decision.id, body); };
-    if (decision.kind === "lose_card") {
-      const guess = decision.guess;
-      if (guess && !guess.outcome) {
-        prompt.textContent = "GUESSED " + guess.side.toUpperCase() + " — watch the ball return";
-      } else {
-        prompt.textContent = "GUTTER — tap a card to lose it";
-        // One tap waits a moment, with an Undo, before the card goes (kiosk_undo.js).
-        window.AlleyKioskUndo.offerCards({
-          key: matchId + "\u0000" + bowler + "\u0000" + decision.id, box: box, hand: hand,
-          cardText: cardText, makeChoosable: makeChoosable, redraw: render,
-          send: function (card) { answer("lose-card", { card: card }); } });
-        box.dataset.choosing = "yes";  // the panel makes room for the cards (kiosk.css)
-        if (decision.guess_allowed && !guess) {
-          buttons.append(el("span", "guess-words",
-                            "or guess which side the ball comes back on (right: you keep your cards)"));
-          ["left", "right"].forEach(function (side) {
-            buttons.append(choiceButton((side === "left" ? "◀ " : "") + side.toUpperCase() +
-                                        (side === "right" ? " ▶" : ""), "side-" + side,
-                                        function () { answer("guess", { side: side }); }));
-          });
-        }
-      }
-    } else if (decision.kind === "steal") {
-      prompt.textContent = "STEAL — tap a card in another bowler's hand";
-      box.dataset.steal = "1";
-    } else if (decision.kind === "end_draw") {
-      prompt.textContent = "Take the end-of-match draw?";
-      buttons.append(choiceButton("YES — DRAW", "yes", function () { answer("end-draw", { accept: true }); }),
-                     choiceButton("NO", "no", function () { answer("end-draw", { accept: false }); }));
-    } else if (decision.kind === "buy") {
-      const price = money(state.ante_cents);
-      prompt.textContent = "Buy a card for " + price + "?";
-      buttons.append(choiceButton("BUY — " + price, "yes", function () { answer("buy", { accept: true }); }),
-                     choiceButton("NO", "no", function () { answer("buy", { accept: false }); }));
-    } else {
-      prompt.textContent = decision.kind;
-    }
-    box.append(prompt);
-    if (buttons.children.length) box.append(buttons);
-    box.append(clock);
-    return box;
-  }
-
-  // After every panel is drawn: a pending steal makes the other bowlers' cards choosable.
-  function offerSteals(state) {
-    state.seat_order.forEach(function (thief) {
-      const steal = state.bowlers[thief].pending.find(function (d) { return d.kind === "steal"; });
-      if (!steal) return;
-      Object.keys(steal.choices).forEach(function (victim) {
-        const panel = panels.querySelector("section.bowler[data-bowler='" + CSS.escape(victim) + "']");
-        if (!panel) return;
-        panel.querySelectorAll(".card:not(.choosable)").forEach(function (card) {
-          makeChoosable(card, thief + " steals " + card.getAttribute("aria-label"), function () {
-            decide(state.match_id, thief, "steal", steal.id,
-                   { from_bowler: victim, card: card.dataset.card });
-          });
-          card.classList.add("stealable");
-        });
-      });
-    });
-  }
-
-  function bowlerPanel(state, name, place) {
-    const b = state.bowlers[name];
-    const at = (screens[state.match_id] || {})[name] || {};
-    const panel = el("section", "bowler");
-    panel.dataset.bowler = name;
-    const head = el("header", "bowler-head");
-    head.append(el("h2", "name", name));
-    // Who is up: a word and an arrow beside the name, and a bright frame (not colour alone).
-    if (at.up && state.status === "playing") {
-      panel.classList.add("is-up");
-      head.append(el("span", "up", "▶ UP"));
-    }
-    if (at.lane) head.append(el("span", "lane", "Lane " + at.lane));
-    if (place) head.append(el("span", "place", place));
-    const won = (state.shares || {})[name];
-    if ((state.winners || []).indexOf(name) >= 0) {
-      panel.classList.add("winner");
-      head.append(el("span", "won", "WON " + money(won || 0)));
-    }
-    panel.append(head);
-    const score = el("div", "score");
-    score.append(el("span", "frame", b.frame ? "Frame " + b.frame : (b.game ? "Game done" : "")),
-                 el("span", "total", window.AlleyCards.totalWords(at)));
-    // A league match with handicaps: the handicap and the handicapped total beside the
-    // natural score ("187 · hdcp 31 → 218"); the natural score stays first and unchanged.
-    if (typeof b.handicap === "number" && typeof at.score === "number") {
-      const least = typeof at.score_at_least === "number" ? at.score_at_least : at.score;
-      score.append(el("span", "handicap", "· hdcp " + b.handicap + " → " + (least + b.handicap) +
-                      (least > at.score ? "+" : "")));
-    }
-    panel.append(score);
-    panel.append(el("div", "scoresheet", b.scoresheet || "—"));
-    const hand = el("div", "hand");
-    hand.setAttribute("aria-label", name + "'s hand");
-    b.hand.forEach(function (card) { hand.append(cardFace(card)); });
-    if (!b.hand.length) hand.append(el("span", "empty", "no cards yet"));
-    panel.append(hand);
-    if (b.hole < 0) panel.append(el("div", "hole", "IN THE HOLE " + "−" + Math.abs(b.hole)));
-    panel.append(el("div", "describe", b.describe));
-    const odds = window.AlleyOdds.node(state, name);
-    if (odds) panel.append(odds);
-    if (b.next_strike_cards !== undefined && state.status === "playing") {
-      panel.append(el("div", "streak", "next strike: " + b.next_strike_cards + " card" +
-                      (b.next_strike_cards === 1 ? "" : "s")));
-    }
-    b.pending.forEach(function (decision) {
-      panel.append(decisionBox(state, name, decision, hand));
-    });
-    if (panel.querySelector(".decision[data-choosing=yes]")) panel.classList.add("choosing");
-    return panel;
-  }
-
-  // Columns x rows for n panels on a landscape screen (swapped on a portrait one): every
-  // panel stays on screen, as wide as it can be while leaving its cards room to be read.
-  const GRIDS = [[1, 1], [1, 1], [2, 1], [3, 1], [2, 2], [3, 2], [3, 2], [4, 2], [4, 2],
-                 [3, 3], [4, 3], [4, 3], [4, 3]];
-  function gridFor(count) {
-    const [cols, rows] = GRIDS[Math.min(count, GRIDS.length - 1)] ||
-      [Math.ceil(Math.sqrt(count)), Math.ceil(count / Math.ceil(Math.sqrt(count)))];
-    return window.innerHeight > window.innerWidth ? [rows, cols] : [cols, rows];
-  }
-
-  // The largest card (width; height is 1.4x) for which the whole hand fits its box, trying
-  // every number of rows.  Cards scale down rather than overflow.
-  const CARD_MAX_PX = 220;
-  function fitCards(hand) {
-    const count = hand.querySelectorAll(".card").length;
-    if (!count) return;
-    const width = hand.clientWidth, height = hand.clientHeight;
-    const gap = Math.max(3, Math.round(Math.min(width, height) * 0.03));
-    let best = 0;
-    for (let rows = 1; rows <= count; rows++) {
-      const cols = Math.ceil(count / rows);
-      const byWidth = (width - gap * (cols - 1)) / cols;
-      const byHeight = (height - gap * (rows - 1)) / rows / 1.4;
-      best = Math.max(best, Math.min(byWidth, byHeight));
-    }
-    // 2px of slack so rounding never wraps a card onto a row that has no room.
-    hand.style.setProperty("--card-w", Math.max(8, Math.min(CARD_MAX_PX, Math.floor(best) - 2)) + "px");
-    hand.style.setProperty("--card-gap", gap + "px");
-  }
-
-  function layout() {
-    const count = panels.children.length;
-    const [cols, rows] = gridFor(Math.max(count, 1));
-    panels.style.setProperty("--cols", cols);
-    panels.style.setProperty("--rows", rows);
-    panels.querySelectorAll(".hand").forEach(fitCards);
-  }
-
-  // Cards on screen per match and bowler, so only a newly dealt card animates: a card
-  // re-rendered because someone else bowled stays still, at full opacity.
-  const shownCards = {};
-  function markNewlyDealt(matchId, name, hand) {
-    const key = matchId + "\u0000" + name;
-    const before = shownCards[key];
-    const remaining = (before || []).slice();
-    hand.querySelectorAll(".card").forEach(function (card) {
-      const at = remaining.indexOf(card.dataset.card);
-      if (at >= 0) { remaining.splice(at, 1); return; }
-      if (before === undefined) return;  // first sight (page load, reconnect): no deal shown
-      card.classList.add("dealt");
-      card.addEventListener("animationend", function () { card.classList.remove("dealt"); },
-                            { once: true });
-    });
-    shownCards[key] = Array.from(hand.querySelectorAll(".card"), function (c) { return c.dataset.card; });
-  }
+  // A bowler's answer goes over this kiosk's socket as that bowler; the ledger accepts it
+  // only while the decision is theirs and open.
+  const decisions = window.AlleyKioskDecisions.create({
+    emit: function (payload, reply) { socket.emit("decide", payload, reply); },
+    redraw: function () { render(); }, panels: panels,
+  });
+  const screenPanels = window.AlleyKioskPanels.create(panels, decisions);
 
   // The game and frame the lanes are in: the furthest-behind bowler still bowling.
   function whereAt(state) {
@@ -328,170 +125,26 @@
   const STATUS_WORDS = { open: "waiting to start", playing: "playing",
                          ending: "showdown — waiting for the desk", settled: "settled", void: "void" };
   function draw() {
-    panels.replaceChildren();
     const state = matches[shownMatch()];
     showResult(state);
     showFairDeal(state);
-    if (!state) { matchLine.textContent = "Waiting for a match…"; pot.textContent = ""; return; }
+    if (!state) {
+      matchLine.textContent = "Waiting for a match…";
+      pot.textContent = "";
+      screenPanels.draw(null);
+      return;
+    }
     matchLine.textContent = (STATUS_WORDS[state.status] || state.status) + whereAt(state);
     // Settled: the pot is paid out ($0.00, as the phone says); the result box keeps its size.
     pot.textContent = state.status === "settled" ? "Pot " + money(state.pot_cents) + " · paid out"
       : "Pot " + money(state.winners && state.winners.length ? paidIn(state) : state.pot_cents);
-    // The badges rank hands (not scores): "Best hand", "2nd-best hand", …
-    const placeOf = {};
-    const ordinal = ["Best hand", "2nd-best hand", "3rd-best hand"];
-    (state.places || []).forEach(function (group, index) {
-      group.forEach(function (name) { placeOf[name] = ordinal[index] || (index + 1) + "th-best hand"; });
-    });
-    if (state.places && state.places.length < 2) Object.keys(placeOf).forEach(function (k) { delete placeOf[k]; });
-    state.seat_order.forEach(function (name) { panels.append(bowlerPanel(state, name, placeOf[name])); });
-    offerSteals(state);
-    layout();
-    panels.querySelectorAll("section.bowler").forEach(function (panel) {
-      markNewlyDealt(state.match_id, panel.dataset.bowler, panel.querySelector(".hand"));
-    });
+    screenPanels.draw(state, screens[state.match_id]);
   }
   // Every change redraws the panels, but never under a bowler's finger (steady_taps.js).
   const render = window.AlleySteadyTaps.steady(panels, draw);
-  window.addEventListener("resize", layout);
+  window.addEventListener("resize", screenPanels.layout);
   // The moments and the result above the panels change their height: the cards refit.
-  if (window.ResizeObserver) new ResizeObserver(function () { layout(); }).observe(panels);
-
-  // Moments (a strike, a gutter, a steal…) in an area of their own above the panels, never
-  // over a hand.  The latest is shown at once and stays a few seconds; the ones before it
-  // move to a short list of recent moments, so a burst never queues stale banners.
-  const BANNER_MS = 6000, RECENT_MAX = 4;
-  const recent = document.getElementById("recent");
-  let current = null, bannerTimer = null;
-  function momentNodes(moment) {
-    return [].concat(moment.text).map(function (part) {
-      return typeof part === "string" ? document.createTextNode(part) : part.cloneNode(true);
-    });
-  }
-  function remember(moment) {
-    const item = el("li", "recent-moment");
-    item.dataset.kind = moment.kind || "moment";
-    item.append.apply(item, momentNodes(moment));
-    if (moment.detail) item.append(" · " + moment.detail);
-    recent.prepend(item);
-    while (recent.children.length > RECENT_MAX) recent.lastElementChild.remove();
-  }
-  function showBanner(text, kind, detail) {
-    if (current) remember(current);
-    current = { text: text, kind: kind, detail: detail };
-    banner.replaceChildren.apply(banner, momentNodes(current));
-    if (detail) banner.append(el("small", "", detail));
-    banner.dataset.kind = kind || "moment";
-    banner.hidden = false;
-    banner.classList.remove("pop"); void banner.offsetWidth; banner.classList.add("pop");
-    clearTimeout(bannerTimer);
-    bannerTimer = setTimeout(function () {
-      if (current) remember(current);
-      current = null;
-      banner.hidden = true;
-    }, BANNER_MS);
-  }
-
-  // A card named in an event, as a bowler reads it: a physical joker by its power now,
-  // any other card with its suit's symbol (4♥, red suits in red).
-  function cardWords(card, state) {
-    const power = ((state && state.jokers) || {})[card];
-    if (power) return power === "good" ? "GOOD JOKER" : "BAD JOKER";
-    if (card === "GJ") return "GOOD JOKER";
-    if (card === "BJ") return "BAD JOKER";
-    return cardText(card);
-  }
-
-  function cardList(cards, state) {
-    const parts = [];
-    cards.forEach(function (card, index) {
-      if (index) parts.push(index === cards.length - 1 ? " and " : ", ");
-      parts.push(cardWords(card, state));
-    });
-    return parts;
-  }
-
-  // The empty-pile draw (from whoever holds the most cards) is no steal: one ball can bring
-  // several, told as one moment per drawer and giver.
-  function courtesyDraws(events, state) {
-    const draws = {};
-    events.forEach(function (event) {
-      const d = event.data || {};
-      if (event.type !== "card_taken" || d.via !== "courtesy") return;
-      const key = d.bowler + "\u0000" + d.from_bowler;
-      (draws[key] = draws[key] || { bowler: d.bowler, from: d.from_bowler, cards: [] }).cards.push(d.card);
-    });
-    return function tell(event) {  // at the first of a group's draws, in ledger order
-      const d = event.data || {};
-      const key = d.bowler + "\u0000" + d.from_bowler;
-      const draw = draws[key];
-      if (!draw) return;
-      delete draws[key];
-      showBanner(["PILE EMPTY — " + draw.bowler + " draws from " + draw.from + ": "]
-                   .concat(cardList(draw.cards, state)), "courtesy",
-                 draw.from + " held the most cards");
-    };
-  }
-
-  function announce(events, state) {
-    // A gutter ball says what it cost (the card that went back, or the hole) in its own
-    // banner; the plain "loses a card" is only for a gutter still waiting on a choice.
-    const gutterTold = new Set(events
-      .filter(function (e) { return e.type === "card_returned" || e.type === "hole_deepened"; })
-      .map(function (e) { return (e.data || {}).bowler; }));
-    const tellCourtesy = courtesyDraws(events, state);
-    // Cards that go back for another reason than a gutter ball (a Holland-daze, a bowler
-    // removed, a review) are no gutter: a Holland-daze names them in its own moment.
-    const dazed = {};
-    events.forEach(function (e) {
-      const d = e.data || {};
-      if (e.type === "card_returned" && d.why === "holland_daze") {
-        (dazed[d.bowler] = dazed[d.bowler] || []).push(d.card);
-      }
-    });
-    events.forEach(function (event) {
-      const d = event.data || {};
-      if (event.type === "ball_recorded" && d.gutter_ball && gutterTold.has(d.bowler)) {
-        return;
-      } else if (event.type === "ball_recorded" && d.mark === "strike") {
-        showBanner("STRIKE! +" + d.cards_due, "strike",
-                   d.bowler + (d.bonus ? " · first strike of the game, +" + d.bonus + " more" : ""));
-      } else if (event.type === "ball_recorded" && d.gutter_ball) {
-        showBanner("GUTTER", "gutter", d.bowler + " loses a card");
-      } else if (event.type === "ball_recorded" && d.split_pickup) {
-        showBanner("SPLIT PICKED UP — " + d.bowler, "spare");
-      } else if (event.type === "jokers_swapped") {
-        showBanner("FREAKY FRIDAY — the jokers swap!", "freaky");
-      } else if (event.type === "holland_daze") {
-        const lost = dazed[d.bowler] || [];
-        showBanner(["HOLLAND-DAZE — " + d.bowler].concat(
-          lost.length ? [" · back to the pile: "].concat(cardList(lost, state)) : []), "daze");
-      } else if (event.type === "hole_deepened") {
-        showBanner(d.bowler + " is IN THE HOLE", "hole");
-      } else if (event.type === "card_returned" &&
-                 ["holland_daze", "bowler removed", "review"].indexOf(d.why) >= 0) {
-        return;
-      } else if (event.type === "card_returned") {
-        showBanner(["GUTTER — " + d.bowler + "'s ", cardWords(d.card, state), " went back"], "gutter");
-      } else if (event.type === "card_taken" && d.via === "courtesy") {
-        tellCourtesy(event);
-      } else if (event.type === "card_taken") {
-        showBanner(["STEAL — " + d.bowler + " took ", cardWords(d.card, state),
-                    " from " + d.from_bowler], "steal");
-      } else if (event.type === "automatic_win") {
-        showBanner("AUTOMATIC WIN — " + d.bowler, "winner");
-      } else if (event.type === "showdown") {
-        const hands = d.hands || {};
-        const morgan = (d.winners || []).filter(function (w) { return (hands[w] || {}).morgan; });
-        if (morgan.length) {
-          showBanner("MORGAN MANEUVER — " + morgan.join(" & "), "winner",
-                     "a lone joker, drawn and held: unbeatable");
-        } else {
-          showBanner("WINNER — " + (d.winners || []).join(" & "), "winner");
-        }
-      }
-    });
-  }
+  if (window.ResizeObserver) new ResizeObserver(function () { screenPanels.layout(); }).observe(panels);
 
   // A "state" or "match_update" message; true when it changed what is shown.
   function take(message) {
@@ -512,7 +165,8 @@
   // It also brings the match settled here last, whose lanes are free (a reload shows it).
   // Moments are told once each, in order, also those missed while the connection was down
   // (catch_up.js reads them back when a state runs ahead of the last one told).
-  const moments = window.AlleyCatchUp.create("kiosk:" + lanePair, announce);
+  const moments = window.AlleyCatchUp.create("kiosk:" + lanePair,
+                                              window.AlleyKioskBanners.announce);
   let screenTimer = null;
   function refreshScreen(delay) {
     clearTimeout(screenTimer);

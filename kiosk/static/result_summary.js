@@ -89,5 +89,5 @@
   }
 
   window.AlleyResult = { summary: summary, confirmQuestion: confirmQuestion, node: node,
-                         winnerLine: winnerLine, money: money };
+                         winnerLine: winnerLine, money: money, cardWords: cardWords };
 })();

@@ -12,9 +12,10 @@ const CACHE = "alley-poker-offline-v1";
 const SHELL = [
   "/static/kiosk.css", "/static/phone.css", "/static/favicon.svg",
   "/static/vendor/socket.io.min.js", "/static/match_updates.js", "/static/card_faces.js",
-  "/static/live_odds.js", "/static/steady_taps.js", "/static/kiosk.js",
-  "/static/kiosk_phone_code.js", "/static/phone.js", "/static/catch_up.js",
-  "/static/offline.js",
+  "/static/live_odds.js", "/static/steady_taps.js", "/static/kiosk_undo.js",
+  "/static/kiosk_banners.js", "/static/kiosk_decisions.js", "/static/kiosk_panels.js",
+  "/static/kiosk.js", "/static/kiosk_phone_code.js", "/static/glossary.js", "/static/phone.js",
+  "/static/catch_up.js", "/static/offline.js",
 ];
 // How long a page or a read waits for the network before the kept copy answers.
 const NETWORK_MS = 4000;

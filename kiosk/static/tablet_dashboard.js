@@ -1,11 +1,12 @@
-// The tablet's dashboard: every match on every lane, live (Socket.IO match rooms), feed
-// health, and every commissioner power as one tap plus a confirm.
+// The tablet's dashboard: every match on every lane, live (Socket.IO match rooms), each on
+// a card of its own: bowlers, hands, the showdown, ante agreements and start, review items.
+// The card's powers are tablet_powers.js, its pending decisions tablet_decisions.js; feed
+// health is tablet_feeds.js.
 (function () {
   "use strict";
   const T = window.Tablet;
   const el = T.el, button = T.button;
   const list = document.getElementById("matches");
-  const feedRows = document.getElementById("feed-rows");
   const liveState = document.getElementById("live-state");
 
   const states = {};   // match_id -> public state (from the socket or the API)
@@ -13,155 +14,14 @@
   const cards = {};    // match_id -> { root, live, controls }
   const joined = new Set();
 
-  const DECISION_WORDS = { lose_card: "lose a card", steal: "steal a card",
-                           end_draw: "end-of-match draw", buy: "buy a card" };
-  const FEED_SHAPES = { green: ["●", "OK"], amber: ["▲", "LATE"], red: ["■", "DOWN"] };
-
   const BOWLER_COLUMNS = ["Bowler", "Lane", "Next ball", "Marks", "Hand", "Best hand", "Decisions"];
-  const FEED_COLUMNS = ["Feed", "Health", "Last line", "Lines", "Rejected", "Held", "Reconnects"];
 
-  // Each cell carries its column's title: on a phone the table reflows into one card per
-  // row and the titles are shown beside the values (kiosk.css).
-  function labelCells(row, titles) {
-    Array.from(row.children).forEach(function (cell, index) { cell.dataset.label = titles[index]; });
-  }
-
-  function countdown(deadline) {
-    if (!deadline) return "no deadline";
-    const left = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
-    return Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") + " left";
-  }
-
-  // --- one match ---------------------------------------------------------------------------
-  function reasonOf(card) {
-    return card.controls.querySelector("input[name=reason]").value.trim();
-  }
-
-  function needsReason(card) {
-    const reason = reasonOf(card);
-    if (!reason) {
-      T.say("Give a reason first: it goes into the audit log.", "refused");
-      card.controls.querySelector("input[name=reason]").focus();
-    }
-    return reason;
-  }
-
-  function bowlerOf(card) {
-    return card.controls.querySelector("select[name=bowler]").value;
-  }
-
-  // The powers, each one tap plus a confirm; the reason field is shared by them.  The
-  // destructive ones (they take something back or away) sit apart, styled as danger, and
-  // their confirm says what will be lost, so a slip of the finger is caught by the words.
-  const POWERS = [
-    ["holland-daze", "Holland-daze", true, "Rule a Holland-daze for "],
-    ["confirm-result", "Confirm result", false, "Confirm the result of match "],
-  ];
-  const DANGER_POWERS = [
-    ["void-guess", "Void guess", true, "Void the ball-return guess of ",
-     "The guess is cancelled and cannot be made again: the bowler must choose a card to lose."],
-    ["undo-last", "Undo last action", false, "", ""],
-    ["undo-result", "Undo result", false, "Undo the result of match ",
-     "The winners' payouts are taken back into the pot and the match goes back to its end."],
-    ["remove-bowler", "Remove bowler", true, "Remove ",
-     "Their cards go back to the pile and everything they paid is refunded."],
-    ["void", "Void match", false, "VOID match ",
-     "The match is cancelled for good: every cent paid is refunded and nobody wins."],
-  ];
-
-  function powerButton(matchId, card, power, className) {
-    const [kind, title, forBowler, question, consequence] = power;
-    const tap = button(title, async function () {
-      const why = needsReason(card);
-      if (!why) return;
-      const bowler = bowlerOf(card);
-      const body = forBowler ? { bowler: bowler, reason: why } : { reason: why };
-      const whom = forBowler ? bowler : matchId;
-      // Confirming a result names the winners, their hands, each amount and the split.
-      const lanes = ((boards[matchId] || {}).lanes || []).join("-");
-      const asked = kind === "confirm-result"
-        ? window.AlleyResult.confirmQuestion(states[matchId], lanes && "lanes " + lanes)
-        : question + whom + "?";
-      const done = kind === "undo-last" ? await T.undoLast(matchId, why)
-        : await T.rule(asked + "\n" + (consequence ? consequence + "\n" : "") +
-                       "Reason: " + why, matchId, kind, body,
-                       title + (forBowler ? " for " + bowler : "") + " — done");
-      // A reason belongs to one ruling: the next one needs its own.
-      if (done) card.controls.querySelector("input[name=reason]").value = "";
-    }, className);
-    tap.dataset.power = kind;
-    return tap;
-  }
-
-  function buildControls(matchId, card) {
-    const controls = el("div", "powers");
-    const bowlerLabel = el("label", "", "Bowler ");
-    bowlerLabel.append(el("select"));
-    bowlerLabel.lastChild.name = "bowler";
-    const reasonLabel = el("label", "", "Reason ");
-    const reason = el("input");
-    reason.name = "reason"; reason.maxLength = 500; reason.placeholder = "why (for the audit log)";
-    reasonLabel.append(reason);
-    controls.append(bowlerLabel, reasonLabel);
-    const buttons = el("div", "power-buttons");
-    POWERS.forEach(function (power) { buttons.append(powerButton(matchId, card, power, "power")); });
-    const danger = el("div", "power-buttons danger-zone");
-    danger.append(el("span", "danger-label", "⚠ Takes back or removes:"));
-    DANGER_POWERS.forEach(function (power) {
-      danger.append(powerButton(matchId, card, power, "power danger"));
-    });
-    controls.append(buttons, danger);
-    controls.append(buildReassign(matchId, card));
-    return controls;
-  }
-
-  function buildReassign(matchId, card) {
-    const box = el("details", "reassign");
-    box.append(el("summary", "", "Move bowlers to other lane slots"));
-    const rows = el("div", "reassign-rows");
-    box.append(rows);
-    box.addEventListener("toggle", function () {
-      if (!box.open) return;
-      rows.replaceChildren();
-      // Every bowler of the match, those without a slot yet (just added) too.
-      const slots = ((boards[matchId] || {}).slots || []).slice();
-      ((states[matchId] || {}).seat_order || []).forEach(function (name) {
-        if (!slots.some(function (s) { return s.bowler === name; })) {
-          slots.push({ bowler: name, lane: "", slot: "" });
-        }
-      });
-      slots.forEach(function (slot) {
-        const row = el("div", "reassign-row");
-        row.dataset.bowler = slot.bowler;
-        row.append(el("span", "", slot.bowler));
-        ["lane", "slot"].forEach(function (key) {
-          const label = el("label", "", key === "lane" ? " lane " : " slot ");
-          const input = el("input");
-          input.type = "number"; input.min = 1; input.name = key; input.value = slot[key];
-          label.append(input);
-          row.append(label);
-        });
-        rows.append(row);
-      });
-      rows.append(button("Move bowlers", async function () {
-        const why = needsReason(card);
-        if (!why) return;
-        const slots = Array.from(rows.querySelectorAll(".reassign-row"), function (row) {
-          return { bowler: row.dataset.bowler,
-                   lane: Number(row.querySelector("[name=lane]").value),
-                   slot: Number(row.querySelector("[name=slot]").value) };
-        });
-        if (!window.confirm("Move the bowlers of match " + matchId + "?\nReason: " + why)) return;
-        try {
-          await T.call("PUT", "/api/v1/matches/" + encodeURIComponent(matchId) + "/lanes",
-                       { slots: slots, reason: why });
-          T.say("Bowlers moved in match " + matchId);
-          refreshBoard();
-        } catch (problem) { T.say("Refused: " + problem.message, "refused"); }
-      }, "primary"));
-    });
-    return box;
-  }
+  // What the match card's powers know of the match (tablet_powers.js).
+  const desk = { board: function (matchId) { return boards[matchId]; },
+                 state: function (matchId) { return states[matchId]; },
+                 refreshBoard: function () { return refreshBoard(); } };
+  const needsReason = window.TabletPowers.needsReason;
+  const cardWords = window.AlleyResult.cardWords;
 
   function cardFor(matchId) {
     if (cards[matchId]) return cards[matchId];
@@ -173,7 +33,7 @@
     root.dataset.match = matchId;
     const live = el("div", "live");
     const card = { root: root, live: live, controls: null, bowlers: "" };
-    card.controls = buildControls(matchId, card);
+    card.controls = window.TabletPowers.controls(matchId, card, desk);
     root.append(live, card.controls);
     list.append(root);
     cards[matchId] = card;
@@ -181,12 +41,6 @@
   }
 
   // A hand as a person reads it: 4♥ (red suits in red), the jokers in words.
-  const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-  function cardWords(c) {
-    if (c === "GJ" || c === "BJ") return c === "GJ" ? "good joker" : "bad joker";
-    const rank = c.slice(0, -1), suit = c.slice(-1);
-    return (rank === "T" ? "10" : rank) + (SUIT_SYMBOLS[suit] || suit);
-  }
   function handCell(cards, hole) {
     const cell = el("td", "hand");
     if (!cards.length) cell.textContent = "—";
@@ -200,61 +54,6 @@
     });
     if (hole < 0) cell.append("  (hole −" + Math.abs(hole) + ")");
     return cell;
-  }
-
-  function decisionControls(matchId, name, decision) {
-    const box = el("div", "decision-row");
-    box.dataset.bowler = name;
-    box.dataset.kind = decision.kind;
-    const what = DECISION_WORDS[decision.kind] || decision.kind;
-    const head = el("span", "decision-what", name + ": " + what +
-                    (decision.reason ? " (" + decision.reason + ")" : ""));
-    const clock = el("span", "deadline", countdown(decision.deadline));
-    clock.dataset.deadline = decision.deadline || "";
-    box.append(head, clock);
-    const id = decision.id;
-    const forWhom = " for " + name + "?";
-    function decide(kind, body, question, done) {
-      return button(question, function () {
-        T.rule(question + forWhom, matchId, kind,
-               Object.assign({ bowler: name, decision_id: id }, body), done);
-      });
-    }
-    if (decision.kind === "lose_card") {
-      const guess = decision.guess;
-      if (guess && !guess.outcome) {
-        box.append(el("span", "", "guessed " + guess.side.toUpperCase() + "; the ball came back:"));
-        ["left", "right"].forEach(function (side) {
-          box.append(decide("guess-outcome", { side: side }, "Ball came back " + side.toUpperCase(),
-                            "Ball-return outcome recorded for " + name));
-        });
-      } else {
-        if (decision.guess_allowed && !guess) {
-          ["left", "right"].forEach(function (side) {
-            box.append(decide("guess", { side: side }, "Guess " + side.toUpperCase(),
-                              "Guess recorded for " + name));
-          });
-        }
-        decision.choices.forEach(function (face) {
-          box.append(decide("lose-card", { card: face }, "Lose " + cardWords(face),
-                            name + " lost " + cardWords(face)));
-        });
-      }
-    } else if (decision.kind === "steal") {
-      Object.keys(decision.choices).forEach(function (victim) {
-        decision.choices[victim].forEach(function (face) {
-          box.append(decide("steal", { from_bowler: victim, card: face },
-                            "Take " + cardWords(face) + " from " + victim,
-                            name + " took " + cardWords(face)));
-        });
-      });
-    } else if (decision.kind === "end_draw" || decision.kind === "buy") {
-      const kind = decision.kind === "buy" ? "buy" : "end-draw";
-      const yes = decision.kind === "buy" ? "Buy a card" : "Take the draw";
-      box.append(decide(kind, { accept: true }, yes, yes + " — done for " + name),
-                 decide(kind, { accept: false }, "Decline", "Declined for " + name));
-    }
-    return box;
   }
 
   // The hand in words, and the bowler's live odds beside it when the centre shows them.
@@ -314,7 +113,7 @@
                  handCell(b.hand, b.hole),
                  describeCell(state, name, b.describe),
                  el("td", "", b.pending.length ? b.pending.length + " open" : "—"));
-      labelCells(row, BOWLER_COLUMNS);
+      T.labelCells(row, BOWLER_COLUMNS);
       table.append(row);
     });
     live.append(table);
@@ -354,7 +153,7 @@
     const pending = el("div", "pending");
     state.seat_order.forEach(function (name) {
       state.bowlers[name].pending.forEach(function (decision) {
-        pending.append(decisionControls(matchId, name, decision));
+        pending.append(window.TabletDecisions.row(matchId, name, decision));
       });
     });
     if (pending.children.length) {
@@ -416,55 +215,6 @@
     } catch (problem) { /* the next poll tries again */ }
   }
 
-  function feedCell(text) { return el("td", "", text === undefined || text === null ? "—" : String(text)); }
-
-  async function refreshFeeds() {
-    let feeds;
-    try {
-      feeds = (await T.call("GET", "/api/v1/feeds")).feeds;
-    } catch (problem) {
-      feedRows.replaceChildren(el("tr"));
-      feedRows.firstChild.append(el("td", "", "Feed health is unavailable: " + problem.message));
-      feedRows.firstChild.firstChild.colSpan = 7;
-      return;
-    }
-    if (!feeds.length) return;
-    feedRows.replaceChildren(...feeds.map(function (feed) {
-      const row = el("tr", "feed");
-      row.dataset.source = feed.source;
-      row.dataset.state = feed.state;
-      const [shape, word] = FEED_SHAPES[feed.state] || ["?", String(feed.state).toUpperCase()];
-      const name = el("td", "", feed.source);
-      if ((feed.lanes || []).length) name.append(el("small", "", " lanes " + feed.lanes.join(", ")));
-      const health = el("td", "health");
-      health.append(el("span", "feed-state", shape + " " + word));
-      if (feed.seconds_silent) health.append(el("small", "", " silent " + feed.seconds_silent + " s"));
-      // The last error only while the feed is not OK: a green feed has recovered from it.
-      if (feed.last_error && feed.state !== "green") health.append(el("div", "feed-error", feed.last_error));
-      const rejected = feedCell(feed.rejected);
-      if (feed.last_rejected) {
-        rejected.append(el("div", "feed-error", "last: " + feed.last_rejected.reason));
-        rejected.title = feed.last_rejected.line;
-      }
-      if (feed.conflicts) {
-        // A number reused with other content: the scorer and the reader disagree on a line.
-        const conflict = el("div", "feed-error feed-conflict",
-                            feed.conflicts + " conflicting line" + (feed.conflicts === 1 ? "" : "s") +
-                            (feed.last_conflict ? ": " + feed.last_conflict.reason : ""));
-        if (feed.last_conflict) conflict.title = feed.last_conflict.line;
-        rejected.append(conflict);
-      }
-      const held = feedCell(feed.held || 0);
-      held.className = feed.held ? "held-cell warn" : "held-cell";
-      if (feed.held) held.textContent = "held " + feed.held;
-      row.append(name, health,
-                 feedCell(feed.last_line_at ? new Date(feed.last_line_at).toLocaleTimeString() : "never"),
-                 feedCell(feed.lines), rejected, held, feedCell(feed.reconnects));
-      labelCells(row, FEED_COLUMNS);
-      return row;
-    }));
-  }
-
   // --- live --------------------------------------------------------------------------------
   const socket = io({ transports: ["websocket"], reconnectionDelayMax: 3000 });
   function joinRoom(matchId) {
@@ -504,12 +254,5 @@
   });
 
   refreshMatches();
-  refreshFeeds();
   setInterval(refreshMatches, 5000);
-  setInterval(refreshFeeds, 3000);
-  setInterval(function () {
-    document.querySelectorAll(".deadline").forEach(function (clock) {
-      if (clock.dataset.deadline) clock.textContent = countdown(clock.dataset.deadline);
-    });
-  }, 1000);
 })();

@@ -10,11 +10,11 @@ from alembic import command
 from alley_poker.ledger import commands as c
 from alley_poker.store import EventStore, MatchRepository
 from alley_poker.store.chain import audit, chain_head
-from alley_poker.store.event_store import _create_engine, alembic_config
+from alley_poker.store.database import alembic_config, open_engine
 
 
 def test_existing_events_are_sealed_and_the_start_is_recorded(store_url):
-    engine = _create_engine(store_url)
+    engine = open_engine(store_url)
     config = alembic_config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection

@@ -1,0 +1,175 @@
+"""Opening a store's database: the engine (SQLite's settings, PostgreSQL's driver) and the
+schema migrated to the newest Alembic revision.
+
+>>> open_engine("mysql://db/alley")
+Traceback (most recent call last):
+...
+alley_poker.store.errors.StoreError: unsupported database 'mysql://db/alley': \
+use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy.exc
+from filelock import FileLock
+from filelock import Timeout as FileLockTimeout
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.pool import StaticPool
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+from alley_poker.store.errors import StoreError, StoreUnavailable
+from alley_poker.store.records import dump_json
+from alley_poker.store.schema_version import at_head
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+#: How long a SQLite writer waits for another writer's lock before giving up.
+SQLITE_BUSY_TIMEOUT_MS = 15_000
+
+# Any constant works; it only has to be the same for every process migrating one database.
+_PG_MIGRATION_LOCK_KEY = 0x616C6C6579  # "alley"
+
+
+def open_engine(url: str | URL) -> Engine:
+    """An engine for ``url``, configured as the store needs it (not migrated yet).
+
+    ``sqlite:///path/to/file.sqlite3`` (the directory is created if missing), ``sqlite://``
+    (in memory), or ``postgresql+psycopg://user@host/db`` (a bare ``postgresql://`` uses
+    psycopg 3 too).
+    """
+    try:
+        parsed = make_url(url)
+    except sqlalchemy.exc.ArgumentError as error:
+        raise StoreError(f"not a database URL: {url!r} ({error})") from None
+    shown = parsed.render_as_string(hide_password=True)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return _create_sqlite_engine(parsed)
+    if backend == "postgresql":
+        if parsed.drivername == "postgresql":
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        try:
+            return create_engine(parsed, json_serializer=dump_json, pool_pre_ping=True)
+        except (ImportError, sqlalchemy.exc.NoSuchModuleError) as error:
+            raise StoreError(f"{shown}: database driver unavailable ({error})") from None
+    raise StoreError(
+        f"unsupported database {shown!r}: use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB"
+    )
+
+
+def _create_sqlite_engine(url: URL) -> Engine:
+    in_memory = url.database in (None, "", ":memory:")
+    if in_memory:
+        # One shared connection, or every pooled connection would see its own empty database.
+        engine = create_engine(
+            url,
+            json_serializer=dump_json,
+            poolclass=StaticPool,
+            connect_args={"check_same_thread": False},
+        )
+    else:
+        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(
+            url,
+            json_serializer=dump_json,
+            connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+        )
+    journal_switch = (nullcontext() if in_memory
+                      else FileLock(f"{url.database}-open.lock",
+                                    timeout=SQLITE_BUSY_TIMEOUT_MS / 1000))
+
+    @event.listens_for(engine, "connect")
+    def _configure_connection(dbapi_connection: Any, _record: Any) -> None:
+        # Let this module issue BEGIN itself (see _begin) instead of the sqlite3 module's
+        # implicit, deferred and DDL-committing transactions.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+        # WAL: readers never block the writer; FULL: a commit is fsynced before it returns,
+        # so an acknowledged append survives a crash or power cut, not just a killed process.
+        # Switching a new database to WAL does not wait out SQLite's busy timeout: two
+        # processes opening it at once would see "database is locked" at once, so they
+        # take turns on a lock file beside it (once it is in WAL the switch is a no-op).
+        try:
+            with journal_switch:
+                cursor.execute("PRAGMA journal_mode = WAL")
+        except FileLockTimeout:
+            raise sqlite3.OperationalError("database is locked (switching to WAL)") from None
+        cursor.execute("PRAGMA synchronous = FULL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        # The write path asks for IMMEDIATE (EventStore.write_transaction); reads defer.
+        mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
+        connection.exec_driver_sql(f"BEGIN {mode}")
+
+    return engine
+
+
+def alembic_config() -> Config:
+    """The Alembic configuration for the store's migrations (no ini file needed).
+
+    >>> alembic_config().get_main_option("script_location").endswith("migrations")
+    True
+    """
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    return config
+
+
+def upgrade_to_head(engine: Engine) -> None:
+    """Migrate the database to the newest revision (a no-op, without loading Alembic, when
+    it is there already); :class:`StoreUnavailable` when it cannot be opened or migrated."""
+    if at_head(engine):
+        return  # the usual opening: Alembic is not even loaded (store.schema_version)
+    from alembic import command
+    from alembic.util.exc import CommandError
+
+    shown = engine.url.render_as_string(hide_password=True)
+    config = alembic_config()
+    try:
+        with engine.connect() as connection, _sqlite_foreign_keys_off(connection):
+            # One migrator at a time: SQLite's write lock, PostgreSQL's advisory lock; a
+            # second process opening a fresh database waits and then finds it at head.
+            connection.execution_options(sqlite_begin="IMMEDIATE")
+            with connection.begin():
+                if connection.dialect.name == "postgresql":
+                    connection.execute(
+                        text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK_KEY}
+                    )
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+    except CommandError as error:
+        raise StoreUnavailable(f"{shown}: cannot migrate the schema: {error}") from None
+    except sqlalchemy.exc.OperationalError as error:
+        raise StoreUnavailable(f"{shown}: cannot open the database: {error.orig}") from None
+
+
+@contextmanager
+def _sqlite_foreign_keys_off(connection: Connection) -> Iterator[None]:
+    """SQLite rebuilds a table to change its keys (batch migrations), and dropping a table
+    others refer to fails while foreign keys are enforced; the pragma only takes effect
+    outside a transaction, so it is set on the raw connection before the migration begins
+    and set back before the connection returns to the pool."""
+    if connection.dialect.name != "sqlite":
+        yield
+        return
+    raw = connection.connection.dbapi_connection
+    raw.execute("PRAGMA foreign_keys = OFF")
+    try:
+        yield
+    finally:
+        raw.execute("PRAGMA foreign_keys = ON")
