@@ -6,7 +6,7 @@
 
 :class:`WebServer` is one of any number of stateless web processes of a scaled-out centre:
 the web app only, over PostgreSQL, with the Redis bus and the Socket.IO message queue; the
-feeds and jobs run in the centre's ``worker`` (:mod:`alley_poker.worker`).
+feeds and jobs run in the centre's ``worker`` (:mod:`alley_poker.cli.centre_worker`).
 
 >>> PIN_ENV
 'ALLEY_POKER_COMMISSIONER_PIN'
@@ -191,8 +191,8 @@ class WebServer:
 
     def __init__(self, config: AlleyConfig, *, pin: str, secret_key: str,
                  host: str = "127.0.0.1", port: int = 8000, listen: bool = True) -> None:
+        from alley_poker.cli.centre_worker import scaled_settings
         from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
-        from alley_poker.worker import scaled_settings
 
         self.config = config
         centre = config.centre.id

@@ -1,4 +1,4 @@
-"""``alley-poker worker``: a centre's scoreboard feeds and scheduled jobs, apart from the web.
+"""The ``alley-poker worker`` process: a centre's feeds and scheduled jobs, apart from the web.
 
 When a centre outgrows one process it runs any number of ``alley-poker web`` processes (pages,
 API, Socket.IO; stateless) and two ``alley-poker worker`` processes over PostgreSQL and Redis.
@@ -52,10 +52,10 @@ def scaled_settings(config: AlleyConfig) -> tuple[str, str]:
     >>> scaled_settings(load_config_text('[centre]\\nname = "X"\\nlanes = 2', env={}))
     Traceback (most recent call last):
     ...
-    alley_poker.worker.WorkerSetupError: web and worker processes share a centre through \
-PostgreSQL and Redis: set database.url (ALLEY_POKER_DATABASE_URL) to a postgresql+psycopg:// URL \
-(got sqlite); with the embedded SQLite ledger run the whole centre in one process, \
-'alley-poker serve'
+    alley_poker.cli.centre_worker.WorkerSetupError: web and worker processes share a centre \
+through PostgreSQL and Redis: set database.url (ALLEY_POKER_DATABASE_URL) to a \
+postgresql+psycopg:// URL (got sqlite); with the embedded SQLite ledger run the whole centre \
+in one process, 'alley-poker serve'
     """
     from sqlalchemy.engine import make_url
 
