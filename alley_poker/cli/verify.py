@@ -20,7 +20,7 @@ def verify(source: str, config_path: Path | None, database_url: str | None) -> N
     Checks the revealed seed against the commitment, recomputes every shuffle and courtesy
     draw, and replays the events; prints OK, or the first event that disagrees (exit 1).
     """
-    from alley_poker.fairness.verify import verify_export
+    from alley_poker.verifier.verify import verify_export
 
     path = Path(source)
     if path.suffix == ".json" or path.is_file():
