@@ -29,7 +29,7 @@ def web(config_path: Path | None, host: str, port: int, server_kind: str) -> Non
     a centre shares ALLEY_POKER_COMMISSIONER_PIN and ALLEY_POKER_SECRET_KEY.
     """
     import_socketio_server_only(redis_too=False)
-    from alley_poker.cli.centre_worker import WorkerSetupError
+    from alley_poker.centre import ScaledSetupError
     from alley_poker.config import ConfigError, load_config
     from alley_poker.service.redis_bus import BusUnavailable
     from alley_poker.store.event_store import StoreError
@@ -50,7 +50,7 @@ def web(config_path: Path | None, host: str, port: int, server_kind: str) -> Non
                                                echo=click.echo))
         server = WebServer(load_config(config_path), pin=commissioner_pin(),
                            secret_key=shared_secret_key(), host=host, port=port)
-    except (MissingPin, ConfigError, StoreError, WorkerSetupError, BusUnavailable,
+    except (MissingPin, ConfigError, StoreError, ScaledSetupError, BusUnavailable,
             OSError) as exc:
         raise click.ClickException(str(exc)) from exc
     server.serve_until_signalled(echo=click.echo)

@@ -27,7 +27,8 @@ def worker(config_path: Path | None, poll_s: float, metrics_port: int | None) ->
     """
     import signal
 
-    from alley_poker.cli.centre_worker import CentreWorker, WorkerSetupError
+    from alley_poker.centre import ScaledSetupError
+    from alley_poker.cli.centre_worker import CentreWorker
     from alley_poker.config import ConfigError, load_config
     from alley_poker.service.redis_bus import BusUnavailable
     from alley_poker.store.event_store import StoreError
@@ -49,7 +50,7 @@ def worker(config_path: Path | None, poll_s: float, metrics_port: int | None) ->
             metrics = WorkerMetrics(metrics_port)
         status = CentreWorker(load_config(config_path), poll_s=poll_s, metrics=metrics,
                               echo=lambda line: click.echo(line, err=False)).run(stop)
-    except (ConfigError, StoreError, WorkerSetupError, BusUnavailable, OSError) as exc:
+    except (ConfigError, StoreError, ScaledSetupError, BusUnavailable, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
     finally:
         if metrics is not None:
