@@ -99,9 +99,9 @@ def test_a_framework_in_the_plain_core_is_named(tree: Path):
 
 
 def test_the_committed_picture_is_what_the_imports_give():
-    drawn = architecture.picture(architecture.import_graph())
-    assert architecture.PICTURE.read_text(encoding="utf-8") == drawn, (
-        "docs/architecture-layers.md is stale: run python scripts/architecture.py")
+    page = architecture.PAGE.read_text(encoding="utf-8")
+    assert architecture.drawn_page(page, architecture.import_graph()) == page, (
+        "the picture in docs/architecture.md is stale: run python scripts/architecture.py")
 
 
 def test_the_picture_changes_when_an_import_across_layers_does(tree: Path):
