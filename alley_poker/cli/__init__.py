@@ -20,7 +20,7 @@ for a command with subcommands, such as ``league`` and ``audit``).
 
         work()
 
-and add ``NAME`` to the import of command modules at the end of this file (importing the
+and add ``NAME`` to the import of command modules below (importing the
 module is what registers it).  Keep the module itself light: every ``alley-poker`` command,
 the served ones too, imports every command module, so a module imports what its command
 needs inside the command's function (``serve`` must import the Socket.IO server before
