@@ -29,7 +29,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PIN = "2468"  # the demo's commissioner PIN (alley_poker.demo.DEMO_PIN)
+PIN = "2468"  # the demo's commissioner PIN (alley_poker.cli.demo_alley.DEMO_PIN)
 
 
 def wait_for_server(url: str, demo: subprocess.Popen, seconds: float = 60) -> None:

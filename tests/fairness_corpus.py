@@ -28,12 +28,12 @@ from typing import Any
 from alley_poker.cards import FULL_DECK
 from alley_poker.fairness import chain
 from alley_poker.fairness.deal import SeededDeal
-from alley_poker.fairness.verify import EXPORT_FORMAT, EXPORT_VERSION
 from alley_poker.ledger import CommandRefused, MatchState, decide, event_from_record
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.events import event_to_record
 from alley_poker.ledger.games import rebuild_game
 from alley_poker.ledger.inputs import action_inputs
+from alley_poker.verifier.verify import EXPORT_FORMAT, EXPORT_VERSION
 
 START = datetime(2026, 3, 6, 19, 0, tzinfo=UTC)
 DESK = "commissioner:pat"

@@ -16,7 +16,7 @@ import socketio
 from click.testing import CliRunner
 
 from alley_poker.cli import main
-from alley_poker.demo import MATCH_LANES, run_demo
+from alley_poker.cli.demo_alley import MATCH_LANES, run_demo
 from alley_poker.ledger import check_invariants
 from alley_poker.ledger import commands as c
 from alley_poker.store import EventStore
@@ -46,7 +46,7 @@ def test_the_demo_night_deals_settles_and_pays_every_pot(tmp_path):
 
 
 def test_a_match_left_unfinished_is_settled_at_the_demo_close(tmp_path):
-    from alley_poker.demo import close_the_night
+    from alley_poker.cli.demo_alley import close_the_night
     from alley_poker.service import open_service
 
     service = open_service(f"sqlite:///{tmp_path / 'close.sqlite3'}")

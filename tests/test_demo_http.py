@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from alley_poker.demo import MATCH_LANES, run_demo
+from alley_poker.cli.demo_alley import MATCH_LANES, run_demo
 from tests.test_demo import PROJECT_ROOT, _alley_poker_command, _Output
 from tests.web.conftest import free_port
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from alley_poker.cli import main
-from alley_poker.fairness.verify import verify_export
+from alley_poker.verifier.verify import verify_export
 from tests.fairness_corpus import rechain, varied_exports
 
 UNDO_WHY = "undo: later cards dealt as before"

@@ -18,10 +18,10 @@ import pytest
 from click.testing import CliRunner
 
 from alley_poker.cli import main
-from alley_poker.fairness.verify import verify_export
 from alley_poker.ledger import MatchState, event_from_record
 from alley_poker.ledger.inputs import actions, input_of
 from alley_poker.store.event_store import EventStore
+from alley_poker.verifier.verify import verify_export
 from tests.fairness_corpus import FIELD_KINDS, mutant_seq, mutants, outcome, varied_exports
 
 #: One match of each plan of the corpus (undo, drain, void, correct, drain, undo, plain, early).

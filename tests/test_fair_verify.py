@@ -11,11 +11,11 @@ import sys
 
 import pytest
 
-from alley_poker.demo import MATCH_LANES, run_demo
-from alley_poker.fairness.verify import verify_export
+from alley_poker.cli.demo_alley import MATCH_LANES, run_demo
 from alley_poker.ledger import commands as c
 from alley_poker.service import open_service
 from alley_poker.service.fair_export import ExportRefused, match_export
+from alley_poker.verifier.verify import verify_export
 
 
 @pytest.fixture(scope="module")

@@ -12,12 +12,12 @@ import sqlalchemy as sa
 from click.testing import CliRunner
 
 from alley_poker.cli import main
-from alley_poker.demo import run_demo
+from alley_poker.cli.demo_alley import run_demo
+from alley_poker.cli.season_demo import run_season
 from alley_poker.fairness.chain import GENESIS, link_hash
-from alley_poker.fairness.verify import verify_export
-from alley_poker.season_demo import run_season
 from alley_poker.store.event_store import EventStore
 from alley_poker.store.schema import events
+from alley_poker.verifier.verify import verify_export
 from tests.store.conftest import postgres_admin_engine, postgresql_url  # noqa: F401 (fixtures)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from alley_poker.season_demo import ABSENT, run_season
+from alley_poker.cli.season_demo import ABSENT, run_season
 from alley_poker.service import open_service
 from alley_poker.service.league_desk import open_league_desk
 

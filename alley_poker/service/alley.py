@@ -89,8 +89,8 @@ class AlleyService:
         self.odds: Any = None
         #: Whether :meth:`shared_state` first catches up with the ledger when processes share
         #: it.  A web process must (the tablet's read after its write may reach another
-        #: process); the worker turns it off (``alley_poker.worker``): it writes the balls
-        #: itself, a foreign change reaches it on the bus (:meth:`_on_foreign_change`), and
+        #: process); the worker turns it off (``alley_poker.cli.centre_worker``): it writes the
+        #: balls itself, a foreign change reaches it on the bus (:meth:`_on_foreign_change`), and
         #: every command it runs is appended at the seq it was decided on, so one it had not
         #: seen yet is caught up on and decided again.  Four catch-up queries a ball were
         #: most of the scaled-out worker's time (docs/performance.md).

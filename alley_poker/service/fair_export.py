@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from alley_poker.fairness.verify import EXPORT_FORMAT, EXPORT_VERSION
 from alley_poker.ledger import EventFormatError, InvariantViolation, event_from_record
 from alley_poker.ledger.inputs import InputError, action_inputs
 from alley_poker.ledger.state import MatchState
 from alley_poker.store.chain import chain_head
+from alley_poker.verifier.verify import EXPORT_FORMAT, EXPORT_VERSION
 
 FINISHED = ("settled", "void")
 

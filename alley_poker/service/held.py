@@ -23,10 +23,8 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from alley_poker.ledger.context import iso
+from alley_poker.store.held_balls import OUTCOMES, same_ball
 from drivers.base import BallRecorded, Flags
-
-#: How a held ball was resolved.
-OUTCOMES = ("placed", "applied", "resynced", "discarded")
 
 
 def ball_record(ball: BallRecorded) -> dict[str, Any]:
@@ -73,13 +71,6 @@ class HeldBalls(Protocol):
     def resolve(self, item_id: int, outcome: str, *, actor: str, reason: str = "") -> bool:
         """Close an open item; False if it was not open (resolved meanwhile, or unknown)."""
         ...
-
-
-def same_ball(item: dict[str, Any], lane: int, slot: int, ball: dict[str, Any]) -> bool:
-    """True when ``item`` holds this very ball (a re-send of the same line's content)."""
-    kept = item["ball"]
-    return (item["lane"], item["slot"]) == (lane, slot) and all(
-        kept[key] == ball[key] for key in ("game", "frame", "ball", "pins", "standing", "flags"))
 
 
 class HeldBallsInMemory:

@@ -2,27 +2,24 @@
 
 These run on the router (:class:`~alley_poker.service.router.LaneEventRouter` inherits them)
 because they use its paths: the catch-up path that deals missing balls in order, the waiting
-balls, the scorer's last sheets and the per-match locks.  Each answers a :class:`DeskOutcome`
-in the desk's words.
+balls, the scorer's last sheets and the per-match locks.  They know the router only through
+those paths (:class:`RouterPaths`), so this module does not import the router.  Each answers a
+:class:`DeskOutcome` in the desk's words.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Protocol
 
-from alley_poker.ledger import CommandRefused
+from alley_poker.ledger import CommandRefused, MatchState
 from alley_poker.ledger.commands import CorrectBall
-from alley_poker.service.held import ball_from_record
+from alley_poker.service.feed_balls import HELD, RECORDED, Position, reads_as
+from alley_poker.service.held import HeldBalls, ball_from_record
+from alley_poker.service.lanes import LaneMap
+from alley_poker.service.ledger_gateway import LedgerGateway
 from drivers.base import BallRecorded
-
-if TYPE_CHECKING:
-    from alley_poker.service.router import LaneEventRouter
-
-Position = tuple[int, int]  # (frame, ball)
-
-#: What became of a ball offered to the ledger.
-RECORDED, HELD, REFUSED = "recorded", "held", "refused"
 
 
 @dataclass(frozen=True)
@@ -33,21 +30,33 @@ class DeskOutcome:
     message: str
 
 
-def reads_as(recorded: dict[str, Any], ball: BallRecorded) -> bool:
-    """True when the ledger's ball ``recorded`` reads as ``ball`` does: pins, foul, standing
-    pins (if both know them) and every flag the line sets."""
-    same_standing = ball.standing is None or recorded.get("standing") is None or \
-        sorted(recorded["standing"]) == sorted(ball.standing)
-    same_flags = (not ball.flags.gutter or bool(recorded.get("gutter"))) and \
-        (not ball.flags.split or bool(recorded.get("split")))
-    return (recorded["pins"], bool(recorded["foul"])) == (ball.pins, ball.flags.foul) \
-        and same_standing and same_flags
+class RouterPaths(Protocol):
+    """The router's paths the desk's actions take (the router has them all)."""
+
+    lanes: LaneMap
+    ledger: LedgerGateway
+    held_log: HeldBalls
+    #: Per (match, bowler, game): the balls waiting for an earlier one, by position.
+    _held: dict[tuple[str, str, int], dict[Position, BallRecorded]]
+
+    def _lock_for(self, match_id: str) -> threading.Lock: ...
+
+    def _waiting(self, match_id: str) -> dict[tuple[str, int, int, int], int]: ...
+
+    def _offer(self, match_id: str, bowler: str, ball: BallRecorded) -> str: ...
+
+    def _drain_held(self, match_id: str, bowler: str, game: int) -> None: ...
+
+    def _next_position(self, state: MatchState, bowler: str, game: int) -> Position | None: ...
+
+    def scorer_balls(self, match_id: str, lane: int, slot: int,
+                     game: int) -> dict[Position, BallRecorded]: ...
 
 
 class HeldBallDesk:
     """The desk's actions, mixed into the router."""
 
-    def apply_held(self: LaneEventRouter, item_id: int, *, actor: str) -> DeskOutcome:
+    def apply_held(self: RouterPaths, item_id: int, *, actor: str) -> DeskOutcome:
         """Offer a held ball to the ledger again (the desk has fixed what stopped it: seated
         the slot, started the match, entered the missing ball)."""
         item = self.held_log.get(item_id)
@@ -75,7 +84,7 @@ class HeldBallDesk:
                                   + (" — re-sync the bowler, or wait for the scorer's sheet"
                                      if outcome == HELD else ""))
 
-    def discard_held(self: LaneEventRouter, item_id: int, *, actor: str,
+    def discard_held(self: RouterPaths, item_id: int, *, actor: str,
                      reason: str) -> DeskOutcome:
         """The desk decides a held ball never counts (a practice ball, a test line)."""
         if not reason.strip():
@@ -96,7 +105,7 @@ class HeldBallDesk:
                                        "match_id": item["match_id"], "outcome": "discarded"})
         return DeskOutcome(True, f"discarded: {item['line']}")
 
-    def resync(self: LaneEventRouter, match_id: str, bowler: str, *, actor: str) -> DeskOutcome:
+    def resync(self: RouterPaths, match_id: str, bowler: str, *, actor: str) -> DeskOutcome:
         """Bring the bowler's balls in the ledger in step with the scorer: balls the scorer
         has and the ledger lacks are dealt in order (the catch-up path), balls that read
         differently are corrected (the correction path, with its review items), from the
@@ -133,7 +142,7 @@ class HeldBallDesk:
                                       "scorer has sent")
         return DeskOutcome(not problems, "; ".join(done + problems))
 
-    def _scorer_balls(self: LaneEventRouter, match_id: str, slot: tuple[int, int] | None,
+    def _scorer_balls(self: RouterPaths, match_id: str, slot: tuple[int, int] | None,
                       game: int, items: list[dict]) -> dict[Position, BallRecorded]:
         """What the scorer says of one game: its last sheet, the balls and corrections it
         sent since, then the live held balls (which carry more: standing pins, the split
@@ -145,7 +154,7 @@ class HeldBallDesk:
                 balls[(ball.frame, ball.ball)] = ball
         return balls
 
-    def _resync_game(self: LaneEventRouter, match_id: str, bowler: str, game: int,
+    def _resync_game(self: RouterPaths, match_id: str, bowler: str, game: int,
                      scorer: dict[Position, BallRecorded], actor: str, done: list[str],
                      problems: list[str]) -> None:
         state = self.ledger.shared_state(match_id)

@@ -30,27 +30,29 @@ Balls for lanes with no match keep their bowling score here and deal nothing.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
 from alley_poker.bowling import BowlingError, Game
 from alley_poker.ledger import CommandRefused, MatchState
-from alley_poker.ledger.commands import Command, CorrectBall, HollandDaze, RecordBall
-from alley_poker.service.held import HeldBalls, HeldBallsInMemory, ball_record
-from alley_poker.service.held_desk import (
+from alley_poker.ledger.commands import CorrectBall, HollandDaze, RecordBall
+from alley_poker.service.feed_balls import (
     HELD,
+    LINE_TAG,
     RECORDED,
     REFUSED,
-    HeldBallDesk,
     Position,
+    line_tag,
+    next_position,
     reads_as,
 )
+from alley_poker.service.held import HeldBalls, HeldBallsInMemory, ball_record
+from alley_poker.service.held_desk import HeldBallDesk
 from alley_poker.service.lanes import LaneMap
+from alley_poker.service.ledger_gateway import LedgerGateway
 from drivers.base import (
     BallCorrected,
     BallRecorded,
@@ -65,49 +67,6 @@ log = logging.getLogger(__name__)
 #: How often, at most, the worker re-reads the lane assignments for a ball on a lane it
 #: thinks has no match.
 LANES_REREAD_S = 1.0
-
-
-#: How a feed line is named in the ledger (in a Holland-daze's reason): ``[line scorer#513]``.
-LINE_TAG = re.compile(r"\[line [^\]#]+#\d+\]")
-
-
-def line_tag(event: LaneEvent) -> str | None:
-    """The tag naming the feed line ``event`` came from; None if the feed numbers no lines.
-
-    >>> line_tag(WrongLane(lane=7, bowler=3, source="scorer", seq=513))
-    '[line scorer#513]'
-    >>> line_tag(WrongLane(lane=7, bowler=3, source="manual")) is None
-    True
-    """
-    if event.seq is None:
-        return None
-    return f"[line {event.source or 'feed'}#{event.seq}]"
-
-
-class LedgerGateway(Protocol):
-    """What the router needs of the service: the current state and a way to run a command."""
-
-    def state(self, match_id: str) -> MatchState: ...
-
-    def shared_state(self, match_id: str) -> MatchState:
-        """The current state, read without copying (the router never changes it)."""
-        ...
-
-    #: False where the cached states are kept current only by the bus (the worker), so a
-    #: state may trail what another process has just done.
-    reads_catch_up: bool
-
-    def caught_up_state(self, match_id: str) -> MatchState:
-        """:meth:`shared_state`, caught up with the ledger even where reads trail it."""
-        ...
-
-    def reload_lanes(self) -> None:
-        """Make the lane map what the ledger's lane assignments say now."""
-        ...
-
-    def execute(self, match_id: str, command: Command) -> list[Any]: ...
-
-    def announce(self, topic: str, message: dict[str, Any]) -> None: ...
 
 
 @dataclass
@@ -537,21 +496,3 @@ class LaneEventRouter(HeldBallDesk):
     def _lock_for(self, match_id: str) -> threading.Lock:
         with self._locks_lock:
             return self._match_locks.setdefault(match_id, threading.Lock())
-
-
-@lru_cache(maxsize=2048)
-def next_position(rolls: tuple[tuple[int, bool], ...]) -> Position | None:
-    """The (frame, ball) that follows ``rolls`` (pins, foul) in a game; None once complete.
-
-    Every ball asks this two or three times of games that grow by one roll at a time, and
-    re-bowling a whole game each time was a tenth of the cost of routing a ball.
-
-    >>> next_position(((10, False),)), next_position(((7, False),))
-    ((2, 1), (1, 2))
-    >>> next_position(((10, False),) * 12) is None
-    True
-    """
-    replayed = Game.from_rolls({"pins": pins, "foul": foul} for pins, foul in rolls)
-    if replayed.is_complete:
-        return None
-    return (replayed.current_frame, replayed.current_ball)

@@ -24,12 +24,21 @@ from typing import Any
 
 from sqlalchemy import insert, select, update
 
-from alley_poker.service.held import OUTCOMES, same_ball
 from alley_poker.store.event_store import EventStore, as_utc, utcnow
 from alley_poker.store.schema import held_balls
 
 _COLUMNS = ("id", "lane", "slot", "match_id", "bowler", "ball", "line", "reason", "held_at",
             "outcome", "resolved_by", "resolved_reason", "resolved_at")
+
+#: How a held ball was resolved.
+OUTCOMES = ("placed", "applied", "resynced", "discarded")
+
+
+def same_ball(item: dict[str, Any], lane: int, slot: int, ball: dict[str, Any]) -> bool:
+    """True when ``item`` holds this very ball (a re-send of the same line's content)."""
+    kept = item["ball"]
+    return (item["lane"], item["slot"]) == (lane, slot) and all(
+        kept[key] == ball[key] for key in ("game", "frame", "ball", "pins", "standing", "flags"))
 
 
 class HeldBallLog:

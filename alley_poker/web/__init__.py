@@ -27,21 +27,44 @@ from alley_poker.service.odds import LiveOdds
 from alley_poker.store.api_tokens import ApiTokenStore
 from alley_poker.store.kiosk_devices import KioskDeviceStore
 from alley_poker.store.phone_links import PhoneLinkStore
-from alley_poker.web.api import api
+from alley_poker.web import (
+    api_commands,
+    api_held,
+    api_league_reports,
+    api_leagues,
+    api_reads,
+    api_reports,
+    api_screen,
+    api_story,
+    commissioner,
+    commissioner_league,
+    commissioner_story,
+    first_night,
+    kiosk_pairing,
+    phone,
+    phone_links,
+    tokens,
+)
 from alley_poker.web.auth import hash_pin
-from alley_poker.web.commissioner import commissioner
 from alley_poker.web.errors import register_error_handlers
 from alley_poker.web.fair_verify_page import verify_page
 from alley_poker.web.kiosk import kiosk
 from alley_poker.web.kiosk_pairing import KioskGate
 from alley_poker.web.offline import offline
 from alley_poker.web.page_filters import cards_markup, money_markup
-from alley_poker.web.phone import PhoneGate, install_log_redaction, phone
+from alley_poker.web.phone import PhoneGate, install_log_redaction
 from alley_poker.web.sign_in_limits import install_sign_in_limits
 from alley_poker.web.socket_frames import GuardedPacket, register_refused_frames
 from alley_poker.web.sockets import SocketBridge, socketio_channel
+from alley_poker.web.tablet_pages import commissioner as tablet
 from alley_poker.web.tokens import install_request_guard
 from kiosk import KIOSK_DIR
+
+#: The JSON API's route modules, each a blueprint of its own under /api/v1 (web.api_request).
+API_ROUTES = (api_reads, api_commands, api_held, api_reports, api_story, api_screen,
+              api_leagues, api_league_reports, kiosk_pairing, phone, phone_links, tokens)
+#: The tablet's page modules: their views are on one blueprint, ``tablet`` (web.tablet_pages).
+TABLET_PAGES = (commissioner, commissioner_league, commissioner_story, first_night)
 
 DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_HTTPONLY": True,
@@ -131,8 +154,10 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     register_error_handlers(app)
     app.add_template_filter(cards_markup, "cards")
     app.add_template_filter(money_markup, "money")
-    for blueprint in (kiosk, commissioner, phone, api, offline, verify_page):
+    for blueprint in (kiosk, tablet, phone.phone, offline, verify_page):
         app.register_blueprint(blueprint)
+    for routes in API_ROUTES:
+        app.register_blueprint(routes.api)
     install_sign_in_limits(app)
     # Browsers ask for /favicon.ico whatever the page links: answer it, not a 404 per visit.
     app.add_url_rule("/favicon.ico", "favicon", lambda: redirect(

@@ -4,13 +4,13 @@ bowler's decision run here is the commissioner deciding on the bowler's behalf."
 
 from __future__ import annotations
 
-from flask import current_app, jsonify
+from flask import Blueprint, current_app, jsonify
 
 from alley_poker.ledger import CommandRefused, event_to_record
 from alley_poker.ledger.rules import RuleBook, RuleBookError
 from alley_poker.ledger.undo import undoable_action
 from alley_poker.service.lanes import LaneAssignmentError
-from alley_poker.web.api import alley, api, existing_state, validated_body
+from alley_poker.web.api_request import API_PREFIX, alley, existing_state, validated_body
 from alley_poker.web.auth import commissioner_actor, commissioner_required
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.public import public_event, public_match_view
@@ -21,6 +21,9 @@ from alley_poker.web.schemas import (
     ReassignLanesBody,
     UndoLastBody,
 )
+
+#: This module's routes of the JSON API (registered by the app factory).
+api = Blueprint("api_commands", __name__, url_prefix=API_PREFIX)
 
 
 def _actor() -> str:

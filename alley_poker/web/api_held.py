@@ -3,14 +3,17 @@ actions on them — apply one, discard one with a reason, re-sync a bowler from 
 
 from __future__ import annotations
 
-from flask import jsonify
+from flask import Blueprint, jsonify
 
 from alley_poker.service.held import held_view
-from alley_poker.web.api import alley, api, existing_state, validated_body
+from alley_poker.web.api_request import API_PREFIX, alley, existing_state, validated_body
 from alley_poker.web.auth import commissioner_actor, commissioner_required
 from alley_poker.web.errors import ApiError
 from alley_poker.web.queries import HeldQuery, validated_query
 from alley_poker.web.schemas import ApplyHeldBody, DiscardHeldBody, ResyncBody
+
+#: This module's routes of the JSON API (registered by the app factory).
+api = Blueprint("api_held", __name__, url_prefix=API_PREFIX)
 
 
 def _actor() -> str:

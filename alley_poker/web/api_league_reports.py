@@ -15,17 +15,20 @@ from contextlib import contextmanager
 from datetime import date, datetime
 from typing import Any
 
-from flask import jsonify
+from flask import Blueprint, jsonify
 
 from alley_poker.league import League, exports, to_local
 from alley_poker.league.night_sheet import NightSheet, night_sheet
 from alley_poker.store.chain import chain_head
-from alley_poker.web.api import alley, api
 from alley_poker.web.api_leagues import existing_bowler, existing_league, league_desk
 from alley_poker.web.api_reports import csv_file
+from alley_poker.web.api_request import API_PREFIX, alley
 from alley_poker.web.auth import commissioner_required
 from alley_poker.web.errors import ApiError
 from alley_poker.web.queries import _iso_day
+
+#: This module's routes of the JSON API (registered by the app factory).
+api = Blueprint("api_league_reports", __name__, url_prefix=API_PREFIX)
 
 LANES_AT_END = re.compile(r"-(\d+)-(\d+)$")
 

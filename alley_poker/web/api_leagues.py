@@ -17,7 +17,7 @@ from dataclasses import replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from flask import current_app, jsonify
+from flask import Blueprint, current_app, jsonify
 
 from alley_poker.league import (
     Bowler,
@@ -36,7 +36,13 @@ from alley_poker.service.league_desk import LeagueDesk
 from alley_poker.service.league_nights import LeagueAverage, LeagueNightError, handicap_of
 from alley_poker.service.seating import SeatingError
 from alley_poker.store.event_store import as_utc
-from alley_poker.web.api import alley, api, known_match_ids, match_summary, validated_body
+from alley_poker.web.api_request import (
+    API_PREFIX,
+    alley,
+    known_match_ids,
+    match_summary,
+    validated_body,
+)
 from alley_poker.web.auth import commissioner_actor, commissioner_required
 from alley_poker.web.errors import ApiError
 from alley_poker.web.league_schemas import (
@@ -49,6 +55,9 @@ from alley_poker.web.league_schemas import (
     UpdateLeagueBody,
 )
 from alley_poker.web.queries import RosterQuery, validated_query
+
+#: This module's routes of the JSON API (registered by the app factory).
+api = Blueprint("api_leagues", __name__, url_prefix=API_PREFIX)
 
 #: Ids above this are not in any database (64-bit keys): answered 404 without asking.
 MAX_ID = 2**63

@@ -6,15 +6,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, jsonify
+from flask import Blueprint, current_app, jsonify
 
 from alley_poker.ledger.views import bowler_view, pending_view
 from alley_poker.service.fair_export import ExportRefused, match_export
-from alley_poker.web.api import alley, api, existing_state, known_match_ids, match_summary
+from alley_poker.web.api_request import (
+    API_PREFIX,
+    alley,
+    existing_state,
+    known_match_ids,
+    match_summary,
+)
 from alley_poker.web.errors import ApiError
 from alley_poker.web.openapi import openapi_document
 from alley_poker.web.public import public_event, public_match_view, with_odds
 from alley_poker.web.queries import EventsQuery, validated_query
+
+#: This module's routes of the JSON API (registered by the app factory).
+api = Blueprint("api_reads", __name__, url_prefix=API_PREFIX)
 
 
 def lane_pair(lane: int) -> str:

@@ -10,16 +10,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from flask import Response, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify
 
 from alley_poker.config import centre_zone
 from alley_poker.csv_cells import csv_text, for_download
 from alley_poker.service.audit import AuditFilter, audit_entries
 from alley_poker.service.fair_export import match_fairness
 from alley_poker.service.settlement import night_settlement
-from alley_poker.web.api import alley, api
+from alley_poker.web.api_request import API_PREFIX, alley
 from alley_poker.web.auth import commissioner_required
 from alley_poker.web.queries import AuditQuery, SettlementQuery, validated_query
+
+#: This module's routes of the JSON API (registered by the app factory).
+api = Blueprint("api_reports", __name__, url_prefix=API_PREFIX)
 
 SETTLEMENT_COLUMNS = ("bowler", "paid_cents", "won_cents", "net_cents", "matches")
 AUDIT_COLUMNS = ("id", "time", "match_id", "seq", "type", "actor", "command", "summary",

@@ -11,17 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
+from flask import Blueprint, jsonify
 
 from alley_poker.bowling import BowlingError
 from alley_poker.ledger import MatchState
 from alley_poker.ledger.endgame import rebuild_game
 from alley_poker.service import AlleyService
-from alley_poker.web.api import alley, api
+from alley_poker.web.api_request import API_PREFIX, alley
 from alley_poker.web.commissioner import next_ball, who_is_up
 from alley_poker.web.errors import ApiError
 from alley_poker.web.kiosk import centre_lane_pair
 from alley_poker.web.public import public_match_view, with_odds
+
+#: This module's routes of the JSON API (registered by the app factory).
+api = Blueprint("api_screen", __name__, url_prefix=API_PREFIX)
 
 Slots = dict[tuple[int, int], str]
 

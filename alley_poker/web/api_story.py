@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
-from flask import jsonify
+from flask import Blueprint, jsonify
 
 from alley_poker.service.match_story import StoryRefused, match_story_report
-from alley_poker.web.api import alley, api, existing_state
+from alley_poker.web.api_request import API_PREFIX, alley, existing_state
 from alley_poker.web.errors import ApiError
+
+#: This module's routes of the JSON API (registered by the app factory).
+api = Blueprint("api_story", __name__, url_prefix=API_PREFIX)
 
 
 @api.get("/matches/<match_id>/story")

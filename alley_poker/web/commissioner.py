@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+from flask import current_app, jsonify, redirect, render_template, request, url_for
 
 from alley_poker.bowling import BowlingError
 from alley_poker.bowling.pins import PINS, format_leave, is_split
@@ -23,7 +23,7 @@ from alley_poker.ledger import RuleBook
 from alley_poker.ledger.endgame import rebuild_game
 from alley_poker.ledger.state import MatchState
 from alley_poker.service import AlleyService
-from alley_poker.web.api import alley, known_match_ids, match_summary
+from alley_poker.web.api_request import alley, known_match_ids, match_summary
 from alley_poker.web.auth import (
     commissioner_required,
     is_commissioner,
@@ -33,21 +33,7 @@ from alley_poker.web.auth import (
 )
 from alley_poker.web.errors import ApiError
 from alley_poker.web.queries import PinsQuery, validated_query
-
-commissioner = Blueprint("commissioner", __name__, url_prefix="/commissioner")
-
-#: The tablet's pages: endpoint, title (the navigation bar, in this order).
-PAGES = [("dashboard", "Lanes"), ("first_night", "First night"), ("new_match", "New match"),
-         ("manual_entry", "Manual entry"),
-         ("settlement", "Settlement"), ("leagues", "League"), ("audit", "Audit log"),
-         ("phones", "Phones"), ("tokens", "Kiosks & API tokens")]
-
-
-def tablet_page(template: str, **context: Any):
-    """A signed-in page, or the sign-in form for anyone else."""
-    if not is_commissioner():
-        return render_template("commissioner_sign_in.html", problem=None)
-    return render_template(template, pages=PAGES, **context)
+from alley_poker.web.tablet_pages import commissioner, tablet_page
 
 
 @commissioner.get("")
@@ -214,11 +200,3 @@ def pins():
     # 400 rather than the API's 422: the tablet's own route, answered so since it began.
     query = validated_query(PinsQuery, status=400, code="bad_request")
     return jsonify(judge_leave(query.before, query.standing, query.full_rack))
-
-
-# The league pages add their views to ``commissioner`` when imported (after tablet_page).
-from alley_poker.web import (  # noqa: E402, F401
-    commissioner_league,
-    commissioner_story,
-    first_night,
-)

@@ -34,9 +34,9 @@ from alley_poker.web.api_leagues import (
     night_view,
 )
 from alley_poker.web.auth import is_commissioner
-from alley_poker.web.commissioner import commissioner, tablet_page
 from alley_poker.web.commissioner_story import sheet_stories
 from alley_poker.web.errors import ApiError
+from alley_poker.web.tablet_pages import commissioner, tablet_page
 
 
 def _league_or_404(league_id: str) -> Any:

@@ -9,9 +9,9 @@ from typing import Any
 from flask import abort
 
 from alley_poker.service.match_story import StoryRefused, match_story_report
-from alley_poker.web.api import alley
+from alley_poker.web.api_request import alley
 from alley_poker.web.auth import is_commissioner
-from alley_poker.web.commissioner import commissioner, tablet_page
+from alley_poker.web.tablet_pages import commissioner, tablet_page
 
 
 @commissioner.get("/matches/<match_id>/story")

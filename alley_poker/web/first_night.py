@@ -16,11 +16,11 @@ from typing import Any
 
 from flask import current_app, request, url_for
 
-from alley_poker.web.api import alley
 from alley_poker.web.api_leagues import night_matches
+from alley_poker.web.api_request import alley
 from alley_poker.web.auth import is_commissioner
-from alley_poker.web.commissioner import commissioner, tablet_page
 from alley_poker.web.match_titles import lanes_words
+from alley_poker.web.tablet_pages import commissioner, tablet_page
 
 #: ``app.extensions`` key of the nights whose sheet was opened: {(league_id, night_date)}.
 SHEETS_OPENED = "first_night_sheets"

@@ -20,17 +20,20 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from flask import current_app, jsonify
+from flask import Blueprint, current_app, jsonify
 from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from alley_poker.store.kiosk_devices import KioskDevice, KioskDeviceStore
-from alley_poker.web.api import api, validated_body
+from alley_poker.web.api_request import API_PREFIX, validated_body
 from alley_poker.web.auth import commissioner_actor, tablet_required
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.kiosk import centre_lane_pair
 from alley_poker.web.schemas import PairKioskBody
+
+#: This module's routes of the JSON API (registered by the app factory).
+api = Blueprint("kiosk_pairing", __name__, url_prefix=API_PREFIX)
 
 #: Decisions one kiosk may send per ``RATE_WINDOW_S``: a bowler taps a few times a frame.
 DECISIONS_PER_WINDOW = 20

@@ -44,7 +44,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from alley_poker.service import AlleyService
 from alley_poker.store.phone_links import LinkCheck, PhoneLink, PhoneLinkStore
-from alley_poker.web.api import alley, api, validated_body
+from alley_poker.web.api_request import API_PREFIX, alley, validated_body
 from alley_poker.web.api_screen import screen_match
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.kiosk_decisions import decide_for_bowler
@@ -52,6 +52,9 @@ from alley_poker.web.match_titles import match_title
 from alley_poker.web.phone_schemas import PhoneDecisionBody
 from alley_poker.web.public import public_match_view
 from alley_poker.web.rooms import bowler_room, enter
+
+#: This module's routes of the JSON API (registered by the app factory).
+api = Blueprint("phone_api", __name__, url_prefix=API_PREFIX)
 
 phone = Blueprint("phone", __name__)
 

@@ -23,7 +23,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import segno
-from flask import current_app, jsonify, request, url_for
+from flask import Blueprint, current_app, jsonify, request, url_for
 from markupsafe import escape
 
 from alley_poker.config import centre_zone
@@ -31,10 +31,19 @@ from alley_poker.ledger import CommandRefused
 from alley_poker.service import AlleyService
 from alley_poker.service.phone_nights import night_of_match
 from alley_poker.store.phone_links import PhoneLink, PhoneLinkStore
-from alley_poker.web.api import alley, api, existing_state, known_match_ids, validated_body
+from alley_poker.web.api_request import (
+    API_PREFIX,
+    alley,
+    existing_state,
+    known_match_ids,
+    validated_body,
+)
 from alley_poker.web.auth import commissioner_actor, tablet_required
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.phone_schemas import MintPhoneLinkBody
+
+#: This module's routes of the JSON API (registered by the app factory).
+api = Blueprint("phone_links", __name__, url_prefix=API_PREFIX)
 
 #: The states of a match whose bowlers may be given a code (seated, not finished).
 SEATED = ("open", "playing", "ending")

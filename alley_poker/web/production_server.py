@@ -244,14 +244,14 @@ def build_web_process(config: Any, pin: str, secret_key: str) -> Callable[[], Bu
     """``web``'s app, built in the worker: the web app over PostgreSQL and Redis."""
 
     def build() -> Built:
+        from alley_poker.centre import ScaledSetupError
         from alley_poker.service.redis_bus import BusUnavailable
         from alley_poker.store.event_store import StoreError
         from alley_poker.web.server import WebServer
-        from alley_poker.worker import WorkerSetupError
 
         try:
             server = WebServer(config, pin=pin, secret_key=secret_key, listen=False)
-        except (StoreError, WorkerSetupError, BusUnavailable, OSError) as problem:
+        except (StoreError, ScaledSetupError, BusUnavailable, OSError) as problem:
             raise BuildError(str(problem)) from None
 
         def ready_lines(base_url: str) -> list[str]:
@@ -288,11 +288,12 @@ def serve_web_process(config: Any, pin: str, secret_key: str, host: str, port: i
 
 def check_web_settings(config: Any) -> None:
     """Refuse, in the command's own process, what a web process cannot run on: no PostgreSQL
-    or no Redis URL (:func:`~alley_poker.worker.scaled_settings`), or a Redis not answering."""
+    or no Redis URL (:func:`~alley_poker.centre.scaled_settings`), or a Redis not
+    answering."""
     import redis
 
+    from alley_poker.centre import scaled_settings
     from alley_poker.service.redis_bus import BusUnavailable
-    from alley_poker.worker import scaled_settings
 
     _database_url, redis_url = scaled_settings(config)
     client = redis.Redis.from_url(redis_url, socket_connect_timeout=3, socket_timeout=3)

@@ -1,12 +1,13 @@
 """Serving the centre's pages: ``alley-poker serve`` (one box) and ``alley-poker web``.
 
-:class:`AlleyServer` puts together, over the centre's configuration, the alley service on
-``database.url``, the scoreboard feeds, the decision-deadline scheduler and the web app
-(kiosks, commissioner tablet, JSON API, Socket.IO), and stops them in the reverse order.
+:class:`AlleyServer` puts the web app (kiosks, commissioner tablet, JSON API, Socket.IO) in
+front of the centre, wired by :class:`alley_poker.centre.Centre` (the alley service on
+``database.url``, the scoreboard feeds and the centre's jobs), and stops them in the reverse
+order.
 
 :class:`WebServer` is one of any number of stateless web processes of a scaled-out centre:
 the web app only, over PostgreSQL, with the Redis bus and the Socket.IO message queue; the
-feeds and jobs run in the centre's ``worker`` (:mod:`alley_poker.worker`).
+feeds and jobs run in the centre's ``worker`` (:mod:`alley_poker.cli.centre_worker`).
 
 >>> PIN_ENV
 'ALLEY_POKER_COMMISSIONER_PIN'
@@ -31,10 +32,9 @@ from types import FrameType
 from flask import Flask, Response, jsonify
 from werkzeug.serving import BaseWSGIServer, make_server
 
+from alley_poker.centre import Centre, open_centre_service, scaled_settings
 from alley_poker.config import AlleyConfig
 from alley_poker.service import AlleyService, open_service
-from alley_poker.service.feeds import FeedSupervisor
-from alley_poker.service.scheduler import centre_scheduler
 from alley_poker.web import create_app
 from alley_poker.web.http_timeouts import GuardedRequestHandler
 from alley_poker.web.memory_report import write_memory_snapshot
@@ -192,7 +192,6 @@ class WebServer:
     def __init__(self, config: AlleyConfig, *, pin: str, secret_key: str,
                  host: str = "127.0.0.1", port: int = 8000, listen: bool = True) -> None:
         from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
-        from alley_poker.worker import scaled_settings
 
         self.config = config
         centre = config.centre.id
@@ -258,13 +257,12 @@ class AlleyServer:
                  port: int = 8000, service: AlleyService | None = None,
                  listen: bool = True) -> None:
         self.config = config
-        self.service = service if service is not None else open_service(
-            config.database.url, centre=config.centre.id)
+        self.service = service if service is not None else open_centre_service(config)
         self.metrics = CentreMetrics(self.service)  # GET /metrics (web.metrics)
-        # Built before anything starts so a bad feed dialect stops us with nothing running.
-        self.feeds = FeedSupervisor(config.feeds,
-                                    self.metrics.counting(self.service.handle_lane_event))
-        self.scheduler = centre_scheduler(self.service, config, self.feeds)
+        # The centre (feeds, jobs), built before anything starts: a bad feed dialect stops us
+        # with nothing running.
+        self.centre = Centre(config, self.service, count_balls=self.metrics.counting)
+        self.feeds, self.scheduler = self.centre.feeds, self.centre.scheduler
         # serve makes its own session key unless one is set (init sets one): with it a
         # tablet stays signed in across a restart.
         own_key = os.environ.get(SECRET_KEY_ENV, "").strip()
@@ -299,8 +297,7 @@ class AlleyServer:
         return urls
 
     def start(self) -> AlleyServer:
-        self.scheduler.start()
-        self.feeds.start()
+        self.centre.start()
         if self.web is not None:
             self.web.start()
         return self
@@ -312,13 +309,7 @@ class AlleyServer:
         self._stopped.set()
         if self.web is not None:
             self.web.stop()
-        self.feeds.stop()
-        self.scheduler.shutdown()
-        if self.service.odds is not None:
-            self.service.odds.stop()
-        store = getattr(self.service.repository, "store", None)
-        if store is not None:
-            store.close()
+        self.centre.stop()
 
     def serve_until_signalled(self, echo: Callable[[str], None] = print) -> None:
         """Start, print the URLs and run until SIGINT (Ctrl-C) or SIGTERM; then stop cleanly."""

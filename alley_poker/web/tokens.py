@@ -8,15 +8,18 @@ centre's is refused with 401 before any view runs, whatever the route.
 
 from __future__ import annotations
 
-from flask import Flask, current_app, g, jsonify, request
+from flask import Blueprint, Flask, current_app, g, jsonify, request
 from flask_wtf.csrf import CSRFProtect
 
 from alley_poker.store.api_tokens import ApiToken, ApiTokenStore
 from alley_poker.store.event_store import as_utc
-from alley_poker.web.api import api, validated_body
+from alley_poker.web.api_request import API_PREFIX, validated_body
 from alley_poker.web.auth import tablet_required
 from alley_poker.web.errors import ApiError
 from alley_poker.web.schemas import CreateTokenBody
+
+#: This module's routes of the JSON API (registered by the app factory).
+api = Blueprint("tokens", __name__, url_prefix=API_PREFIX)
 
 BEARER = "bearer "
 CSRF_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})

@@ -41,8 +41,8 @@ from drivers.base import (
     SequenceGap,
     WrongLane,
 )
-from drivers.dialects import register_dialect
 from drivers.dialects.notation import SheetError, format_sheet, parse_sheet
+from drivers.dialects.registry import register_dialect
 from drivers.lanegame import AlreadyRecorded, GameBook, ImpossibleBall
 from drivers.sequence import SequenceTracker
 

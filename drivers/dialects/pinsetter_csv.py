@@ -14,7 +14,7 @@ drivers.base.FeedLineRejected: frame 1 has only 1 pin standing; 5 cannot fall: .
 """
 
 from drivers.base import BallRecorded, FeedLineRejected, LaneEvent
-from drivers.dialects import register_dialect
+from drivers.dialects.registry import register_dialect
 from drivers.lanegame import GameBook
 
 

@@ -39,8 +39,8 @@ from drivers.base import (
     LaneEvent,
     ScoresheetSnapshot,
 )
-from drivers.dialects import register_dialect
 from drivers.dialects.notation import SheetError, parse_sheet
+from drivers.dialects.registry import register_dialect
 
 MAX_LINE_BYTES = 160
 _LINE = re.compile(

@@ -11,11 +11,11 @@ from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
+from alley_poker.cli.centre_worker import LOST_LOCK
 from alley_poker.ledger import commands as c
 from alley_poker.service import open_service
 from alley_poker.service.election import lock_key
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
-from alley_poker.worker import LOST_LOCK
 from drivers.feed_writer import FeedWriter, encode_lines
 from drivers.simulator import Simulator
 from tests.scale.conftest import write_config

@@ -13,10 +13,10 @@ from collections import Counter
 
 import pytest
 
-from alley_poker.fairness.verify import verify_export
-from alley_poker.season_demo import run_season
+from alley_poker.cli.season_demo import run_season
 from alley_poker.service import open_service
 from alley_poker.service.fair_export import match_export
+from alley_poker.verifier.verify import verify_export
 from alley_poker.web import create_app
 from tests.fairness_corpus import mutants, varied_exports
 from tests.web.conftest import serve

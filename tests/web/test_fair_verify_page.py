@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from alley_poker.demo import run_demo
+from alley_poker.cli.demo_alley import run_demo
 from alley_poker.fairness.chain import link_hash
 from alley_poker.ledger import commands as c
 from alley_poker.service import open_service

@@ -3,8 +3,8 @@ basis is the league average, their league average once it counts, not their book
 
 from __future__ import annotations
 
+from alley_poker.cli.season_demo import LEAGUE_ID, demo_league, run_season
 from alley_poker.league.roster import MIN_LEAGUE_GAMES
-from alley_poker.season_demo import LEAGUE_ID, demo_league, run_season
 from alley_poker.service.league_nights import handicap_of
 from alley_poker.web import create_app
 from tests.web.conftest import OPEN_NIGHT, PIN, open_service

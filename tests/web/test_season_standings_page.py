@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from alley_poker.demo import DEMO_PIN
-from alley_poker.season_demo import LEAGUE_ID, run_season
+from alley_poker.cli.demo_alley import DEMO_PIN
+from alley_poker.cli.season_demo import LEAGUE_ID, run_season
 
 
 def dollars(text: str) -> int:

@@ -16,7 +16,7 @@ from alley_poker.ledger import commands as c
 from alley_poker.service.audit import audit_entries
 from alley_poker.service.health import feed_report
 from alley_poker.web import create_app
-from alley_poker.web.api import known_match_ids
+from alley_poker.web.api_request import known_match_ids
 from tests.web.conftest import PIN, start_match
 from tests.web.test_tablet_browser import tablet_words
 

@@ -1,14 +1,13 @@
-"""The ``alley-poker init`` and ``alley-poker doctor`` commands."""
+"""``alley-poker init``: a centre's configuration, secrets and systemd units, written."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
 
+from alley_poker.cli.root import main
 from alley_poker.setup_centre.writer import (
-    ENV_FILE,
     CentreChoices,
     FeedChoice,
     SetupError,
@@ -26,7 +25,7 @@ def _a_pin(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
     return value.strip()
 
 
-@click.command()
+@main.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--name", prompt="The centre's name", help="The centre's name, as screens show it.")
 @click.option("--lanes", type=click.IntRange(2, 200), prompt="How many lanes",
@@ -73,36 +72,3 @@ def init(directory: Path, name: str, lanes: int, feeds: tuple[str, ...], no_feed
     click.echo("next: 'alley-poker doctor --config "
                f"{written.config}' checks the set-up; then copy the unit you want to "
                "/etc/systemd/system/ and 'systemctl enable --now alley-poker'")
-
-
-@click.command()
-@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="The centre's configuration (default: config/alley.toml).")
-@click.option("--env-file", type=click.Path(dir_okay=False, exists=True, path_type=Path),
-              default=None, help=f"The service's environment file (default: {ENV_FILE} beside "
-              "the config folder, if there; else this shell's environment).")
-@click.option("--user", default=None,
-              help="The user the service runs as (default: whoever runs the doctor).")
-def doctor(config_path: Path | None, env_file: Path | None, user: str | None) -> None:
-    """Say what is wrong with the centre's set-up; exit status 1 when anything is."""
-    from alley_poker.setup_centre.doctor import examine, read_env_file
-
-    env = dict(os.environ)
-    if env_file is None and config_path is not None:
-        beside = config_path.resolve().parent.parent / ENV_FILE
-        env_file = beside if beside.is_file() else None
-    if env_file is not None:
-        try:
-            env.update(read_env_file(env_file))
-        except (OSError, ValueError) as problem:
-            raise click.ClickException(f"cannot read {env_file}: {problem}") from None
-    problems = examine(config_path, env=env, user_name=user)
-    if not problems:
-        click.echo("the centre's set-up looks right")
-        return
-    for problem in problems:
-        click.echo(f"- {problem}")
-    raise SystemExit(1)
-
-
-COMMANDS = (init, doctor)

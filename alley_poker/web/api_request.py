@@ -1,19 +1,23 @@
-"""The JSON API, ``/api/v1``: one blueprint, its shared helpers, and its route modules.
+"""What the JSON API's routes (``/api/v1``) and the tablet's pages read of a request and the app.
 
-Reading is open to every screen (the state is public; the draw pile's order never leaves the
-server).  Settlement, audit and API tokens need the commissioner; every command needs the
-commissioner session and the CSRF token in the ``X-CSRFToken`` header, or an API token
-(``Authorization: Bearer``).  Bodies and query strings are validated by pydantic schemas
-(``schemas``, ``queries``) and commands judged by the ledger (a refusal is a 409 naming the
-field).  Routes live by concern in ``api_reads``, ``api_commands``, ``api_reports`` and
-``tokens``; ``docs/api.md`` describes them all.
+The service behind the app, a match's state (404 for one this centre never created), the
+request's body validated by a pydantic schema.  The API's routes live by concern, each module a
+blueprint of its own under :data:`API_PREFIX` (``api_reads``, ``api_commands``, ``api_held``,
+``api_reports``, ``api_story``, ``api_screen``, ``api_leagues``, ``api_league_reports``,
+``kiosk_pairing``, ``phone``, ``phone_links``, ``tokens``), registered by the app factory
+(:func:`alley_poker.web.create_app`).  Reading is open to every screen (the state is public; the
+draw pile's order never leaves the server).  Settlement, audit and API tokens need the
+commissioner; every command needs the commissioner session and the CSRF token in the
+``X-CSRFToken`` header, or an API token (``Authorization: Bearer``).  Bodies and query strings
+are validated by pydantic schemas (``schemas``, ``queries``) and commands judged by the ledger
+(a refusal is a 409 naming the field).  ``docs/api.md`` describes them all.
 """
 
 from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from flask import Blueprint, current_app, request
+from flask import current_app, request
 from pydantic import BaseModel, ValidationError
 
 from alley_poker.ledger import MatchState
@@ -21,7 +25,8 @@ from alley_poker.service import AlleyService
 from alley_poker.service.settlement import centre_match_ids
 from alley_poker.web.errors import ApiError, validation_error
 
-api = Blueprint("api", __name__, url_prefix="/api/v1")
+#: Where every route of the JSON API lives.
+API_PREFIX = "/api/v1"
 
 Body = TypeVar("Body", bound=BaseModel)
 
@@ -82,20 +87,3 @@ def validated_body(model: type[Body], *, empty_allowed: bool = False) -> Body:
         return model.model_validate(payload)
     except ValidationError as invalid:
         raise validation_error(invalid) from None
-
-
-# The route modules add their views to ``api`` when imported (after the helpers they use).
-from alley_poker.web import (  # noqa: E402, F401
-    api_commands,
-    api_held,
-    api_league_reports,
-    api_leagues,
-    api_reads,
-    api_reports,
-    api_screen,
-    api_story,
-    kiosk_pairing,
-    phone,
-    phone_links,
-    tokens,
-)

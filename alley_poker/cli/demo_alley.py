@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from alley_poker.centre import Centre
 from alley_poker.config import (
     AlleyConfig,
     BackupConfig,
@@ -249,11 +250,12 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
         # A demo's throwaway ledger needs no nightly copies in the visitor's working folder.
         backup=BackupConfig(enabled=False),
     )
-    # With pages: the same server `alley-poker serve` runs (feeds, deadlines, web app).
+    # The centre `alley-poker serve` runs (feeds, deadlines, the night's jobs); with pages,
+    # behind the same web server.
     server = (AlleyServer(centre, pin=pin, port=port, service=service)
               if port is not None else None)
-    feeds = server.feeds if server is not None else FeedSupervisor(
-        centre.feeds, service.handle_lane_event)
+    night = server.centre if server is not None else Centre(centre, service)
+    feeds = night.feeds
     service.bus.subscribe(Narrator(service, echo))
     bowlers = DemoBowlers(service, random.Random(rng.randrange(2**63)))  # its own stream
     bowlers.start()
@@ -262,7 +264,7 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
         echo(f"kiosks: {server.base_url}/kiosk/1-2 and {server.base_url}/kiosk/3-4")
         echo(f"commissioner tablet: {server.base_url}/commissioner (PIN {pin})")
     else:
-        feeds.start()
+        night.start()
     echo(scorer.describe())
     try:
         scorer.bowl(simulator, feeds, speed=speed, stop=stop)
@@ -300,7 +302,7 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
             linger()
         server.stop()  # pages, feeds and deadlines; closes the ledger
     else:
-        service.repository.store.close()
+        night.stop()  # feeds and deadlines; closes the ledger
     scorer.stop()
     return result
 

@@ -1,4 +1,4 @@
-"""``alley-poker worker``: a centre's scoreboard feeds and scheduled jobs, apart from the web.
+"""The ``alley-poker worker`` process: a centre's feeds and scheduled jobs, apart from the web.
 
 When a centre outgrows one process it runs any number of ``alley-poker web`` processes (pages,
 API, Socket.IO; stateless) and two ``alley-poker worker`` processes over PostgreSQL and Redis.
@@ -23,14 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from alley_poker.centre import Centre, ScaledSetupError, open_worker_service, scaled_settings
 from alley_poker.config import AlleyConfig
-from alley_poker.service import open_service
 from alley_poker.service.election import CentreElection, ElectionUnavailable
-from alley_poker.service.feeds import FeedSupervisor
-from alley_poker.service.league_desk import attach_scorer_seating, bowler_averages
-from alley_poker.service.odds import LiveOdds
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
-from alley_poker.service.scheduler import centre_scheduler
 from alley_poker.web.metrics import WorkerMetrics
 from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_switching
 from alley_poker.web.sockets import external_emitter
@@ -41,56 +37,27 @@ log = logging.getLogger(__name__)
 LOST_LOCK = 3
 
 
-class WorkerSetupError(RuntimeError):
-    """The worker cannot run as configured; the message says what to set."""
-
-
-def scaled_settings(config: AlleyConfig) -> tuple[str, str]:
-    """``(database URL, Redis URL)`` of a scaled-out centre; refuses the one-box setup.
-
-    >>> from alley_poker.config import load_config_text
-    >>> scaled_settings(load_config_text('[centre]\\nname = "X"\\nlanes = 2', env={}))
-    Traceback (most recent call last):
-    ...
-    alley_poker.worker.WorkerSetupError: web and worker processes share a centre through \
-PostgreSQL and Redis: set database.url (ALLEY_POKER_DATABASE_URL) to a postgresql+psycopg:// URL \
-(got sqlite); with the embedded SQLite ledger run the whole centre in one process, \
-'alley-poker serve'
-    """
-    from sqlalchemy.engine import make_url
-
-    backend = make_url(config.database.url).get_backend_name()
-    if backend != "postgresql":
-        raise WorkerSetupError(
-            "web and worker processes share a centre through PostgreSQL and Redis: set "
-            "database.url (ALLEY_POKER_DATABASE_URL) to a postgresql+psycopg:// URL "
-            f"(got {backend}); with the embedded SQLite ledger run the whole centre in one "
-            "process, 'alley-poker serve'")
-    if not config.redis.url:
-        raise WorkerSetupError(
-            "web and worker processes share a centre through PostgreSQL and Redis: set "
-            "redis.url (ALLEY_POKER_REDIS_URL), e.g. redis://127.0.0.1:6379/0")
-    return config.database.url, config.redis.url
-
-
 @dataclass
 class _Running:
     """What an active worker started, stopped in reverse order."""
 
     bus: Any
-    service: Any
+    centre: Centre
     emitter: Any
-    feeds: Any
-    scheduler: Any
+
+    @property
+    def feeds(self) -> Any:
+        return self.centre.feeds
+
+    @property
+    def scheduler(self) -> Any:
+        return self.centre.scheduler
 
     def stop(self) -> None:
-        self.feeds.stop()
-        self.scheduler.shutdown()
-        if self.service.odds is not None:
-            self.service.odds.stop()
+        self.centre.stop(close_store=False)
         self.emitter.unsubscribe()
         self.bus.close()
-        store = getattr(self.service.repository, "store", None)
+        store = getattr(self.centre.service.repository, "store", None)
         if store is not None:
             store.close()
 
@@ -110,7 +77,7 @@ class CentreWorker:
         try:
             self.election = CentreElection(self.database_url, self.centre, poll_s=poll_s)
         except ElectionUnavailable as problem:
-            raise WorkerSetupError(str(problem)) from None
+            raise ScaledSetupError(str(problem)) from None
 
     def _say(self, line: str) -> None:
         log.warning(line)
@@ -147,31 +114,20 @@ class CentreWorker:
     def _start(self) -> _Running:
         # Built only once active: a standby holds no feed open, so the scorer's serial line
         # (or device server) has one reader.  (The modules are imported at the top, so a
-        # takeover does not wait for imports.)
+        # takeover does not wait for imports.)  The centre is wired by alley_poker.centre;
+        # the worker adds its pushes to the web processes' clients and its metrics.
         bus = RedisBus(self.redis_url, channel_prefix=centre_channel_prefix(self.centre))
         try:
-            service = open_service(self.database_url, centre=self.centre, bus=bus)
-            service.reads_catch_up = False  # the bus and the appends keep it current
-            seating = attach_scorer_seating(service)  # the feeds are read here: seating too
+            service = open_worker_service(self.config, bus)
             emitter = external_emitter(service, self.redis_url)
-            odds = self.config.odds
-            if odds.enabled:  # the feeds' balls are run here, so their odds are made here
-                service.odds = LiveOdds(bus, iterations=odds.iterations,
-                                        first_iterations=odds.first_estimate,
-                                        processes=odds.processes,
-                                        centre_average=odds.centre_average, service=service,
-                                        averages=bowler_averages(seating.requests))
-            handle = service.handle_lane_event
             metrics = self.metrics.centre(service) if self.metrics is not None else None
-            feeds = FeedSupervisor(self.config.feeds,
-                                   metrics.counting(handle) if metrics is not None else handle)
-            scheduler = centre_scheduler(service, self.config, feeds)
+            centre = Centre(self.config, service,
+                            count_balls=metrics.counting if metrics is not None else None)
             if metrics is not None:
-                metrics.watch(feeds=feeds, scheduler=scheduler)
+                metrics.watch(feeds=centre.feeds, scheduler=centre.scheduler)
         except BaseException:
             bus.close()
             raise
-        running = _Running(bus, service, emitter, feeds, scheduler)
-        scheduler.start()  # deadlines rebuilt from the ledger before any new ball arrives
-        feeds.start()
+        running = _Running(bus, centre, emitter)
+        centre.start()  # deadlines rebuilt from the ledger before any new ball arrives
         return running

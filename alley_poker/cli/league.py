@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from alley_poker.cli.root import main
+
 if TYPE_CHECKING:
     import httpx
 
 
-@click.group()
+@main.group()
 def league() -> None:
     """Leagues: a simulated season, and starting tonight's league night."""
 
@@ -38,7 +40,7 @@ def league_demo(weeks: int, seed: int | None, database: Path | None,
 
     Exit status 1 if a match was left unsettled or the money does not reconcile.
     """
-    from alley_poker.season_demo import run_season
+    from alley_poker.cli.season_demo import run_season
 
     result = run_season(weeks=weeks, seed=seed, database=database, echo=click.echo,
                         port=port, linger=_until_interrupted)

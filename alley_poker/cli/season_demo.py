@@ -27,8 +27,8 @@ from datetime import time as time_of_day
 from pathlib import Path
 from typing import Any
 
+from alley_poker.cli.demo_alley import COMMISSIONER, DEMO_PIN, DemoBowlers
 from alley_poker.config import AlleyConfig, BackupConfig, CentreConfig, DatabaseConfig
-from alley_poker.demo import COMMISSIONER, DEMO_PIN, DemoBowlers
 from alley_poker.league import HandicapRule, League, season_dates
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c

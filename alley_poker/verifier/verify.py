@@ -4,7 +4,7 @@ The verifier trusts nothing in the export but the rules: the seed must hash to t
 commitment published before the first card; every shuffle (the first deck, each reshuffle)
 and every courtesy draw is recomputed from the seed; every event is folded into the match
 again (each card drawn must be the top of the pile); and every action is re-executed from
-its input by the ledger's own rules (:mod:`alley_poker.fairness.reexecute`), which must give
+its input by the ledger's own rules (:mod:`alley_poker.verifier.reexecute`), which must give
 exactly the recorded events.  It stops at the first event that disagrees and names it.
 
 >>> verify_export({"format": "something else"}).problem
@@ -20,7 +20,6 @@ from typing import Any
 from alley_poker.cards import FULL_DECK
 from alley_poker.fairness import chain
 from alley_poker.fairness.deal import Drbg, verify_seed
-from alley_poker.fairness.reexecute import Mismatch, Rerun, split_actions
 from alley_poker.ledger import (
     EventFormatError,
     InvariantViolation,
@@ -29,6 +28,7 @@ from alley_poker.ledger import (
     event_from_record,
 )
 from alley_poker.ledger.events import Event
+from alley_poker.verifier.reexecute import Mismatch, Rerun, split_actions
 
 EXPORT_FORMAT = "alley-poker-match-export"
 #: Version 2 adds ``inputs`` (each action's command, docs/fairness.md §6); version 1 exports

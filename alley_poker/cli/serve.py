@@ -1,0 +1,59 @@
+"""``alley-poker serve``: a whole centre in one process (ledger, feeds, jobs and the web)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from alley_poker.cli.root import main
+from alley_poker.cli.served_process import import_socketio_server_only, log_to_stderr
+
+
+@main.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="The centre's configuration (default: config/alley.toml).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0: every interface, for kiosks on the LAN).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--server", "server_kind", type=click.Choice(["gunicorn", "werkzeug"]),
+              default="gunicorn", show_default=True,
+              help="The HTTP server: gunicorn (production) or werkzeug's (for comparison).")
+def serve(config_path: Path | None, host: str, port: int, server_kind: str) -> None:
+    """Serve the centre: ledger, scoreboard feeds, deadlines, kiosks, tablet and API.
+
+    The commissioner's PIN comes from the ALLEY_POKER_COMMISSIONER_PIN environment variable.
+    """
+    import_socketio_server_only(redis_too=True)
+    from alley_poker.config import ConfigError, load_config
+    from alley_poker.store.event_store import StoreError
+    from alley_poker.web.server import AlleyServer, MissingPin, commissioner_pin
+
+    # The router's recoveries and refusals and the feeds' reconnects belong in serve's log.
+    log_to_stderr()
+    try:
+        pin = commissioner_pin()
+        config = load_config(config_path)
+        _warn_if_demo(config_path, config)
+        if server_kind == "gunicorn":
+            from alley_poker.web.production_server import serve_one_box
+
+            raise SystemExit(serve_one_box(config, pin, host, port, echo=click.echo))
+        server = AlleyServer(config, pin=pin, host=host, port=port)
+    except (MissingPin, ConfigError, StoreError, OSError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    server.serve_until_signalled(echo=click.echo)
+
+
+def _warn_if_demo(config_path: Path | None, config: object) -> None:
+    """Say so when no centre file was found and the shipped demo configuration is served."""
+    from alley_poker.config import CENTRE_CONFIG_PATH, DEFAULT_CONFIG_PATH, default_config_path
+
+    if config_path is None and default_config_path() == DEFAULT_CONFIG_PATH:
+        centre = config.centre  # type: ignore[attr-defined]
+        feeds = ", ".join(feed.url for feed in config.feeds) or "none"  # type: ignore[attr-defined]
+        click.echo(f"WARNING: no {CENTRE_CONFIG_PATH} here, so this serves the DEMO lanes "
+                   f"from the shipped configuration ({centre.name}: {centre.lanes} lanes, "
+                   f"feeds {feeds}).  Copy {DEFAULT_CONFIG_PATH} to {CENTRE_CONFIG_PATH} and "
+                   "set your centre's lanes and scorer, or pass --config.", err=True)

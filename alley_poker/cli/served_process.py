@@ -1,0 +1,46 @@
+"""What every long-running command (``serve``, ``web``, ``worker``) does before it starts."""
+
+from __future__ import annotations
+
+import sys
+
+#: What python-socketio and python-engineio import, when it is installed, only to offer a
+#: Socket.IO *client* (``Client``, ``AsyncClient``): a server never uses them.
+SOCKETIO_CLIENT_STACKS = ("aiohttp", "requests", "websocket")
+
+
+def import_socketio_server_only(*, redis_too: bool) -> None:
+    """Import the Socket.IO server without the client stacks installed beside it.
+
+    python-socketio imports aiohttp, requests and websocket-client whenever they are
+    installed (the test extras install them: the tests' kiosks are python-socketio
+    clients), and RedisManager's redis even when no message queue is configured.  A served
+    process never uses them; they cost 13 MB of its memory (19 MB with redis).  So that
+    first import is made with them marked missing (python-socketio then leaves its client
+    and Redis manager unusable, as in an install without them); anything imported later
+    finds them as usual.  ``web`` keeps redis: its Socket.IO message queue is Redis.
+    """
+    if "engineio" in sys.modules:
+        return  # already imported with whatever it found (an in-process caller's)
+    names = SOCKETIO_CLIENT_STACKS + (("redis",) if redis_too else ())
+    absent = [name for name in names if name not in sys.modules]
+    for name in absent:
+        sys.modules[name] = None  # type: ignore[assignment]  # "import name" raises ImportError
+    try:
+        import flask_socketio  # noqa: F401
+    finally:
+        for name in absent:
+            if sys.modules.get(name, ...) is None:
+                del sys.modules[name]
+
+
+def log_to_stderr() -> None:
+    """The router's recoveries and refusals and the feeds' reconnects, in the process's log."""
+    import logging
+
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # APScheduler says "Running job"/"executed successfully" at INFO for every run of every
+    # job (the feed check runs every few seconds); our jobs log what changed instead.  A job
+    # that fails is still logged (at ERROR).
+    logging.getLogger("apscheduler.executors").setLevel(logging.WARNING)

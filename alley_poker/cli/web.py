@@ -1,0 +1,56 @@
+"""``alley-poker web``: one stateless web process of a scaled-out centre."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from alley_poker.cli.root import main
+from alley_poker.cli.served_process import import_socketio_server_only, log_to_stderr
+
+
+@main.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="The centre's configuration (default: config/alley.toml).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (behind nginx: 127.0.0.1).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--server", "server_kind", type=click.Choice(["gunicorn", "werkzeug"]),
+              default="gunicorn", show_default=True,
+              help="The HTTP server: gunicorn (production) or werkzeug's (for comparison).")
+def web(config_path: Path | None, host: str, port: int, server_kind: str) -> None:
+    """One web process of a scaled-out centre: kiosks, tablet, API and Socket.IO.
+
+    Run any number behind a load balancer, with one 'alley-poker worker' (or two, one
+    standing by) for the feeds and jobs.  Needs PostgreSQL (ALLEY_POKER_DATABASE_URL) and
+    Redis (ALLEY_POKER_REDIS_URL); the centre is ALLEY_POKER_CENTRE; every web process of
+    a centre shares ALLEY_POKER_COMMISSIONER_PIN and ALLEY_POKER_SECRET_KEY.
+    """
+    import_socketio_server_only(redis_too=False)
+    from alley_poker.centre import ScaledSetupError
+    from alley_poker.config import ConfigError, load_config
+    from alley_poker.service.redis_bus import BusUnavailable
+    from alley_poker.store.event_store import StoreError
+    from alley_poker.web.server import (
+        MissingPin,
+        WebServer,
+        commissioner_pin,
+        shared_secret_key,
+    )
+
+    log_to_stderr()
+    try:
+        if server_kind == "gunicorn":
+            from alley_poker.web.production_server import serve_web_process
+
+            raise SystemExit(serve_web_process(load_config(config_path), commissioner_pin(),
+                                               shared_secret_key(), host, port,
+                                               echo=click.echo))
+        server = WebServer(load_config(config_path), pin=commissioner_pin(),
+                           secret_key=shared_secret_key(), host=host, port=port)
+    except (MissingPin, ConfigError, StoreError, ScaledSetupError, BusUnavailable,
+            OSError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    server.serve_until_signalled(echo=click.echo)

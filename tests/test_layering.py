@@ -1,0 +1,111 @@
+"""The house's layers hold: no module imports a layer above its own, and no import cycle.
+
+The layers and the checks are ``scripts/architecture.py`` (read by ``docs/architecture.md``);
+these tests run them on the real tree, show that they catch an upward import and a cycle
+added to a copy of it, and that the committed picture is what the imports give today.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_architecture():
+    spec = importlib.util.spec_from_file_location("architecture",
+                                                  ROOT / "scripts" / "architecture.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("architecture", module)  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+architecture = _load_architecture()
+
+
+def test_every_module_has_a_layer_no_arrow_points_up_and_there_is_no_cycle():
+    assert architecture.problems() == []
+
+
+def test_the_graph_sees_the_imports_a_module_makes():
+    """A sanity check of the reading: imports at the top, inside a function and relative."""
+    graph = architecture.import_graph()
+    imported = {each.imported for each in graph["alley_poker.web.server"]}
+    assert {"alley_poker.centre", "alley_poker.web", "alley_poker.service.redis_bus"} <= imported
+    assert "drivers.simulate_command" in {each.imported for each in
+                                          graph["alley_poker.cli.simulate"]}  # in a function
+    assert architecture.layer_of("alley_poker.ledger.fold") == "ledger"
+    assert architecture.layer_of("alley_poker.fairness.deal") == "core"
+    assert architecture.layer_of("alley_poker.verifier.verify") == "domain"
+    assert architecture.layer_of("drivers.base") == "drivers"
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """A copy of the packages the graph is read from, to break on purpose."""
+    for package in architecture.PACKAGES:
+        shutil.copytree(ROOT / package, tmp_path / package,
+                        ignore=shutil.ignore_patterns("node_modules", "__pycache__", "static",
+                                                      "templates"))
+    return tmp_path  # it holds, as the tree does (the first test)
+
+
+def _append(path: Path, text: str) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
+def test_an_upward_import_is_named_with_its_line(tree: Path):
+    ledger_rules = tree / "alley_poker" / "ledger" / "rules.py"
+    lines = len(ledger_rules.read_text(encoding="utf-8").splitlines())
+    _append(ledger_rules, "\n\ndef _shortcut():\n"
+                          "    from alley_poker.web.names import clean_name\n"
+                          "    return clean_name\n")
+    assert architecture.problems(tree) == [
+        f"upward: alley_poker.ledger.rules imports alley_poker.web.names "
+        f"(line {lines + 4}) (ledger -> web)"]
+
+
+def test_the_core_importing_an_adapter_is_caught_too(tree: Path):
+    _append(tree / "alley_poker" / "bowling" / "pins.py", "\nfrom drivers import base  # noqa\n")
+    found = architecture.problems(tree)
+    assert len(found) == 1 and found[0].startswith(
+        "upward: alley_poker.bowling.pins imports drivers.base") and "(core -> drivers)" in found[0]
+
+
+def test_a_cycle_within_a_layer_is_named(tree: Path):
+    # Both in the web layer (league_schemas imports names): not upward, but a circle.
+    _append(tree / "alley_poker" / "web" / "names.py",
+            "\nfrom alley_poker.web import league_schemas  # noqa\n")
+    assert architecture.problems(tree) == [
+        "cycle: alley_poker.web.league_schemas <-> alley_poker.web.names"]
+
+
+def test_a_new_module_at_the_package_top_must_be_given_a_layer(tree: Path):
+    (tree / "alley_poker" / "helpers.py").write_text('"""Loose."""\n', encoding="utf-8")
+    assert architecture.problems(tree) == ["no layer for alley_poker.helpers"]
+
+
+def test_a_framework_in_the_plain_core_is_named(tree: Path):
+    _append(tree / "alley_poker" / "bowling" / "pins.py", "\nimport sqlalchemy  # noqa\n")
+    found = architecture.problems(tree)
+    assert len(found) == 1 and found[0].startswith(
+        "framework in a plain layer: alley_poker.bowling.pins imports sqlalchemy")
+
+
+def test_the_committed_picture_is_what_the_imports_give():
+    page = architecture.PAGE.read_text(encoding="utf-8")
+    assert architecture.drawn_page(page, architecture.import_graph()) == page, (
+        "the picture in docs/architecture.md is stale: run python scripts/architecture.py")
+
+
+def test_the_picture_changes_when_an_import_across_layers_does(tree: Path):
+    before = architecture.picture(architecture.import_graph(tree))
+    _append(tree / "alley_poker" / "centre.py", "\nfrom alley_poker.league import roster  # noqa\n")
+    after = architecture.picture(architecture.import_graph(tree))
+    assert "centre --> domain" not in before and "centre --> domain" in after
