@@ -11,7 +11,6 @@ import threading
 import time
 
 import requests
-import socketio
 
 from alley_poker.ledger.commands import ConsentToAnte, StartMatch
 from alley_poker.service import open_service
@@ -19,6 +18,7 @@ from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
 from drivers.feed_writer import FeedWriter, serve
 from drivers.simulator import Simulator
 from tests.scale.conftest import write_config
+from tests.socket_client import InOrderClient
 
 DESK = "commissioner:scale-test"
 
@@ -29,7 +29,7 @@ class Kiosk:
     def __init__(self, url: str, lanes: str) -> None:
         self.updates: list[dict] = []
         self.changed = threading.Condition()
-        self.client = socketio.Client(reconnection=False)
+        self.client = InOrderClient(reconnection=False)
         self.client.on("match_update", self._on_update)
         self.client.connect(url, transports=["websocket"], wait_timeout=10)
         self.lanes = lanes
