@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
 import requests
 
 from alley_poker.ledger.commands import ConsentToAnte, StartMatch
@@ -64,6 +65,7 @@ def balls_in(updates: list[dict], match_id: str) -> list[tuple]:
             for e in update["events"] if e["type"] == "ball_recorded"]
 
 
+@pytest.mark.slow
 def test_a_kiosk_on_the_second_web_process_sees_every_ball_fed_to_the_worker_in_order(
         cluster, centre, postgresql_url, redis_url, pty_pair, tmp_path):
     config = write_config(tmp_path / "alley.toml", centre=centre, feed_url=pty_pair.reader_path)

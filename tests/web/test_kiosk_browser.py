@@ -134,6 +134,7 @@ def test_a_gutter_prompt_appears_and_a_tap_on_a_card_loses_it(browser, live_serv
     assert service.state("m1").pending_for("Ann") == []
 
 
+@pytest.mark.slow
 def test_the_kiosk_reconnects_by_itself_after_a_server_restart(browser, database, service):
     port = free_port()
     server = serve_in_process(database, port)

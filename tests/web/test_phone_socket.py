@@ -9,6 +9,8 @@ import signal
 import time
 from datetime import UTC, date, datetime, timedelta
 
+import pytest
+
 from alley_poker.ledger import commands as c
 from alley_poker.store.phone_links import PhoneLinkStore
 from alley_poker.web.public import public_match_view
@@ -107,6 +109,7 @@ def test_a_kiosk_shows_a_code_only_when_paired_and_for_its_own_lanes(live_server
             client.close()
 
 
+@pytest.mark.slow
 def test_after_a_dropped_connection_the_phone_resyncs(database, service):
     """The server process is killed, the ledger moves on, a new process serves: the phone
     reconnects by itself, joins its room again and is whole (its session is in the ledger's

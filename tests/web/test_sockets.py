@@ -159,6 +159,7 @@ def test_a_kiosk_cannot_decide_for_a_match_on_other_lanes(live_server, app, serv
         other.close()
 
 
+@pytest.mark.slow
 def test_after_a_server_restart_the_client_reconnects_and_resyncs(database, service):
     """The server process is SIGKILLed, the ledger moves on, a new process serves again:
     the client reconnects by itself and gets a full state that includes the change."""
