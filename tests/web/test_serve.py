@@ -91,6 +91,7 @@ def test_serve_refuses_to_start_without_a_commissioner_pin(config_file):
     assert "Traceback" not in output
 
 
+@pytest.mark.slow
 def test_serve_names_the_problem_in_a_broken_config(tmp_path):
     broken = tmp_path / "alley.toml"
     broken.write_text('[centre]\nname = "Test Lanes"\nlanes = 1\n', encoding="utf-8")

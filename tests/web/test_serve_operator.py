@@ -93,6 +93,7 @@ def test_serve_logs_changes_not_every_check_and_says_what_to_check_on_a_missing_
     assert "DEMO" not in output  # a configuration was given
 
 
+@pytest.mark.slow
 def test_serve_without_a_config_file_warns_it_is_serving_the_demo_lanes(tmp_path):
     process = serve(["--port", str(free_port())], tmp_path)  # no config/alley.toml here
     try:
