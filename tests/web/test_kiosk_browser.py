@@ -170,7 +170,7 @@ def test_commissioner_signs_in_rules_a_holland_daze_and_the_kiosk_shows_it(
     tablet.on("dialog", lambda dialog: dialog.accept())
     seq_before = service.state("m1").seq
     card.locator("button[data-power=holland-daze]").click()
-    assert "Give a reason" in tablet.inner_text("#notice")  # nothing is ruled without one
+    tablet.locator("#notice", has_text="Give a reason").wait_for()  # nothing is ruled without one
     assert service.state("m1").seq == seq_before
     card.locator("input[name=reason]").fill("bowled frame 1 on lane 1")
     card.locator("button[data-power=holland-daze]").click()
