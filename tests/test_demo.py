@@ -121,6 +121,7 @@ def _deals_a_card(message: dict) -> bool:
                for event in message.get("events") or [])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_the_demo_deals_live_to_a_kiosk_and_stops_cleanly_on_a_signal(tmp_path, stop_signal):
     port = free_port()

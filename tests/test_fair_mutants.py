@@ -100,6 +100,7 @@ def test_every_mutant_is_refused_or_changes_nothing_paid(night, report):
     assert not wrong, "\n".join(wrong[:20])
 
 
+@pytest.mark.slow
 def test_no_mutant_gives_a_traceback_from_export_or_audit(night, tmp_path):
     """A sample of mutants of each kind stored as an insider would (the rewritten log,
     re-sealed): ``verify`` by id, ``export`` and ``audit verify`` answer in sentences."""

@@ -40,6 +40,7 @@ def verify_command(*arguments: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_every_match_of_a_demo_night_verifies_by_id_and_by_export(night, exports, tmp_path):
     for match_id, export in exports.items():
         assert export["fairness"]["seed"] and export["events"][1]["type"] == "deal_committed"

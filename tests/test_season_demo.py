@@ -14,6 +14,7 @@ from alley_poker.service import open_service
 from alley_poker.service.league_desk import open_league_desk
 
 
+@pytest.mark.slow
 def test_three_league_nights_settle_and_reconcile(tmp_path):
     lines: list[str] = []
     result = run_season(weeks=3, seed=5, database=tmp_path / "season.sqlite3",

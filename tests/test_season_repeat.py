@@ -3,6 +3,7 @@ bowlers and the shuffles each draw from their own generator derived from the see
 
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
 from alley_poker.cli import main
@@ -16,6 +17,7 @@ def season(tmp_path, name: str, seed: int) -> list[str]:
     return [line for line in run.output.splitlines() if not line.startswith("ledger stored")]
 
 
+@pytest.mark.slow
 def test_the_same_seed_bowls_the_same_season(tmp_path):
     first = season(tmp_path, "first.sqlite3", 11)
     again = season(tmp_path, "again.sqlite3", 11)

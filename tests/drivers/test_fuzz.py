@@ -75,6 +75,7 @@ def feed_lines(dialect_name: str, lines: list[bytes]) -> None:
 DIALECTS = ["apf1", "scoresheet", "pinsetter-csv"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dialect_name", DIALECTS)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lines=st.lists(any_line, min_size=5, max_size=12))

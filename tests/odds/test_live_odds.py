@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from alley_poker.odds.practice import PracticeMatch
 from alley_poker.service.bus import InProcessBus
 from alley_poker.service.odds import LiveOdds
@@ -61,6 +63,7 @@ def test_a_long_match_gets_its_first_estimate_from_fewer_runs():
     assert last["iterations"] == 60 and last["settled"]
 
 
+@pytest.mark.slow
 def test_a_newer_ball_replaces_the_odds_being_computed():
     bus = InProcessBus()
     screen = _Screen(bus)
@@ -110,6 +113,7 @@ def test_the_pool_runs_below_the_balls_priority():
         odds.stop()
 
 
+@pytest.mark.slow
 def test_a_nearly_certain_match_settles_early_and_a_close_one_runs_on():
     bus = InProcessBus()
     screen = _Screen(bus)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
+import pytest
 import sqlalchemy as sa
 
 from alley_poker.cli.centre_worker import LOST_LOCK
@@ -39,11 +40,23 @@ def wait_for_balls(service, match_id: str, count: int, timeout: float) -> list[t
     return balls
 
 
+def wait_reading(worker, timeout: float = 30) -> None:
+    """Until ``worker`` has the scorer's line open.  It says it is active once its feeds are
+    started, a moment before the port is open; lines written in between go down a serial line
+    nobody reads and are lost, as on a real cable (a loaded run lost 9 of 36 balls so)."""
+    deadline = time.monotonic() + timeout
+    while "feed scorer: connected to" not in worker.log_path.read_text(errors="replace"):
+        assert time.monotonic() < deadline, "the worker never opened the scorer's line"
+        time.sleep(0.05)
+
+
+@pytest.mark.slow
 def test_the_standby_worker_takes_over_when_the_active_one_is_killed(
         cluster, centre, postgresql_url, redis_url, pty_pair, tmp_path, report):
     config = write_config(tmp_path / "alley.toml", centre=centre, feed_url=pty_pair.reader_path)
     active = cluster.worker(config)
     active.wait_for(r"active for centre")
+    wait_reading(active)
     standby = cluster.worker(config)
     standby.wait_for(r"standing by for centre")
 
@@ -67,6 +80,7 @@ def test_the_standby_worker_takes_over_when_the_active_one_is_killed(
         standby.wait_for(r"active for centre", timeout=TAKEOVER_BUDGET_S)
         took = time.monotonic() - killed_at
         report(f"standby active {took:.2f} s after the active worker was SIGKILLed")
+        wait_reading(standby)
 
         for line in lines[half:]:
             writer.write(line)
@@ -80,6 +94,7 @@ def test_the_standby_worker_takes_over_when_the_active_one_is_killed(
         desk.repository.store.close()
 
 
+@pytest.mark.slow
 def test_a_worker_that_loses_its_lock_session_stops_and_the_standby_takes_over(
         cluster, centre, postgres_admin_engine, tmp_path):
     config = write_config(tmp_path / "alley.toml", centre=centre)
@@ -115,6 +130,7 @@ def wait_for_record(store, match_id: str, kind: str, timeout: float) -> dict:
     return found[0]
 
 
+@pytest.mark.slow
 def test_a_decision_deadline_opened_under_the_active_worker_is_kept_by_the_standby(
         cluster, centre, postgresql_url, redis_url, tmp_path, report):
     config = write_config(tmp_path / "alley.toml", centre=centre)

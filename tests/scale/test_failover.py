@@ -16,7 +16,6 @@ import threading
 import time
 
 import pytest
-import socketio
 
 from alley_poker.ledger import MatchState
 from alley_poker.service import open_service
@@ -36,6 +35,7 @@ from tests.service.league_night_runner import (
     set_up_matches,
     wait_until,
 )
+from tests.socket_client import InOrderClient
 
 pytestmark = pytest.mark.slow
 
@@ -54,7 +54,7 @@ class FollowingKiosk:
         self.every_seq: list[int] = []  # all event seqs ever received, in arrival order
         self.resyncs = 0
         self.held: dict | None = None  # the public state as the pushes built it
-        self.client = socketio.Client(reconnection=False)
+        self.client = InOrderClient(reconnection=False)
         self.client.on("state", self._on_state)
         self.client.on("match_update", self._on_update)
         self.client.connect(url, transports=["websocket"], wait_timeout=10)

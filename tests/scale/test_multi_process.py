@@ -10,8 +10,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
 import requests
-import socketio
 
 from alley_poker.ledger.commands import ConsentToAnte, StartMatch
 from alley_poker.service import open_service
@@ -19,6 +19,7 @@ from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
 from drivers.feed_writer import FeedWriter, serve
 from drivers.simulator import Simulator
 from tests.scale.conftest import write_config
+from tests.socket_client import InOrderClient
 
 DESK = "commissioner:scale-test"
 
@@ -29,7 +30,7 @@ class Kiosk:
     def __init__(self, url: str, lanes: str) -> None:
         self.updates: list[dict] = []
         self.changed = threading.Condition()
-        self.client = socketio.Client(reconnection=False)
+        self.client = InOrderClient(reconnection=False)
         self.client.on("match_update", self._on_update)
         self.client.connect(url, transports=["websocket"], wait_timeout=10)
         self.lanes = lanes
@@ -64,6 +65,7 @@ def balls_in(updates: list[dict], match_id: str) -> list[tuple]:
             for e in update["events"] if e["type"] == "ball_recorded"]
 
 
+@pytest.mark.slow
 def test_a_kiosk_on_the_second_web_process_sees_every_ball_fed_to_the_worker_in_order(
         cluster, centre, postgresql_url, redis_url, pty_pair, tmp_path):
     config = write_config(tmp_path / "alley.toml", centre=centre, feed_url=pty_pair.reader_path)

@@ -22,6 +22,9 @@ from tests.scale.conftest import write_config
 from tests.scale.test_multi_process import start_match
 from tests.web.test_phone_socket import PhoneClient
 
+# A worker and two web processes per test: the slow tier (docs/performance.md).
+pytestmark = pytest.mark.slow
+
 ODDS_KINDS = ("state", "match_update", "match_odds")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 import requests
 import socketio
 from prometheus_client.parser import text_string_to_metric_families
@@ -28,6 +29,7 @@ def value(found: dict, name: str, **labels: str) -> float | None:
     return None
 
 
+@pytest.mark.slow
 def test_web_and_worker_processes_each_expose_their_metrics(cluster, centre, pty_pair,
                                                               tmp_path):
     config = write_config(tmp_path / "alley.toml", centre=centre, feed_url=pty_pair.reader_path)

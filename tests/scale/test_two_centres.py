@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 import uuid
 
+import pytest
 import requests
 
 from alley_poker.service import open_service
@@ -46,6 +47,7 @@ def desk_for(centre: str, database_url: str, redis_url: str):
     return bus, open_service(database_url, centre=centre, bus=bus)
 
 
+@pytest.mark.slow
 def test_a_commissioner_of_centre_a_can_neither_see_nor_touch_centre_b(
         cluster, postgresql_url, redis_url, tmp_path):
     suffix = uuid.uuid4().hex[:8]

@@ -71,6 +71,7 @@ def pad_with_an_archive(store: EventStore, matches: int = 24, events: int = 1000
             for seq in range(1, events + 1)], expected_seq=0)
 
 
+@pytest.mark.slow
 def test_a_backup_taken_while_the_ledger_is_written_is_whole_and_replays(ledger, tmp_path):
     database, service = ledger
     live = service.repository.store

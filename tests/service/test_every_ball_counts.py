@@ -273,6 +273,7 @@ def _run(database_url: str, chosen: settings) -> None:
     run_state_machine_as_test(machine, settings=chosen)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_every_ball_counts_quick(backend, request):
     _run(request.getfixturevalue(f"{backend}_url"), QUICK)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from alley_poker.bowling import Game
 from alley_poker.config import FeedConfig
 from alley_poker.ledger import check_invariants
@@ -55,6 +57,7 @@ def expected_marks(balls: list[BallRecorded], bowler_of) -> dict[str, list[tuple
     return out
 
 
+@pytest.mark.slow
 def test_simulated_games_on_four_lanes_deal_every_mark_exactly(store_service, pty_pair):
     service = store_service
     simulator = Simulator([1, 2, 3, 4], seed=11, games=GAMES, bowlers_per_lane=2)

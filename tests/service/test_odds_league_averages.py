@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import time
 
+import pytest
+
 from alley_poker.league import BowlerDraft, League
 from alley_poker.odds import win_odds
 from alley_poker.odds.practice import PracticeMatch
@@ -41,6 +43,7 @@ def test_a_league_match_knows_its_bowlers_averages(tmp_path):
         store.close()
 
 
+@pytest.mark.slow
 def test_the_odds_favour_the_bowler_with_the_better_average(tmp_path):
     store, leagues, state = _league_match(tmp_path)
     bus = InProcessBus()

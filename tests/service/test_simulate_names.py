@@ -25,6 +25,7 @@ Cy Young,CY,
 MATCH = "tue-2026-11-24-3-4"
 
 
+@pytest.mark.slow
 def test_simulate_names_bowls_a_league_night_seated_from_the_scorers_names(tmp_path):
     service = open_service(tmp_path / "ledger.sqlite3")
     desk = open_league_desk(service)

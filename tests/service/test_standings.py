@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from alley_poker.league.standings import rebuild
 from alley_poker.ledger import commands as c
 from alley_poker.service.standings import LiveStandings, project_store
@@ -30,6 +32,7 @@ def _start(service, match_id, lanes, names):
     service.execute(match_id, c.StartMatch(actor=DESK))
 
 
+@pytest.mark.slow
 def test_the_live_projection_equals_the_one_rebuilt_from_the_log(store_service):
     service = store_service
     rng = random.Random(15)

@@ -97,6 +97,10 @@ def test_an_event_slipped_into_the_middle_is_named(dealt):
     assert (found.match_id, found.seq, found.kind) == ("m1", 6, "inserted")
 
 
+# On SQLite only: the command reads through the same store on either back-end, and the chain
+# checks above run on both (the PostgreSQL copy took twice as long and checked nothing more).
+@pytest.mark.slow
+@pytest.mark.parametrize("store_url", ["sqlite"], indirect=True)
 def test_audit_verify_on_the_command_line(dealt, store_url):
     run = [sys.executable, "-m", "alley_poker.cli", "audit", "verify", "--database", store_url]
     clean = subprocess.run(run, capture_output=True, text=True, timeout=60)

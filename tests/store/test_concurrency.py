@@ -69,6 +69,7 @@ def test_racing_threads_never_both_append_the_same_seq(store):
     assert_one_winner_per_round(store, {k: v for r in results for k, v in r.items()})
 
 
+@pytest.mark.slow
 def test_racing_processes_never_both_append_the_same_seq(store_url):
     # "spawn": each racer is a fresh interpreter with its own connections, like a real
     # second service process; both also open (and so migrate) the fresh database at once.

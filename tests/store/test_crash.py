@@ -147,6 +147,7 @@ def crash_and_restart(url: str, tmp_path: Path, *, seed: int, matches: int, step
     return log
 
 
+@pytest.mark.slow
 def test_a_killed_worker_loses_nothing_it_acknowledged(store_url, tmp_path):
     log = crash_and_restart(store_url, tmp_path, seed=20260306, matches=2, steps=60, kills=2)
     assert log.kills == 2

@@ -79,6 +79,7 @@ JSON_VALUES = st.recursive(
 )
 @given(payloads=st.lists(st.dictionaries(st.text(), JSON_VALUES, max_size=6), min_size=1,
                          max_size=4))
+@pytest.mark.slow
 def test_any_json_payload_round_trips(store, payloads):
     match_id = f"prop-{len(store.match_ids())}"
     records = [

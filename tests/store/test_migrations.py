@@ -85,6 +85,7 @@ def opened_in_a_new_process(url: str) -> str:
     return done.stdout.strip()
 
 
+@pytest.mark.slow
 def test_a_served_process_opening_an_up_to_date_database_does_not_load_alembic(store_url):
     # Alembic and what it imports stay out of a long-running process's memory (≈ 11 MB)
     # when there is nothing to migrate; a new database is still migrated by it.

@@ -164,3 +164,12 @@ def press_on(page, locator) -> None:
     """
     locator.hover()
     page.mouse.down()
+
+
+def drawn(page) -> None:
+    """Wait until the page has drawn what it was last told to: its web fonts loaded and two
+    animation frames run (a viewport change fires ``resize``, and the kiosk re-fits, in the
+    first frame after it).  The condition a layout check reads, instead of a guessed pause
+    that a loaded machine outlasts."""
+    page.evaluate("""() => document.fonts.ready.then(() => new Promise(done =>
+        requestAnimationFrame(() => requestAnimationFrame(() => done()))))""")

@@ -86,6 +86,7 @@ def _screens_need_axe():
         skip_or_fail(f"{AXE} is missing: ./dev setup vendors axe-core from npm")
 
 
+@pytest.mark.slow
 def test_the_league_pages_have_no_serious_accessibility_violation(
         browser, live_server, app, service, width=390):
     """At a phone's width, the narrowest the tablet pages are used at."""

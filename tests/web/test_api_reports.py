@@ -6,6 +6,8 @@ import csv
 import io
 from datetime import datetime
 
+import pytest
+
 from alley_poker.ledger import commands as c
 from alley_poker.web import create_app
 from tests.web.conftest import PIN, signed_in_client
@@ -124,6 +126,7 @@ def test_the_audit_shows_who_did_what_filtered_and_as_csv(app, service):
     assert len(rows) == len(entries) + 1
 
 
+@pytest.mark.slow
 def test_the_audit_reads_newest_first_by_cursor_in_the_centres_zone_in_plain_words(service):
     app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
                       "TIME_ZONE": "America/Chicago"}, service=service)

@@ -157,6 +157,7 @@ def body_routes() -> list[tuple[str, str]]:
 @given(route=st.sampled_from(body_routes()),
        body=st.one_of(st.dictionaries(st.sampled_from(FIELDS), HOSTILE_VALUE, max_size=6),
                       HOSTILE_VALUE))
+@pytest.mark.slow
 def test_hostile_bodies_never_answer_5xx_and_a_refusal_changes_nothing(app, service, route,
                                                                        body):
     client, csrf = _fuzz_client(app)

@@ -13,7 +13,7 @@ import pytest
 from alley_poker.ledger import commands as c
 from alley_poker.service import AlleyService
 from alley_poker.web import create_app
-from tests.web.conftest import DESK, open_service, serve
+from tests.web.conftest import DESK, drawn, open_service, serve
 
 NAMES = ["Ann", "Bob", "Carmen", "Dmitri", "Eve", "Francesca", "Gus", "Hiroko", "Ines",
          "Jo", "Kwame", "Leopoldina"]
@@ -107,7 +107,7 @@ def test_every_panel_fits_the_screen_without_scrolling(browser, team_server, cou
     # The lane TV first, then the same page turned into a tablet (the kiosk re-fits on resize).
     for width, height, smallest_card in ((1920, 1080, 60), (1280, 800, 35)):
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(100)
+        drawn(page)
         assert layout_problems(page) == [], (width, height)
         for name in names:
             shown = page.locator(f"section.bowler[data-bowler={name}] .card").count()
@@ -132,7 +132,9 @@ def test_a_pending_decision_still_fits(browser, team_server, tmp_path):
 def test_only_new_cards_animate_and_cards_at_rest_are_fully_opaque(browser, team_server):
     service, names, url = team_server(6)
     page = open_kiosk(browser, url, 1920, 1080, names)
-    page.wait_for_timeout(500)
+    # The first deal's animations end before the cards are read at rest.
+    page.wait_for_function("[...document.querySelectorAll('.card')]"
+                           ".every(card => card.getAnimations().length === 0)")
     at_rest = """sel => [...document.querySelectorAll(sel)].map(c => [
         getComputedStyle(c).opacity, getComputedStyle(c).transform, c.getAnimations().length])"""
     settled = page.evaluate(at_rest, ".card")
@@ -192,7 +194,7 @@ def test_on_a_phone_nothing_is_cut_off_and_the_panels_reflow(browser, team_serve
     service, names, url = team_server(count)
     state = service.state("m1")
     page = open_kiosk(browser, url, 390, 844, names)
-    page.wait_for_timeout(200)
+    drawn(page)
     problems = page.evaluate(PHONE_PROBLEMS, ["h2.name", ".describe", ".place", ".lane",
                                               ".up", ".score", ".scoresheet", ".streak"])
     assert problems == [], problems

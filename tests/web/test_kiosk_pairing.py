@@ -130,6 +130,7 @@ def test_a_pairing_request_names_a_lane_pair(live_server):
         kiosk.close()
 
 
+@pytest.mark.slow
 def test_the_kiosk_shows_its_code_and_the_tablet_pairs_it(browser, live_server, service):
     """In Chromium: an unpaired kiosk shows a code; the commissioner types it on the tablet's
     Kiosks list; the kiosk notices it is paired and a tap on a card is taken."""

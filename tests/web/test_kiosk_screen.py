@@ -67,7 +67,7 @@ def test_the_result_stays_after_settlement_and_after_a_reload(stacked_kiosk):
     service.execute("m1", c.CommissionerConfirmResult(actor=DESK))
     assert service.lanes.assignment("m1") is None  # the lanes are free again
     page.wait_for_selector(f"{RESULT}:not([hidden]) li[data-bowler=Ann]")
-    page.wait_for_timeout(5000)  # long after any banner has gone
+    page.locator("#banner").wait_for(state="hidden", timeout=20_000)  # every banner gone
     result = page.inner_text(RESULT)
     hand = service.state("m1").hands["Ann"]
     assert "Ann wins $3.00" in result, result  # two antes and the card she bought

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.web.conftest import free_port
 from tests.web.test_league_api import ROSTER, TUESDAY, Desk
 
@@ -21,6 +23,7 @@ def league_night(live_server, token: str, *args: str) -> subprocess.CompletedPro
         env={"PATH": "/usr/bin:/bin", "ALLEY_POKER_TOKEN": token})
 
 
+@pytest.mark.slow
 def test_the_command_line_checks_in_and_starts_the_night(app, live_server, service):
     desk = Desk(app)
     assert desk.send("POST", "/leagues", TUESDAY).status_code == 201

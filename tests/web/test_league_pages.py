@@ -181,6 +181,7 @@ def test_the_standings_page_shows_the_projections_figures(browser, live_server, 
     page = tablet(browser, live_server.url)
     page.goto(f"{live_server.url}/commissioner/leagues/tue/standings")
     rows = page.locator("#standings tbody tr")
+    rows.nth(len(expected) - 1).wait_for()  # drawn from the page's read, not at its load
     assert rows.count() == len(expected) == 3
     for place, row in enumerate(expected):
         shown = rows.nth(place)

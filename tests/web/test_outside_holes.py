@@ -33,6 +33,7 @@ def _sign_in(client, token, pin):
     return client.post("/commissioner/sign-in", data={"pin": pin, "csrf_token": token})
 
 
+@pytest.mark.slow
 def test_a_tablet_that_signed_in_before_is_not_locked_out_by_a_guesser_on_its_network(service):
     app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret"},
                      service=service)

@@ -142,6 +142,7 @@ def _money(cents: int) -> str:
     return f"${cents // 100}.{cents % 100:02d}"
 
 
+@pytest.mark.slow
 def test_the_phone_shows_the_bowlers_odds_at_390px_and_they_change_after_a_ball(
         browser, odds_server, odds_app, service, tmp_path):
     page, errors = open_phone(browser, odds_server.url, odds_app)
@@ -266,6 +267,7 @@ def _bowl_to_anns_win(service) -> None:
     assert service.state("m1").result["winners"] == ["Ann"]
 
 
+@pytest.mark.slow
 def test_once_the_result_is_in_the_phone_shows_won_or_lost(
         browser, odds_server, odds_app, service):
     ann, ann_errors = open_phone(browser, odds_server.url, odds_app, "Ann")
@@ -280,6 +282,7 @@ def test_once_the_result_is_in_the_phone_shows_won_or_lost(
     assert ann_errors == [] and bob_errors == []
 
 
+@pytest.mark.slow
 def test_a_split_pot_shows_as_split_with_the_share(browser, odds_server, odds_app, service):
     page, errors = open_phone(browser, odds_server.url, odds_app)
     settle_a_split_pot(service)

@@ -9,12 +9,13 @@ import signal
 import time
 from datetime import UTC, date, datetime, timedelta
 
-import socketio
+import pytest
 
 from alley_poker.ledger import commands as c
 from alley_poker.store.phone_links import PhoneLinkStore
 from alley_poker.web.public import public_match_view
 from alley_poker.web.view_patch import take_update
+from tests.socket_client import InOrderClient
 from tests.web.conftest import free_port, pair_kiosk, serve_in_process
 from tests.web.test_sockets import KioskClient
 
@@ -34,7 +35,7 @@ class PhoneClient:
                  kinds: tuple[str, ...] = ("state", "match_update")):
         self.messages: queue.Queue = queue.Queue()
         self.joins: queue.Queue = queue.Queue()
-        self.client = socketio.Client(reconnection=True, reconnection_delay=0.1,
+        self.client = InOrderClient(reconnection=True, reconnection_delay=0.1,
                                       reconnection_delay_max=0.5)
 
         @self.client.event
@@ -108,6 +109,7 @@ def test_a_kiosk_shows_a_code_only_when_paired_and_for_its_own_lanes(live_server
             client.close()
 
 
+@pytest.mark.slow
 def test_after_a_dropped_connection_the_phone_resyncs(database, service):
     """The server process is killed, the ledger moves on, a new process serves: the phone
     reconnects by itself, joins its room again and is whole (its session is in the ledger's

@@ -3,6 +3,8 @@ basis is the league average, their league average once it counts, not their book
 
 from __future__ import annotations
 
+import pytest
+
 from alley_poker.cli.season_demo import LEAGUE_ID, demo_league, run_season
 from alley_poker.league.roster import MIN_LEAGUE_GAMES
 from alley_poker.service.league_nights import handicap_of
@@ -11,6 +13,7 @@ from tests.web.conftest import OPEN_NIGHT, PIN, open_service
 from tests.web.test_league_api import Desk
 
 
+@pytest.mark.slow
 def test_after_a_four_week_season_the_roster_shows_the_rules_handicap(tmp_path):
     database = tmp_path / "season.sqlite3"
     season = run_season(weeks=4, seed=11, database=database, echo=lambda line: None)

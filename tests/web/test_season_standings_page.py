@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from alley_poker.cli.demo_alley import DEMO_PIN
 from alley_poker.cli.season_demo import LEAGUE_ID, run_season
 
@@ -15,6 +17,7 @@ def dollars(text: str) -> int:
     return sign * (int(whole) * 100 + int(cents))
 
 
+@pytest.mark.slow
 def test_the_tablet_shows_the_season_demos_standings(browser, tmp_path):
     printed: list[str] = []
     seen: dict[str, object] = {}

@@ -141,6 +141,7 @@ def test_money_and_the_audit_are_not_for_the_settee(app):
         assert answer.get_json()["error"]["code"] == "sign_in_required"
 
 
+@pytest.mark.slow
 def test_wrong_pins_wait_longer_and_longer_per_device_under_a_cap_per_address(service):
     """The staircase of per-device limits grows the wait; fresh devices hit the address cap."""
     app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",

@@ -48,6 +48,7 @@ def run_serve(config: Path, port: int, pin: str | None) -> subprocess.Popen:
         cwd=PROJECT_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
+@pytest.mark.slow
 def test_serve_answers_the_kiosk_and_stops_cleanly_on_sigterm(config_file, tmp_path):
     port = free_port()
     process = run_serve(config_file, port, pin="2468")
@@ -81,6 +82,7 @@ def test_serve_answers_the_kiosk_and_stops_cleanly_on_sigterm(config_file, tmp_p
             process.wait()
 
 
+@pytest.mark.slow
 def test_serve_refuses_to_start_without_a_commissioner_pin(config_file):
     process = run_serve(config_file, free_port(), pin=None)
     output, _ = process.communicate(timeout=30)
@@ -89,6 +91,7 @@ def test_serve_refuses_to_start_without_a_commissioner_pin(config_file):
     assert "Traceback" not in output
 
 
+@pytest.mark.slow
 def test_serve_names_the_problem_in_a_broken_config(tmp_path):
     broken = tmp_path / "alley.toml"
     broken.write_text('[centre]\nname = "Test Lanes"\nlanes = 1\n', encoding="utf-8")

@@ -13,6 +13,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.web.conftest import PROJECT_ROOT, free_port
 
 CONFIG = """
@@ -56,6 +58,7 @@ def stop(process: subprocess.Popen) -> str:
     return rest
 
 
+@pytest.mark.slow
 def test_serve_logs_changes_not_every_check_and_says_what_to_check_on_a_missing_device(
         tmp_path):
     device = tmp_path / "ttyUSB-missing"
@@ -90,6 +93,7 @@ def test_serve_logs_changes_not_every_check_and_says_what_to_check_on_a_missing_
     assert "DEMO" not in output  # a configuration was given
 
 
+@pytest.mark.slow
 def test_serve_without_a_config_file_warns_it_is_serving_the_demo_lanes(tmp_path):
     process = serve(["--port", str(free_port())], tmp_path)  # no config/alley.toml here
     try:

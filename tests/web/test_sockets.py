@@ -8,13 +8,13 @@ import signal
 import time
 
 import pytest
-import socketio
 
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.views import public_match_view
 from alley_poker.web.view_patch import take_update
 from drivers.base import BallRecorded
 from drivers.simulator import Simulator
+from tests.socket_client import InOrderClient
 from tests.web.conftest import assert_no_pile_order, free_port, pair_kiosk, serve_in_process
 
 
@@ -23,7 +23,7 @@ class KioskClient:
 
     def __init__(self, url: str, lanes: str = "1-2", device_token: str | None = None):
         self.messages: queue.Queue = queue.Queue()
-        self.client = socketio.Client(reconnection=True, reconnection_delay=0.1,
+        self.client = InOrderClient(reconnection=True, reconnection_delay=0.1,
                                       reconnection_delay_max=0.5)
         self.join_answers: list = []
 
@@ -92,13 +92,10 @@ def test_every_update_of_a_simulated_game_arrives_in_order_as_patches(kiosk_clie
     assert len(seqs) >= 20, "a whole game's balls should have dealt"
     assert service.state("m1").status in ("ending", "settled"), "the game is over"
     received, event_seqs = [], []
-    # python-engineio's client hands each message to its handler in a thread of its own, so
-    # under load two pushes can reach the queue in the other order than they came over the
-    # socket: put them back in the socket's order (the events' seq) before applying them.
-    pushes = [kiosk_client.next() for _ in seqs]
-    assert all(kind == "match_update" for kind, _ in pushes)
-    pushes.sort(key=lambda push: push[1]["events"][-1]["seq"])
-    for _kind, message in pushes:
+    # In the socket's order: the client is an InOrderClient (tests/socket_client.py).
+    for _ in seqs:
+        kind, message = kiosk_client.next()
+        assert kind == "match_update"
         assert_no_pile_order(message, service.state("m1").pile)
         if received:  # after the first push, only what changed travels
             assert "patch" in message and "state" not in message
@@ -162,6 +159,7 @@ def test_a_kiosk_cannot_decide_for_a_match_on_other_lanes(live_server, app, serv
         other.close()
 
 
+@pytest.mark.slow
 def test_after_a_server_restart_the_client_reconnects_and_resyncs(database, service):
     """The server process is SIGKILLed, the ledger moves on, a new process serves again:
     the client reconnects by itself and gets a full state that includes the change."""

@@ -195,6 +195,10 @@ def test_the_tablet_resolves_a_pending_decision_for_a_bowler(tablet, service):
 def test_a_click_pressed_while_the_match_changes_still_counts(tablet, service):
     # The desk's match card is redrawn on every change; a button replaced between the press
     # and the release takes no click.  Bob bowls while the desk's button is pressed.
+    sockets: list = []
+    tablet.on("websocket", lambda socket: sockets.append(socket))
+    tablet.reload()  # so the test holds the page's socket and sees each push arrive
+    tablet.wait_for_selector("#live-state[data-state=live]")
     service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
     service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor="feed:test"))
     card = match_card(tablet, "m1")
@@ -202,8 +206,12 @@ def test_a_click_pressed_while_the_match_changes_still_counts(tablet, service):
     row.wait_for()
     face = service.state("m1").display_card(service.state("m1").hands["Ann"][0])
     press_on(tablet, row.locator("button", has_text=f"Lose {card_text(face)}"))
-    service.execute("m1", c.RecordBall("Bob", 1, 7, actor="feed:test"))
-    tablet.wait_for_timeout(500)  # the change reaches the tablet (a push: milliseconds)
+    # Released once Bob's ball has reached the tablet (the push is the condition: the card
+    # itself is not redrawn while the button is down, which is what this test is about).
+    with sockets[-1].expect_event(
+            "framereceived", lambda payload: "match_update" in str(payload)
+            and '"Bob"' in str(payload)):
+        service.execute("m1", c.RecordBall("Bob", 1, 7, actor="feed:test"))
     tablet.mouse.up()
     row.wait_for(state="detached")
     assert service.state("m1").pending_for("Ann") == []

@@ -82,6 +82,7 @@ def wrong_pin(page, live_server) -> None:
     page.click("button[type=submit]")
 
 
+@pytest.mark.slow
 def test_a_device_with_too_many_wrong_pins_waits_on_a_styled_page_and_others_still_sign_in(
         browser, live_server):
     guesser = browser.new_context().new_page()
