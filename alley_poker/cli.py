@@ -11,6 +11,7 @@ import click
 from alley_poker import __version__
 from alley_poker.cards import parse_cards
 from alley_poker.cli_fairness import COMMANDS as FAIRNESS_COMMANDS
+from alley_poker.cli_odds import odds as odds_commands
 from alley_poker.league_cli import league
 from alley_poker.setup_centre.commands import COMMANDS as SETUP_COMMANDS
 
@@ -323,6 +324,7 @@ def simulate(**options: object) -> None:
 
 
 main.add_command(league)
+main.add_command(odds_commands)
 for command in SETUP_COMMANDS:
     main.add_command(command)
 for command in FAIRNESS_COMMANDS:
