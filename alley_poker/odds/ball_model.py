@@ -269,7 +269,7 @@ def next_ball(profile: BowlerProfile, game: Game,
 #: The form drawn for each game being bowled, by the game object's id (the entry holds the
 #: game, so its id is not reused while it is kept); the oldest are forgotten.
 _GAME_FORMS: dict[int, tuple[Game, BowlerProfile, BowlerProfile]] = {}
-_GAME_FORMS_KEPT = 4096
+_GAME_FORMS_KEPT = 512  # a run has at most 80 games (8 bowlers, 10 games) in play
 _GAME_FORMS_LOCK = threading.Lock()
 
 
