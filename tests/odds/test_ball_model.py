@@ -147,3 +147,41 @@ def test_profiles_for_a_match_use_history_and_the_matchs_own_balls(centre):
     profiles = profiles_for({"B7": [[]], "NEW": [[]]}, learnt, history={"B7": history["B7"]})
     assert not profiles["B7"].members and profiles["NEW"].members
     assert profiles["B7"].average > profiles["NEW"].average
+
+
+def _records(profile, games, seed):
+    """``games`` games of ``profile`` as ledger ball records."""
+    rng = random.Random(seed)
+    played = []
+    for _ in range(games):
+        game, bowler = Game(), profile.for_game(rng)
+        while not game.is_complete:
+            pins, leave, foul, gutter = bowler.ball(frozenset(game.standing_pins), rng)
+            game.roll(pins, standing=leave, foul=foul, gutter=gutter)
+        played.append([{"frame": b.frame, "ball": b.ball, "pins": b.pins,
+                        "standing": sorted(b.standing), "foul": b.foul, "gutter": b.gutter,
+                        "gutter_ball": b.gutter, "split": None,
+                        "mark": "strike" if b.is_strike else "spare" if b.is_spare else None,
+                        "completes_game": index == len(game.balls) - 1}
+                       for index, b in enumerate(game.balls)])
+    return played
+
+
+def test_a_league_that_gutters_more_moves_its_bowlers_offsets_and_its_newcomers_do_not():
+    # League "kids" gutters far more than the curves say (a gutter offset of +1.2); league
+    # "tue" bowls as the curves.  Both have bowlers of 90-150.
+    kids = dict.fromkeys(range(6), "kids") | dict.fromkeys(range(6, 12), "tue")
+    history = {}
+    for i, league in kids.items():
+        offsets = (0.0, 1.2 if league == "kids" else 0.0, 0.0, 0.0, 0.0, 0.0)
+        profile = BowlerProfile.for_average(f"B{i}", 90 + 10 * (i % 6), offsets=offsets)
+        history[f"B{i}"] = _records(profile, 6, seed=i)
+    centre = CentreAverages.learn(history, leagues={f"B{i}": lg for i, lg in kids.items()})
+    gutter = 1  # the gutter offset's index
+    assert centre.leagues["kids"][gutter] > centre.offsets[gutter] + 0.2
+    assert centre.leagues["tue"][gutter] < centre.offsets[gutter]
+    # A new bowler in each league starts from their league's gutters, at the same average.
+    new_kid = learn_profile("K", [], centre, average=110, league="kids")
+    new_tue = learn_profile("T", [], centre, average=110, league="tue")
+    assert new_kid.gutter_rate > new_tue.gutter_rate * 1.3
+    assert abs(new_kid.average - new_tue.average) <= 1

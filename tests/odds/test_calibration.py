@@ -91,7 +91,7 @@ def test_on_the_second_generators_held_out_matches_no_bin_is_off_by_more_than_5_
     # docs/odds.md has the full run (alley-poker odds calibrate --generated); this is a
     # smaller one of the same kind: beyond its sampling error (the bin's Wilson interval),
     # no well-filled bin may be off by more than 5 points, and the odds beat 1/n.
-    matches = generated_matches(seed=11, nights=6, bowlers=24)
+    matches = generated_matches(seed=11, nights=8, bowlers=30)
     report = Report.of(held_out_predictions(matches, iterations=100))
     assert report.predictions > 400
     assert report.brier < 0.75 * report.naive_brier
