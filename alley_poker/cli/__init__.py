@@ -42,6 +42,7 @@ from alley_poker.cli import (  # noqa: F401
     export,
     init,
     league,
+    odds,
     scenario,
     serve,
     simulate,

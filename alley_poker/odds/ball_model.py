@@ -1,156 +1,217 @@
-"""How a bowler bowls, as a model: an average, and the rates and leaves that produce it.
+"""How a bowler bowls, as a model: a skill, the game's form, and the rates and leaves that
+follow from them (:mod:`alley_poker.odds.rates` has the curves, docs/odds.md their sources).
 
 The scoreboard simulator (``drivers.simulator``) bowls with it, and the live odds
 (:mod:`alley_poker.odds`) simulate the rest of a match with it; it lives in the pure domain so
 both can use the one model (the domain imports nothing from ``drivers``).
 
-A :class:`BowlerProfile` is built from an average (100-240); its strike, spare-conversion,
-split, gutter and foul rates follow the curves league statistics show (a 200 bowler strikes
-about 45% of first balls and converts about 80% of makeable spares; a 130 bowler strikes
-about 12% and converts about 40%).  Leaves are real pin sets: a first ball that does not
-strike leaves a cluster of neighbouring pins, or one of the splits that happen on real
-lanes (7-10, 4-6, 5-7, 3-10, the big four, ...), weighted by how often they happen.
+A :class:`BowlerProfile` is built from an average (30-280) or learnt from a bowler's balls
+(:mod:`alley_poker.odds.profiles`).  A simulation makes two calls: :meth:`~BowlerProfile.
+for_game` once a game starts (it draws the game's *form*: real bowlers have good and bad
+nights, so a game's skill is the bowler's skill plus a normal draw; for a bowler nobody knows
+it first picks which of the centre's bowlers they are like), then :meth:`~BowlerProfile.ball`
+for every ball of that game.  A first ball is a foul, a gutter (an outcome of its own), a
+strike, a split or a cluster of neighbouring pins; a second ball at a leave clears it as
+often as its kind of leave is cleared (single pins most, wide splits almost never).
 
 >>> import random
 >>> profile = BowlerProfile.for_average("ANN", 180)
->>> 0.3 < profile.strike_rate < 0.4, 0.6 < profile.spare_rate < 0.75
+>>> 0.3 < profile.strike_rate < 0.45, 0.55 < profile.spare_rate < 0.75
 (True, True)
 >>> rng = random.Random(7)
->>> leave = profile.first_ball_leave(rng)
->>> leave <= set(range(1, 11))
+>>> game_profile = profile.for_game(rng)
+>>> game_profile.for_game(rng) is game_profile  # the form is drawn once a game
 True
+>>> pins, leave, foul, gutter = game_profile.ball(frozenset(range(1, 11)), rng)
+>>> pins + len(leave)
+10
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+import threading
+from bisect import bisect
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import accumulate
 
-from alley_poker.bowling import PINS, Ball, Game, is_split
-
-#: Pins that touch on the deck (diagonal neighbours), so a leave grows as real leaves do.
-_NEIGHBOURS: dict[int, tuple[int, ...]] = {
-    1: (2, 3), 2: (1, 4, 5), 3: (1, 5, 6), 4: (2, 7, 8), 5: (2, 3, 8, 9),
-    6: (3, 9, 10), 7: (4,), 8: (4, 5), 9: (5, 6), 10: (6,),
-}
-#: Where a leave starts, weighted: corner pins and the pocket's leftovers are left most.
-_LEAVE_SEEDS = ((10, 30), (7, 14), (4, 10), (6, 12), (2, 8), (5, 8), (3, 6), (8, 5), (9, 5),
-                (1, 2))
-#: Splits as they happen on real lanes, weighted by frequency.
-_SPLITS: tuple[tuple[frozenset[int], int], ...] = tuple(
-    (frozenset(pins), weight) for pins, weight in (
-        ((7, 10), 8), ((4, 6), 5), ((5, 7), 6), ((5, 10), 6), ((3, 10), 9), ((2, 7), 9),
-        ((4, 7, 10), 4), ((6, 7, 10), 4), ((4, 6, 7, 10), 3), ((8, 10), 5), ((7, 9), 5),
-        ((4, 9), 4), ((6, 8), 4), ((4, 10), 4), ((6, 7), 4), ((4, 6, 7), 2), ((4, 6, 10), 2),
-        ((2, 10), 2), ((3, 7), 2), ((5, 7, 10), 2), ((7, 8), 1), ((9, 10), 1),
-        ((2, 4, 6, 7, 10), 1),
-    )
+from alley_poker.bowling import Ball, Game, is_split
+from alley_poker.odds.leaves import SPLIT_CLASS, cluster, random_split
+from alley_poker.odds.rates import (
+    DEFAULT_FOUL,
+    NO_OFFSETS,
+    Rates,
+    average_for,
+    frame_moments,
+    skill_for_average,
 )
-#: Splits a good bowler converts now and then; the rest are near-impossible.
-# The weights above as running totals, worked out once: ``random.choices`` given these draws
-# exactly what it draws from the weights (one ``random()`` a pick), without re-adding them on
-# every ball of a simulation.
-_SEED_PINS = tuple(pin for pin, _ in _LEAVE_SEEDS)
-_SEED_TOTALS = list(accumulate(weight for _, weight in _LEAVE_SEEDS))
-_SPLIT_LEAVES = tuple(leave for leave, _ in _SPLITS)
-_SPLIT_TOTALS = list(accumulate(weight for _, weight in _SPLITS))
-_LEAVE_SIZES = range(1, 8)
-_BABY_SPLITS = {frozenset({3, 10}), frozenset({2, 7}), frozenset({5, 7}), frozenset({5, 10}),
-                frozenset({7, 8}), frozenset({9, 10})}
+
+#: The averages a profile can be built for: a first-timer's to a very good league bowler's.
+AVERAGES = (30, 280)
+#: How much a bowler's skill varies from game to game (a normal's standard deviation, in
+#: skill units: about 16 pins of average at 150, a game standard deviation of 28-29 pins with
+#: the balls' own chance).  docs/odds.md, "Game-to-game variation".
+FORM_SD = 0.07
+_LEAVE_SIZES = range(1, 10)
 
 
-def _clamp(value: float, low: float, high: float) -> float:
-    return max(low, min(high, value))
+def handicap_for(average: int) -> int:
+    """The common league handicap, 90% of (220 - average), never below 0."""
+    return max(0, int(0.9 * (220 - average)))
 
 
 @dataclass(frozen=True)
 class BowlerProfile:
-    """A simulated bowler: name, average, handicap per game and the rates behind them."""
+    """A simulated bowler: name, average, handicap per game, and the model behind them:
+    ``skill`` (:mod:`~alley_poker.odds.rates`), how much it varies from game to game
+    (``form_sd``), what the bowler's own balls moved (``offsets``, log-odds), and, for a
+    bowler nobody knows, the centre's bowlers they may be (``members``)."""
 
     name: str
     average: int
     handicap: int
-    strike_rate: float
-    spare_rate: float
-    split_rate: float
-    gutter_rate: float
-    foul_rate: float
+    skill: float
+    form_sd: float = FORM_SD
+    offsets: tuple[float, ...] = NO_OFFSETS
+    foul_rate: float = DEFAULT_FOUL
+    members: tuple[BowlerProfile, ...] = field(default=(), repr=False)
+    #: The result of :meth:`for_game`: this game's form is drawn, drawing again keeps it.
+    in_form: bool = False
 
     @classmethod
     def for_average(cls, name: str, average: int, *, handicap: int | None = None,
-                    foul_rate: float = 0.004) -> BowlerProfile:
-        """Rates calibrated so games average close to ``average`` (100-240).
+                    foul_rate: float = DEFAULT_FOUL, form_sd: float = FORM_SD,
+                    offsets: tuple[float, ...] = NO_OFFSETS) -> BowlerProfile:
+        """A bowler whose games average ``average`` (30-280) over their good and bad games.
 
         The handicap defaults to the common league formula, 90% of (220 - average).
         """
-        if not 100 <= average <= 240:
-            raise ValueError(f"bowler {name!r}: average {average} is outside 100-240")
-        skill = (average - 100) / 140  # 0 at 100, 1 at 240
-        return cls(
-            name=name,
-            average=average,
-            handicap=max(0, int(0.9 * (220 - average))) if handicap is None else handicap,
-            strike_rate=_clamp(0.07 + 0.56 * skill ** 1.15, 0.02, 0.75),
-            spare_rate=_clamp(0.3 + 0.66 * skill, 0.1, 0.95),
-            split_rate=_clamp(0.11 - 0.06 * skill, 0.04, 0.12),
-            gutter_rate=_clamp(0.06 * (1 - skill) ** 2, 0.0, 0.08),
-            foul_rate=foul_rate,
-        )
+        low, high = AVERAGES
+        if not low <= average <= high:
+            raise ValueError(f"bowler {name!r}: average {average} is outside {low}-{high}")
+        return cls(name=name, average=int(average),
+                   handicap=handicap_for(average) if handicap is None else handicap,
+                   skill=skill_for_average(float(average), form_sd, tuple(offsets), foul_rate),
+                   form_sd=form_sd, offsets=tuple(offsets), foul_rate=foul_rate)
+
+    @classmethod
+    def for_skill(cls, name: str, skill: float, *, form_sd: float = FORM_SD,
+                  offsets: tuple[float, ...] = NO_OFFSETS,
+                  foul_rate: float = DEFAULT_FOUL) -> BowlerProfile:
+        """A bowler of ``skill`` (the average follows from it)."""
+        average = round(min(300.0, max(0.0, average_for(skill, form_sd, tuple(offsets),
+                                                         foul_rate))))
+        return cls(name=name, average=average, handicap=handicap_for(average), skill=skill,
+                   form_sd=form_sd, offsets=tuple(offsets), foul_rate=foul_rate)
+
+    @classmethod
+    def mixture(cls, name: str, members: tuple[BowlerProfile, ...]) -> BowlerProfile:
+        """A bowler who is one of ``members``, each as likely, nobody knows which: the
+        centre's bowlers, for someone with no history."""
+        if not members:
+            raise ValueError(f"bowler {name!r}: a mixture needs at least one member")
+        average = round(sum(m.average for m in members) / len(members))
+        return cls(name=name, average=average, handicap=handicap_for(average),
+                   skill=sum(m.skill for m in members) / len(members), form_sd=0.0,
+                   members=tuple(members))
 
     # The two calls a simulation makes ---------------------------------------------------------
 
     def for_game(self, rng: random.Random) -> BowlerProfile:
-        """The profile this bowler bowls one whole game with.
-
-        Real bowlers have good and bad games; a model with game-to-game variation draws the
-        game's form here, once a game, so a simulation calls this when a game starts and
-        ``ball`` for every ball of it.  This model has none: every game is the same.
-        """
-        return self
+        """The profile this bowler bowls one whole game with: which of the centre's bowlers
+        they are (a mixture), then the game's form (skill plus a normal draw)."""
+        if self.in_form:
+            return self
+        base = rng.choice(self.members) if self.members else self
+        form = rng.gauss(0.0, base.form_sd) if base.form_sd > 0 else 0.0
+        return replace(base, name=self.name, average=self.average, handicap=self.handicap,
+                       skill=base.skill + form, form_sd=0.0, members=(), in_form=True)
 
     def ball(self, standing: frozenset[int],
              rng: random.Random) -> tuple[int, frozenset[int], bool, bool]:
         """A ball at ``standing`` (all ten pins: a fresh rack):
-        ``(pins knocked down, pins left standing, foul, gutter)``."""
+        ``(pins knocked down, pins left standing, foul, gutter)``.
+
+        Called on a profile whose game's form is not drawn, it bowls at the bowler's usual
+        form (a mixture: as a member picked for this ball alone).
+        """
+        if self.members:
+            return rng.choice(self.members).ball(standing, rng)
+        rates = self._rates
         roll = rng.random()
-        if roll < self.foul_rate:
+        if roll < rates.foul:
             # The ball crossed the line: pins it hit are respotted, 0 credited.
             return 0, standing, True, False
-        gutter_rate = self.gutter_rate if len(standing) == 10 else self.gutter_rate / 2
-        if roll < self.foul_rate + gutter_rate:
-            return 0, standing, False, True
         if len(standing) == 10:
-            leave = self.first_ball_leave(rng)
-        else:
-            leave = self.second_ball_leave(rng, standing)
+            if roll < rates.foul + rates.gutter:
+                return 0, standing, False, True
+            if roll < rates.foul + rates.gutter + rates.strike:
+                return 10, frozenset(), False, False
+            leave = self._first_leave(rng)
+            return 10 - len(leave), leave, False, False
+        if roll < rates.foul + rates.gutter2:
+            return 0, standing, False, True
+        leave = self.second_ball_leave(rng, standing)
         return len(standing) - len(leave), leave, False, False
 
-    # Pins left by a ball --------------------------------------------------------------------
+    # Rates at the bowler's usual form ---------------------------------------------------------
+
+    @cached_property
+    def _rates(self) -> Rates:
+        return Rates(self.skill, self.offsets, self.foul_rate)
+
+    @cached_property
+    def _moments(self) -> tuple[float, float, float, float]:
+        if self.members:
+            moments = [m._moments for m in self.members]
+            return tuple(sum(col) / len(moments) for col in zip(*moments, strict=True))
+        return frame_moments(self._rates)
+
+    @property
+    def strike_rate(self) -> float:
+        """Strikes per first ball at a full rack."""
+        return self._moments[0]
+
+    @property
+    def spare_rate(self) -> float:
+        """Spares per frame without a strike."""
+        strike, _, _, spare = self._moments
+        return spare / (1 - strike)
+
+    @property
+    def gutter_rate(self) -> float:
+        """Gutter balls per first ball."""
+        if self.members:
+            return sum(m.gutter_rate for m in self.members) / len(self.members)
+        return self._rates.gutter
+
+    @property
+    def split_rate(self) -> float:
+        """Splits per first ball that neither strikes nor gutters."""
+        if self.members:
+            return sum(m.split_rate for m in self.members) / len(self.members)
+        return self._rates.split
+
+    # Pins left by a ball ----------------------------------------------------------------------
 
     def first_ball_leave(self, rng: random.Random) -> frozenset[int]:
         """The pins a first ball at a full rack leaves (empty for a strike); never a gutter."""
-        if rng.random() < self.strike_rate:
+        rates = self._rates
+        if rng.random() < rates.strike / (1 - rates.foul - rates.gutter):
             return frozenset()
-        if rng.random() < self.split_rate / (1 - self.strike_rate):
-            return rng.choices(_SPLIT_LEAVES, cum_weights=_SPLIT_TOTALS)[0]
-        size = rng.choices(_LEAVE_SIZES, cum_weights=self._leave_size_totals)[0]
+        return self._first_leave(rng)
+
+    def _first_leave(self, rng: random.Random) -> frozenset[int]:
+        rates = self._rates
+        if rng.random() < rates.split:
+            return random_split(rng)
+        size = _LEAVE_SIZES[bisect(rates.leave_totals, rng.random() * rates.leave_totals[-1])]
         for _ in range(20):
-            leave = _cluster(rng, size)
+            leave = cluster(rng, size)
             if not is_split(leave):
                 return leave
         return frozenset({10})
-
-    @cached_property
-    def _leave_size_totals(self) -> list[float]:
-        return list(accumulate(self._leave_size_weights()))
-
-    def _leave_size_weights(self) -> Sequence[float]:
-        skill = (self.average - 100) / 140
-        return (34 + 16 * skill, 26, 15 - 4 * skill, 9 - 4 * skill, 5 - 3 * skill,
-                3 - 2 * skill, 2 - 1.5 * skill)
 
     def second_ball_leave(self, rng: random.Random, standing: frozenset[int]) -> frozenset[int]:
         """The pins a ball at ``standing`` (not a full rack) leaves; never a gutter."""
@@ -158,28 +219,22 @@ class BowlerProfile:
             return frozenset()
         pins = sorted(standing)
         rng.shuffle(pins)
-        falling = rng.choices(range(len(pins)), weights=[1] + [2] * (len(pins) - 1))[0]
+        # 0 to all-but-one pins down, a clean miss half as likely as each count.
+        falling = rng.choices(range(len(pins)), cum_weights=_MISS_TOTALS[len(pins)])[0]
         return frozenset(pins[falling:])
 
     def conversion_rate(self, standing: frozenset[int]) -> float:
-        """How often this bowler clears ``standing``: singles easy, wide splits near never."""
-        if len(standing) == 1:
-            return _clamp(self.spare_rate + 0.12, 0.2, 0.98)
-        if is_split(standing):
-            if standing in _BABY_SPLITS:
-                return self.spare_rate * 0.5
-            return 0.01 if standing == frozenset({7, 10}) else self.spare_rate * 0.08
-        return _clamp(self.spare_rate - 0.05 * (len(standing) - 2), 0.05, 0.95)
+        """How often this bowler clears ``standing``: single pins most, wide splits near
+        never."""
+        split = SPLIT_CLASS.get(standing)
+        if split is None and len(standing) > 1 and is_split(standing):
+            split = "wide"
+        if self.members:
+            return sum(m.conversion_rate(standing) for m in self.members) / len(self.members)
+        return self._rates.conversion(standing, split)
 
 
-def _cluster(rng: random.Random, size: int) -> frozenset[int]:
-    leave = {rng.choices(_SEED_PINS, cum_weights=_SEED_TOTALS)[0]}
-    while len(leave) < size:
-        frontier = sorted({n for pin in leave for n in _NEIGHBOURS[pin]} - leave)
-        if not frontier:
-            frontier = sorted(PINS - leave)
-        leave.add(rng.choice(frontier))
-    return frozenset(leave)
+_MISS_TOTALS = {n: list(accumulate([1] + [2] * (n - 1))) for n in range(1, 11)}
 
 
 def bowl_ball(profile: BowlerProfile, game: Game, rng: random.Random) -> Ball:
@@ -200,8 +255,33 @@ def bowl_ball(profile: BowlerProfile, game: Game, rng: random.Random) -> Ball:
 def next_ball(profile: BowlerProfile, game: Game,
               rng: random.Random) -> tuple[int, frozenset[int], bool, bool]:
     """The next ball of ``game`` as ``profile`` would bowl it, not rolled into the game:
-    ``(pins, pins left standing, foul, gutter)``."""
+    ``(pins, pins left standing, foul, gutter)``.
+
+    A caller that never calls ``for_game`` itself (the scoreboard simulator) still bowls
+    each game in a form of its own: the form drawn for ``game`` is kept with it.
+    """
     standing = game.standing_pins
     if standing is None:
-        standing = _cluster(rng, game.standing_count)
-    return profile.ball(frozenset(standing), rng)
+        standing = cluster(rng, game.standing_count)
+    return _game_form(profile, game, rng).ball(frozenset(standing), rng)
+
+
+#: The form drawn for each game being bowled, by the game object's id (the entry holds the
+#: game, so its id is not reused while it is kept); the oldest are forgotten.
+_GAME_FORMS: dict[int, tuple[Game, BowlerProfile, BowlerProfile]] = {}
+_GAME_FORMS_KEPT = 512  # a run has at most 80 games (8 bowlers, 10 games) in play
+_GAME_FORMS_LOCK = threading.Lock()
+
+
+def _game_form(profile: BowlerProfile, game: Game, rng: random.Random) -> BowlerProfile:
+    if profile.in_form or (profile.form_sd <= 0 and not profile.members):
+        return profile
+    entry = _GAME_FORMS.get(id(game))
+    if entry is not None and entry[0] is game and entry[1] is profile:
+        return entry[2]
+    drawn = profile.for_game(rng)
+    with _GAME_FORMS_LOCK:
+        while len(_GAME_FORMS) >= _GAME_FORMS_KEPT:
+            del _GAME_FORMS[next(iter(_GAME_FORMS))]
+        _GAME_FORMS[id(game)] = (game, profile, drawn)
+    return drawn

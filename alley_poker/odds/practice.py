@@ -35,6 +35,9 @@ class PracticeMatch:
         self.state = MatchState.empty("m1")
         self.profiles = {b: BowlerProfile.for_average(b, (averages or {}).get(b, 160))
                          for b in bowlers}
+        # Each game's form, drawn when it starts (the games are rebuilt for every ball, so
+        # the ball model could not keep it with the game).
+        self.in_game: dict[tuple[str, int], BowlerProfile] = {}
         self.do(c.CreateMatch("m1", list(bowlers), games, None, rules, actor="desk:pat"))
         for bowler in bowlers:
             self.do(c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
@@ -58,8 +61,11 @@ class PracticeMatch:
         bowler = min((b for b in state.bowlers if state.current_game(b) <= state.games),
                      key=lambda b: (state.current_game(b), len(
                          state.balls[b][state.current_game(b) - 1]), state.bowlers.index(b)))
-        game = rebuild_game(state.balls[bowler][state.current_game(bowler) - 1])
-        ball = bowl_ball(self.profiles[bowler], game, self.rng)
+        number = state.current_game(bowler)
+        game = rebuild_game(state.balls[bowler][number - 1])
+        if (bowler, number) not in self.in_game:
+            self.in_game[bowler, number] = self.profiles[bowler].for_game(self.rng)
+        ball = bowl_ball(self.in_game[bowler, number], game, self.rng)
         self.do(c.RecordBall(bowler, None, ball.pins, standing=sorted(ball.standing),
                              foul=ball.foul, gutter=ball.gutter, actor="feed:lane-3"))
         return True

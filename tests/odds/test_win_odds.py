@@ -35,8 +35,10 @@ def test_the_odds_are_the_same_however_the_hidden_pile_is_ordered(balls):
 def test_stacking_the_next_cards_does_not_move_the_odds():
     # A pile stacked so that the next strike deals a good joker: a leaking simulation would
     # favour whoever strikes next.
-    match = PlayedMatch(seed=4).play(6)
-    joker = next(j for j, p in match.state.powers.items() if p == "good")
+    # (the first seed from 4 whose good joker is still in the pile after six balls)
+    match, joker = next((m, j) for m in (PlayedMatch(seed=s).play(6) for s in range(4, 60))
+                        for j, p in m.state.powers.items()
+                        if p == "good" and j in m.state.pile)
     stacked = _with_pile(match.state, [joker] + [x for x in match.state.pile if x != joker])
     assert (win_odds(stacked, iterations=40, seed=9).as_json()
             == win_odds(match.state, iterations=40, seed=9).as_json())
@@ -98,5 +100,5 @@ def test_a_match_not_yet_started_or_void_has_no_odds():
 
 
 def test_the_centre_average_must_be_a_bowling_average():
-    with pytest.raises(ValueError, match="centre average 90 is outside 100-240"):
-        CentreAverages(average=90)
+    with pytest.raises(ValueError, match="centre average 20 is outside 30-280"):
+        CentreAverages(average=20)

@@ -1,0 +1,118 @@
+"""``alley-poker odds calibrate``: how honest the live odds are on the centre's own matches
+(or on the second generator's, ``--generated``).  docs/odds.md, "Is it honest?"."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from alley_poker.cli.root import main
+
+
+@main.group()
+def odds() -> None:
+    """The live win odds."""
+
+
+@odds.command("calibrate")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="The centre's configuration (its database and centre).")
+@click.option("--database", "database_url", default=None,
+              help="A database URL instead of the configuration's.")
+@click.option("--iterations", type=click.IntRange(10, 100_000), default=200,
+              show_default=True, help="Runs of the simulation per prediction.")
+@click.option("--frames", default="0,3,6,9", show_default=True,
+              help="Predict before frame 1 (0) and after these frames of each game.")
+@click.option("--processes", type=click.IntRange(1, 16), default=1, show_default=True)
+@click.option("--generated", is_flag=True,
+              help="Judge on matches of the second generator (pin-by-pin deflection "
+                   "bowlers), not the database's.")
+@click.option("--seed", type=int, default=7, show_default=True, help="With --generated.")
+@click.option("--nights", type=click.IntRange(2, 500), default=30, show_default=True,
+              help="With --generated: nights of matches.")
+@click.option("--bowlers", type=click.IntRange(4, 2000), default=60, show_default=True,
+              help="With --generated: the centre's regulars.")
+@click.option("--games", default="1", show_default=True,
+              help="With --generated: games a match, one of these (e.g. 1,3).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def calibrate(config_path: Path | None, database_url: str | None, iterations: int,
+              frames: str, processes: int, generated: bool, seed: int, nights: int,
+              bowlers: int, games: str, as_json: bool) -> None:
+    """Predict every settled match at chosen points from each bowler's other dates only,
+    and print how often each predicted chance came true (reliability per bin, Wilson 95%
+    intervals) and the Brier score against the naive 1/n."""
+    from alley_poker.odds.calibration import Report, held_out_predictions
+
+    try:
+        points = tuple(sorted({int(part) for part in frames.split(",") if part.strip()}))
+        game_counts = tuple(int(part) for part in games.split(",") if part.strip())
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from exc
+    if not points or not all(0 <= p <= 9 for p in points):
+        raise click.BadParameter("frames are 0-9, e.g. 0,3,6,9", param_hint="--frames")
+    if generated:
+        from alley_poker.odds.generated_centre import generated_matches
+
+        if not game_counts or not all(1 <= g <= 5 for g in game_counts):
+            raise click.BadParameter("games are 1-5, e.g. 1,3", param_hint="--games")
+        matches = generated_matches(seed=seed, nights=nights, bowlers=bowlers,
+                                    games=game_counts)
+        source = (f"the second generator: seed {seed}, {nights} nights, {bowlers} regulars, "
+                  f"games {games}")
+    else:
+        matches, source = _stored_matches(config_path, database_url)
+    click.echo(f"{len(matches)} matches from {source}; {iterations} runs a prediction",
+               err=True)
+    if not matches:
+        raise click.ClickException("no settled match to judge")
+
+    def progress(done: int, total: int) -> None:
+        click.echo(f"  date {done}/{total}", err=True)
+
+    predictions = held_out_predictions(matches, iterations=iterations, frames=points,
+                                       processes=processes, progress=progress)
+    if not predictions:
+        raise click.ClickException("no prediction could be made (no match reached a point)")
+    report = Report.of(predictions)
+    if as_json:
+        json.dump({"source": source, "iterations": iterations, "predictions":
+                   report.predictions, "matches": report.matches, "brier": report.brier,
+                   "naive_brier": report.naive_brier, "worst_gap_30": report.worst_gap(),
+                   "bins": [{"low": b.low, "count": b.count, "predicted": b.predicted,
+                             "observed": b.observed, "interval": list(b.interval)}
+                            for b in report.bins]}, sys.stdout, indent=1)
+        click.echo()
+    else:
+        click.echo(report.markdown())
+
+
+def _stored_matches(config_path: Path | None, database_url: str | None):
+    """The centre's matches with a result, from its event store."""
+    from alley_poker.cli.ledger_database import database_of
+    from alley_poker.ledger.events import EventFormatError, event_from_record
+    from alley_poker.odds.calibration import PlayedMatch
+    from alley_poker.store.event_store import EventStore, StoreError
+
+    url, centre = database_of(config_path, database_url)
+    matches = []
+    try:
+        with EventStore.open(url, centre=centre) as store:
+            for match_id in store.match_ids():
+                try:
+                    events = tuple(event_from_record(r) for r in store.load(match_id))
+                except EventFormatError as exc:
+                    click.echo(f"  skipping {match_id}: {exc}", err=True)
+                    continue
+                if not events or not any(e.type == "showdown" for e in events):
+                    continue
+                created = events[0]
+                league = created.data.get("league") or {}
+                # A league match's night, else the day it was created (UTC).
+                date = league.get("night_date") or created.at.date().isoformat()
+                matches.append(PlayedMatch(match_id, date, events, league.get("league_id")))
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    return matches, f"the centre '{centre}' at {url}"
