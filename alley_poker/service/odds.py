@@ -18,11 +18,14 @@ The odds come in steps, so a screen gets them at once and they then settle:
   ``iterations`` runs were made.  A match whose outcome is nearly certain settles in a few
   hundred runs; a close one takes up to ``iterations``.
 
-Worker threads hand each chunk (:func:`alley_poker.odds.win_odds` with a seed of its own) to
-a pool of processes, so the simulation never competes with the balls for the interpreter's
-lock (with ``processes=0`` a thread computes them: tests, tiny centres).  Every publication
-is kept as the match's latest odds and published on the bus, topic ``match:<id>``, kind
-``odds``; the web layer pushes it to the kiosks.
+Worker threads hand each chunk (:func:`alley_poker.odds.win_odds` with a seed of its own: the
+fast engine, whose runs' balls each pool process keeps from one ball to the next in
+:data:`WARM`, so a ball's odds start warm; once only the cards are left, the odds are
+enumerated exactly and settle at once) to a pool of processes, so the simulation never
+competes with the balls for the interpreter's lock (with ``processes=0`` a thread computes
+them: tests, tiny centres).  Every publication is kept as the match's latest odds and
+published on the bus, topic ``match:<id>``, kind ``odds``; the web layer pushes it to the
+kiosks.
 
 >>> import random
 >>> from datetime import datetime, timezone
@@ -67,7 +70,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alley_poker.ledger import MatchState
-from alley_poker.odds import CentreAverages, win_odds
+from alley_poker.odds import CentreAverages, WarmRuns, win_odds
 from alley_poker.service.bus import EventBus
 
 log = logging.getLogger(__name__)
@@ -84,20 +87,33 @@ MIN_CHUNK = 10
 #: ±1.5 points at 3.3 standard errors, the accuracy asked of them), or at ``iterations`` runs.
 SETTLED_ERROR = 0.0045
 #: A run's cost before any was measured for the match: per ball left to bowl, and per run.
-_GUESS_PER_BALL, _GUESS_PER_RUN = 40e-6, 2e-4
+_GUESS_PER_BALL, _GUESS_PER_RUN = 10e-6, 1e-4
 #: Balls in a game, near enough, to guess how many are left.
 _BALLS_PER_GAME = 17
+
+
+#: The runs' balls each process keeps from one state of a match to the next (a process of
+#: the pool, or the one process when ``processes=0``).
+WARM = WarmRuns()
 
 
 def odds_chunk(state: MatchState, iterations: int, chunk: int, centre_average: int,
                averages: Mapping[str, int] | None = None) -> dict | None:
     """One chunk of runs of ``state`` (runs in a pool process): the runs' total wins and
-    cents per bowler, or the exact result (``exact``), or None when the match is not live."""
+    cents per bowler, or the exact result (``exact``), or odds enumerated exactly
+    (``enumerated``: wins and cents are then the chances and the expected cents), or None
+    when the match is not live."""
     started = time.perf_counter()
     odds = win_odds(state, iterations=iterations, seed=state.seq * _SEED_STRIDE + chunk,
-                    centre=CentreAverages(average=centre_average), averages=averages)
+                    centre=CentreAverages(average=centre_average), averages=averages,
+                    warm=WARM)
     if odds is None:
         return None
+    if odds.enumerated:
+        return {"exact": False, "enumerated": True, "iterations": odds.iterations,
+                "seconds": time.perf_counter() - started,
+                "wins": {name: b.win for name, b in odds.bowlers.items()},
+                "cents": {name: b.expected_cents for name, b in odds.bowlers.items()}}
     return {"exact": odds.exact, "iterations": odds.iterations,
             "seconds": time.perf_counter() - started,
             "wins": {name: b.win * max(odds.iterations, 1) for name, b in odds.bowlers.items()},
@@ -309,15 +325,16 @@ class LiveOdds:
                 # the screens have nothing newer (odds a ball or two behind, never none);
                 # its refinements are dropped.
                 job.finished = True
-                if job.published or chunk is None or chunk["exact"]:
+                if job.published or chunk is None or chunk["exact"] or chunk.get("enumerated"):
                     return None
                 job.count(chunk)
                 self._run_seconds[job.match_id] = chunk["seconds"] / chunk["iterations"]
                 return self._publishable(job, job.as_json(settled=False))
-            if chunk is None or chunk["exact"]:
+            if chunk is None or chunk["exact"] or chunk.get("enumerated"):
                 job.finished = True
                 self.computed += 1
-                odds = None if chunk is None else _exact(job.state, chunk)
+                odds = (None if chunk is None else _enumerated(job.state, chunk)
+                        if chunk.get("enumerated") else _exact(job.state, chunk))
             else:
                 job.count(chunk)
                 self._run_seconds[job.match_id] = chunk["seconds"] / chunk["iterations"]
@@ -419,6 +436,16 @@ def _guess_run_seconds(state: MatchState) -> float:
     bowled = sum(len(balls) for games in state.balls.values() for balls in games)
     left = max(0, len(state.bowlers) * state.games * _BALLS_PER_GAME - bowled)
     return _GUESS_PER_RUN + _GUESS_PER_BALL * left
+
+
+def _enumerated(state: MatchState, chunk: dict) -> dict:
+    """Odds counted over every way the rest can go (only cards were left): settled at once,
+    with ``iterations`` the ways counted."""
+    return {"seq": state.seq, "iterations": chunk["iterations"], "exact": False,
+            "settled": True,
+            "bowlers": {name: {"win": round(chunk["wins"][name], 4),
+                               "expected_cents": round(chunk["cents"][name])}
+                        for name in state.bowlers}}
 
 
 def _exact(state: MatchState, chunk: dict) -> dict:
