@@ -62,15 +62,15 @@ class _Match:
 
     def __init__(self, seq: int, signature: tuple):
         self.seq, self.signature = seq, signature
-        self.runs: list[tuple] = []
-        self.source: list[tuple] = []
+        self.runs: list[array] = []
+        self.source: list[array] = []
         self.source_signature: tuple = ()
 
 
 class WarmRuns:
     """Scripts kept between the states of each match (one per pool process)."""
 
-    def __init__(self, keep: int = 3000, matches: int = 48):
+    def __init__(self, keep: int = 12_000, matches: int = 32):
         self.keep, self.matches = keep, matches
         self._by_match: OrderedDict[str, _Match] = OrderedDict()
         self._lock = threading.Lock()
@@ -153,21 +153,31 @@ def fast_win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
                 reuse = None
     for _ in range(iterations):
         kept = entry.source.pop() if reuse is not None and entry.source else None
-        run = []
+        # A run is kept as one array: for each seat its series, its events' count, its events.
+        packed = array("I")
+        events: list[int] = []
+        series = []
+        at = 0
         for seat in seats:
-            if kept is not None and reuse[seat]:
-                script = kept[seat]
-                warm.reused_seats += 1
-            else:
-                events, series = seat_script(positions[seat], seat, models[seat], rng, rules)
-                script = (array("I", events), series)
+            if kept is not None:
+                total, count = kept[at], kept[at + 1]
+                if reuse[seat]:
+                    script = kept[at + 2:at + 2 + count]
+                    warm.reused_seats += 1
+                at += 2 + count
+            if kept is None or not reuse[seat]:
+                script, total = seat_script(positions[seat], seat, models[seat], rng, rules)
                 if warm is not None:
                     warm.bowled_seats += 1
-            run.append(script)
+            packed.append(total)
+            packed.append(len(script))
+            packed.extend(script)
+            events.extend(script)
+            series.append(total)
         if entry is not None and len(entry.runs) < warm.keep:
-            entry.runs.append(tuple(run))
-        events = sorted([event for script in run for event in script[0]])
-        winners = play_cards(start, judge, events, [script[1] for script in run], pick)
+            entry.runs.append(packed)
+        events.sort()
+        winners = play_cards(start, judge, events, series, pick)
         for seat in winners:
             wins[seat] += 1 / len(winners)
         for seat, share in shares(start, winners).items():

@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alley_poker.ledger import MatchState
-from alley_poker.odds import CentreAverages, WarmRuns, win_odds
+from alley_poker.odds import ENGINES, CentreAverages, WarmRuns, win_odds
 from alley_poker.service.bus import EventBus
 
 log = logging.getLogger(__name__)
@@ -83,6 +83,8 @@ _SEED_STRIDE = 1_000_003
 CHUNK_SECONDS = 0.1
 #: The fewest runs in a chunk, however long a run takes.
 MIN_CHUNK = 10
+#: The most runs in a refinement chunk (a state sent to a pool process once per chunk).
+REFINE_CHUNK = 5000
 #: The odds have settled once no bowler's chance has a standard error above this (about
 #: ±1.5 points at 3.3 standard errors, the accuracy asked of them), or at ``iterations`` runs.
 SETTLED_ERROR = 0.0045
@@ -98,7 +100,7 @@ WARM = WarmRuns()
 
 
 def odds_chunk(state: MatchState, iterations: int, chunk: int, centre_average: int,
-               averages: Mapping[str, int] | None = None) -> dict | None:
+               averages: Mapping[str, int] | None = None, engine: str = "fast") -> dict | None:
     """One chunk of runs of ``state`` (runs in a pool process): the runs' total wins and
     cents per bowler, or the exact result (``exact``), or odds enumerated exactly
     (``enumerated``: wins and cents are then the chances and the expected cents), or None
@@ -106,7 +108,7 @@ def odds_chunk(state: MatchState, iterations: int, chunk: int, centre_average: i
     started = time.perf_counter()
     odds = win_odds(state, iterations=iterations, seed=state.seq * _SEED_STRIDE + chunk,
                     centre=CentreAverages(average=centre_average), averages=averages,
-                    warm=WARM)
+                    engine=engine, warm=WARM if engine == "fast" else None)
     if odds is None:
         return None
     if odds.enumerated:
@@ -175,7 +177,7 @@ class LiveOdds:
                  first_iterations: int | None = None, processes: int = 1,
                  centre_average: int = 150, service: Any = None,
                  averages: Callable[[MatchState], Mapping[str, int]] | None = None,
-                 settled_error: float = SETTLED_ERROR):
+                 settled_error: float = SETTLED_ERROR, engine: str = "fast"):
         if first_iterations is None:
             first_iterations = min(400, iterations)
         if first_iterations < 1:
@@ -186,6 +188,9 @@ class LiveOdds:
         if not 0 <= processes <= 16:
             raise ValueError(f"odds processes must be 0-16, not {processes}")
         CentreAverages(average=centre_average)  # refuses an impossible average now
+        if engine not in ENGINES:
+            raise ValueError(f"odds engine must be one of {ENGINES}, not {engine!r}")
+        self.engine = engine  # "ledger": the reference engine (benchmarks compare them)
         self.bus = bus
         self.iterations = iterations
         self.first_iterations = first_iterations
@@ -286,7 +291,15 @@ class LiveOdds:
         if best is None:
             return None
         job = best[1]
-        size = min(job.chunk, job.target - job.done - job.in_flight)
+        size = job.chunk
+        if job.done >= job.first_target:
+            # Refinement: chunks of about CHUNK_SECONDS at the speed the match's runs go now
+            # (a warm state's runs are cheaper than its first guess), never more than the
+            # runs so far (so each doubling is still published), at most REFINE_CHUNK.
+            per_run = self._run_seconds.get(job.match_id)
+            if per_run:
+                size = max(size, min(int(CHUNK_SECONDS / per_run), job.done, REFINE_CHUNK))
+        size = min(size, job.target - job.done - job.in_flight)
         number = job.next_chunk
         job.next_chunk += 1
         job.in_flight += size
@@ -377,11 +390,12 @@ class LiveOdds:
     def _compute(self, state: MatchState, iterations: int, number: int,
                  averages: Mapping[str, int]) -> dict | None:
         if self._pool is None:
-            return odds_chunk(state, iterations, number, self.centre_average, averages)
+            return odds_chunk(state, iterations, number, self.centre_average, averages,
+                              self.engine)
         pool = self._pool
         try:
             return pool.submit(odds_chunk, state, iterations, number,
-                               self.centre_average, averages).result()
+                               self.centre_average, averages, self.engine).result()
         except BrokenProcessPool:
             # A pool process died (killed, out of memory): a new pool, so the odds go on for
             # the rest of the night; this chunk is lost.
