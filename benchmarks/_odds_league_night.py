@@ -11,6 +11,10 @@ service requests them.  A match that ends is replaced by a fresh one.  For each 
 - **first estimate**: the request to the first odds of that state on the bus;
 - **settled**: the request to its odds marked ``settled`` (or enumerated, or the result);
   a request overtaken by the match's next one before it settled is counted apart;
+- **cost**: the pool's CPU time (process time, so the machine's other load does not count)
+  spent on each state that settled: with ``processes`` free cores, about what the settled
+  odds' wait would be on a quiet machine, divided by ``processes``; and the pool's CPU in
+  all over the night's seconds (``pool_cpu_share``: above ``processes`` it cannot keep up);
 - **error**: for every ``reference_every``-th request, the first estimate and the settled
   odds against a reference of ``reference_runs`` runs of the same state computed afterwards
   (fast engine, seeds of its own; its own standard error is at most
@@ -91,6 +95,7 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
             live.request(name, state)
         live.wait_idle(600)
         seconds = time.perf_counter() - clock
+        costs = [cpu for _match, _seq, _runs, cpu in live.costs][1:]  # after the warm-up
     finally:
         live.stop()
     load_after = os.getloadavg()
@@ -133,6 +138,8 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
         **_spread("league_night_first_estimate_ms", firsts),
         **_spread("league_night_settled_ms", settles),
         "league_night_overtaken": overtaken,
+        **_spread("league_night_pool_cpu_ms_per_settled", [1000 * cpu for cpu in costs]),
+        "league_night_pool_cpu_share": round(sum(costs) / seconds, 3),
         "league_night_settled_iterations_p50": int(statistics.median(runs)) if runs else 0,
         "league_night_checked_states": len(measured),
         "league_night_reference_runs": reference_runs,

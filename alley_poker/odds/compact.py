@@ -26,8 +26,16 @@ from dataclasses import dataclass
 
 from alley_poker.bowling import PINS, Game, is_split
 from alley_poker.cards import FULL_DECK, Card, parse_card
-from alley_poker.hand_keys import UNBEATABLE_KEY
-from alley_poker.hands import evaluate
+from alley_poker.hand_keys import (
+    EMPTY_HAND,
+    NO_COPIES,
+    UNBEATABLE_KEY,
+    WILDS_CAPPED,
+    card_code,
+    key_with_wilds,
+    natural_key,
+    usable_wilds,
+)
 from alley_poker.ledger.games import rebuild_game
 from alley_poker.ledger.state import JOKERS, MatchState
 
@@ -38,10 +46,13 @@ CARD_ID: dict[str, int] = {text: index for index, text in enumerate(CARD_TEXT)}
 JOKER_A, JOKER_B = CARD_ID["JOKER-A"], CARD_ID["JOKER-B"]
 #: Which physical joker holds the good power: the whole of ``powers`` in one int.
 GOOD_A, GOOD_B = JOKER_A, JOKER_B
-_GOOD_CARD = Card.joker_with_power("good")
-_BAD_CARD = Card.joker_with_power("bad")
-#: The evaluator's card for each standard card id.
+#: The evaluator's card for each standard card id, its encoding, and its place in the
+#: evaluator's order of cards (rank, then suit).
 _CARDS: tuple[Card, ...] = tuple(parse_card(text) for text in CARD_TEXT[:52])
+CARD_CODE: tuple[int, ...] = tuple(card_code(card.rank, card.suit) for card in _CARDS)
+CARD_ORDER: tuple[int, ...] = tuple(sorted(_CARDS).index(card) for card in _CARDS)
+#: Above every field of an encoded hand (hand_keys: the rank weights end below bit 300).
+_JOKERS_SHIFT = 320
 
 #: Pins as a 10-bit mask (bit ``pin - 1``) and back.
 FULL_RACK = (1 << 10) - 1
@@ -58,33 +69,53 @@ _KIND = {"lose_card": LOSE_CARD, "steal": STEAL, "end_draw": END_DRAW, "buy": BU
 
 
 class HandJudge:
-    """Hand values (the evaluator's integer keys) and the automatic card loss, cached."""
+    """Hand values (the evaluator's integer keys) and the automatic card loss, cached.
 
-    __slots__ = ("_cache", "_options", "morgan")
+    A hand is encoded as :func:`alley_poker.hands.evaluate` encodes it (the sum of its cards'
+    :func:`~alley_poker.hand_keys.card_code`) and valued by the same functions of
+    :mod:`alley_poker.hand_keys` that ``evaluate`` calls (``natural_key``, or
+    ``key_with_wilds`` with the wilds the house options allow), without building card
+    objects: the same integer ``evaluate(...).key`` gives, which the tests check.  The sum
+    holds a bit per card, so it names the hand exactly and is the cache's key.
+    """
+
+    __slots__ = ("_cache", "_flags", "morgan")
 
     #: Cached values at most; then the cache starts over (a long night's worth of hands).
     LIMIT = 200_000
 
     def __init__(self, *, wild_may_duplicate: bool, max_wilds_vs_naturals: bool,
                  morgan: bool):
-        self._options = (bool(wild_may_duplicate), bool(max_wilds_vs_naturals))
+        self._flags = ((0 if wild_may_duplicate else NO_COPIES)
+                       | (WILDS_CAPPED if max_wilds_vs_naturals else 0))
         self.morgan = morgan
-        self._cache: dict[tuple, int] = {}
+        self._cache: dict[int, int] = {}
 
     def key(self, cards, good: int) -> int:
         """The value of ``cards`` (ids) when joker ``good`` holds the good power."""
-        hand = tuple(sorted(cards))
-        # Without a joker the powers do not matter: one entry serves both.
-        cache_key = (hand, good) if hand and hand[-1] >= JOKER_A else hand
+        hand = EMPTY_HAND
+        count = wild = dead = 0
+        for card in cards:
+            if card < JOKER_A:
+                hand += CARD_CODE[card]
+                count += 1
+            elif card == good:
+                wild += 1
+            else:
+                dead += 1
+        # Jokers are told apart above the cards' own fields.
+        cache_key = hand | (wild << 2 | dead) << _JOKERS_SHIFT
         value = self._cache.get(cache_key)
         if value is None:
             if len(self._cache) >= self.LIMIT:
                 self._cache.clear()
-            wild, copies = self._options
-            value = evaluate([_CARDS[card] if card < JOKER_A
-                              else _GOOD_CARD if card == good else _BAD_CARD
-                              for card in hand],
-                             wild_may_duplicate=wild, max_wilds_vs_naturals=copies).key
+            if wild and dead:
+                value = UNBEATABLE_KEY
+            elif wild or dead:
+                flags = self._flags
+                value = key_with_wilds(hand, usable_wilds(count, wild, flags), flags)
+            else:
+                value = natural_key(hand, count)
             self._cache[cache_key] = value
         return value
 
@@ -94,8 +125,7 @@ class HandJudge:
         best_value = best_low = best = None
         for index, card in enumerate(hand):
             value = self.key(hand[:index] + hand[index + 1:], good)
-            low = (_CARDS[card] if card < JOKER_A
-                   else _GOOD_CARD if card == good else _BAD_CARD)
+            low = CARD_ORDER[card] if card < JOKER_A else (-1 if card == good else -2)
             if best is None or value > best_value or (value == best_value and low < best_low):
                 best_value, best_low, best = value, low, card
         if best is None:

@@ -63,6 +63,7 @@ import signal
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -105,7 +106,7 @@ def odds_chunk(state: MatchState, iterations: int, chunk: int, centre_average: i
     cents per bowler, or the exact result (``exact``), or odds enumerated exactly
     (``enumerated``: wins and cents are then the chances and the expected cents), or None
     when the match is not live."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     odds = win_odds(state, iterations=iterations, seed=state.seq * _SEED_STRIDE + chunk,
                     centre=CentreAverages(average=centre_average), averages=averages,
                     engine=engine, warm=WARM if engine == "fast" else None)
@@ -113,11 +114,11 @@ def odds_chunk(state: MatchState, iterations: int, chunk: int, centre_average: i
         return None
     if odds.enumerated:
         return {"exact": False, "enumerated": True, "iterations": odds.iterations,
-                "seconds": time.perf_counter() - started,
+                "seconds": time.perf_counter() - started, "cpu": time.process_time() - cpu,
                 "wins": {name: b.win for name, b in odds.bowlers.items()},
                 "cents": {name: b.expected_cents for name, b in odds.bowlers.items()}}
     return {"exact": odds.exact, "iterations": odds.iterations,
-            "seconds": time.perf_counter() - started,
+            "seconds": time.perf_counter() - started, "cpu": time.process_time() - cpu,
             "wins": {name: b.win * max(odds.iterations, 1) for name, b in odds.bowlers.items()},
             "cents": {name: b.expected_cents * max(odds.iterations, 1)
                       for name, b in odds.bowlers.items()}}
@@ -137,6 +138,7 @@ class _Job:
     done: int = 0
     published: int = 0
     finished: bool = False
+    cpu: float = 0.0  # the pool's CPU seconds for it so far
     wins: dict[str, float] = field(default_factory=dict)
     cents: dict[str, float] = field(default_factory=dict)
 
@@ -208,6 +210,8 @@ class LiveOdds:
         self.service = service
         self.computed = 0
         self.dropped = 0
+        #: The latest finished jobs' (match, seq, runs, CPU seconds): what settling costs.
+        self.costs: deque[tuple[str, int, int, float]] = deque(maxlen=2000)
         self._jobs: dict[str, _Job] = {}
         self._latest: dict[str, dict] = {}
         self._stopped = False
@@ -330,6 +334,8 @@ class LiveOdds:
         with self._cond:
             job.in_flight -= size
             self._cond.notify_all()
+            if chunk is not None:
+                job.cpu += chunk.get("cpu", 0.0)
             if job.finished:
                 return None
             if self._jobs.get(job.match_id) is not job:
@@ -346,6 +352,7 @@ class LiveOdds:
             if chunk is None or chunk["exact"] or chunk.get("enumerated"):
                 job.finished = True
                 self.computed += 1
+                self.costs.append((job.match_id, job.state.seq, job.done, job.cpu))
                 odds = (None if chunk is None else _enumerated(job.state, chunk)
                         if chunk.get("enumerated") else _exact(job.state, chunk))
             else:
@@ -357,6 +364,7 @@ class LiveOdds:
                 if settled:
                     job.finished = True
                     self.computed += 1
+                    self.costs.append((job.match_id, job.state.seq, job.done, job.cpu))
                 # Publish the first estimate, then each time the runs double, then settled.
                 due = job.first_target if not job.published else 2 * job.published
                 if not settled and job.done < due:

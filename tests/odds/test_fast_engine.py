@@ -124,3 +124,35 @@ def test_a_count_only_feed_is_played_on():
         odds = win_odds(match.state, iterations=50, seed=random.Random(1).randint(0, 99),
                         engine=engine)
         assert abs(sum(b.win for b in odds.bowlers.values()) - 1) < 1e-9
+
+
+@pytest.mark.parametrize("options", [(True, False), (False, False), (True, True),
+                                     (False, True)])
+def test_the_fast_judge_values_hands_as_the_evaluator_does(options):
+    from alley_poker.cards import Card, parse_card
+    from alley_poker.hands import evaluate
+    from alley_poker.ledger.values import automatic_loss
+    from alley_poker.odds.compact import CARD_TEXT, JOKER_A, JOKER_B, HandJudge
+
+    wild, capped = options
+    judge = HandJudge(wild_may_duplicate=wild, max_wilds_vs_naturals=capped, morgan=True)
+    rng = random.Random(hash(options) % 1000)
+    for _ in range(3000):
+        hand = rng.sample(range(54), rng.choice((0, 1, 2, 4, 5, 5, 6, 7, 9, 12, 17)))
+        good = rng.choice((JOKER_A, JOKER_B))
+        cards = [parse_card(CARD_TEXT[card]) if card < JOKER_A
+                 else Card.joker_with_power("good" if card == good else "bad")
+                 for card in hand]
+        want = evaluate(cards, wild_may_duplicate=wild, max_wilds_vs_naturals=capped).key
+        assert judge.key(hand, good) == want, [CARD_TEXT[card] for card in hand]
+    # The automatic card loss, against the ledger's own on a real match's hands.
+    match = PracticeMatch(("Ann", "Bob", "Cy"), seed=9,
+                          rules={"wild_may_duplicate": wild, "max_wilds_vs_naturals": capped})
+    match.play(40)
+    state = match.state
+    good = JOKER_A if state.powers["JOKER-A"] == "good" else JOKER_B
+    from alley_poker.odds.compact import CARD_ID
+    for bowler in state.bowlers:
+        if state.hands[bowler]:
+            ids = [CARD_ID[card] for card in state.hands[bowler]]
+            assert CARD_TEXT[judge.automatic_loss(ids, good)] == automatic_loss(state, bowler)
