@@ -253,7 +253,9 @@ class OddsConfig(_Strict):
     #: second per process at most, so more runs only when the runs are cheap).
     first_iterations: Annotated[int | None, Field(ge=20, le=200_000)] = None
     #: Processes that compute them, apart from the balls (0: a thread of the web process).
-    processes: Annotated[int, Field(ge=0, le=16)] = 1
+    #: Two: a two-core box's spare core and what the service leaves of its own (they run at
+    #: a lower priority than the balls); the league-night figures are measured with two.
+    processes: Annotated[int, Field(ge=0, le=16)] = 2
     #: The centre's average game: the ball model every bowler starts from.
     centre_average: Annotated[int, Field(ge=100, le=240)] = 150
 
