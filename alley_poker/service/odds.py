@@ -432,7 +432,15 @@ class LiveOdds:
         for thread in self._threads:
             thread.join(timeout=5)
         if self._pool is not None:
+            # The executor's processes (CPython's ProcessPoolExecutor keeps them by pid).
+            processes = list(getattr(self._pool, "_processes", None) or {})
+            processes = list(self._pool._processes.values()) if processes else []
             self._pool.shutdown(wait=False, cancel_futures=True)
+            # A process left idle or mid-chunk would keep the interpreter's exit waiting
+            # for it (concurrent.futures joins its processes at exit): end them now.
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
 
 
 #: How much lower the pool's processes run than the balls (``nice``: 0 to 19).
