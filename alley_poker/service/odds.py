@@ -139,6 +139,7 @@ class _Job:
     published: int = 0
     finished: bool = False
     cpu: float = 0.0  # the pool's CPU seconds for it so far
+    order: int = 0    # when it was requested, among the jobs (the oldest refined first)
     wins: dict[str, float] = field(default_factory=dict)
     cents: dict[str, float] = field(default_factory=dict)
 
@@ -213,6 +214,7 @@ class LiveOdds:
         #: The latest finished jobs' (match, seq, runs, CPU seconds): what settling costs.
         self.costs: deque[tuple[str, int, int, float]] = deque(maxlen=2000)
         self._jobs: dict[str, _Job] = {}
+        self._requests = 0
         self._latest: dict[str, dict] = {}
         self._stopped = False
         self._cond = threading.Condition()
@@ -257,8 +259,10 @@ class LiveOdds:
             # soon as a short match's, from fewer runs, and is refined from there.
             per_run = self._run_seconds.get(match_id) or _guess_run_seconds(state)
             chunk = max(min(MIN_CHUNK, self.chunk), min(self.chunk, int(CHUNK_SECONDS / per_run)))
+            self._requests += 1
             self._jobs[match_id] = _Job(match_id, state, self.iterations, chunk,
-                                        min(self.first_iterations, chunk * self.processes))
+                                        min(self.first_iterations, chunk * self.processes),
+                                        order=self._requests)
             self._cond.notify()
 
     def _keep(self, match_id: str, odds: dict) -> None:
@@ -282,14 +286,16 @@ class LiveOdds:
 
     # --- work -------------------------------------------------------------------------------
     def _next_chunk(self) -> tuple[_Job, int, int] | None:
-        """The most urgent chunk: a first estimate before any refinement (the oldest request
-        first), then the refinement furthest from settled.  Called holding the lock."""
+        """The most urgent chunk: a first estimate before any refinement (the one furthest
+        behind first), then the refinement of the oldest request: one match's odds settle
+        before the next one's are refined (shared out evenly, a dozen matches on a league
+        night would all settle a dozen times later).  Called holding the lock."""
         best = None
         for job in self._jobs.values():
             if not job.wants_chunk():
                 continue
             first = job.done + job.in_flight < job.first_target
-            key = (not first, job.done + job.in_flight)
+            key = (False, job.done + job.in_flight) if first else (True, job.order)
             if best is None or key < best[0]:
                 best = (key, job)
         if best is None:
