@@ -241,8 +241,9 @@ class RedisConfig(_Strict):
 
 
 class OddsConfig(_Strict):
-    """The live win odds on the kiosk and the tablet (docs/odds.md): on by default (the fast
-    engine settles them within a second of a ball on a 24-lane league night, two cores)."""
+    """The live win odds on the kiosk and the tablet (docs/odds.md): on by default (the
+    first estimate ≈ 0.2 s after a ball on a 24-lane league night, two cores; settled
+    seconds later: docs/performance.md)."""
 
     enabled: bool = True
     #: Simulated matches once the odds have settled: more is steadier and slower to settle
