@@ -241,18 +241,22 @@ class RedisConfig(_Strict):
 
 
 class OddsConfig(_Strict):
-    """The live win odds on the kiosk and the tablet (docs/odds.md); off by default until they
-    meet their speed and accuracy targets."""
+    """The live win odds on the kiosk and the tablet (docs/odds.md): on by default (the
+    first estimate ≈ 0.2 s after a ball on a 24-lane league night, two cores; settled
+    seconds later: docs/performance.md)."""
 
-    enabled: bool = False
+    enabled: bool = True
     #: Simulated matches once the odds have settled: more is steadier and slower to settle
     #: (docs/odds.md has figures).
     iterations: Annotated[int, Field(ge=20, le=200_000)] = 20_000
     #: Simulated matches of the first estimate, which the screens get at once after a ball
-    #: (left out: 400, or ``iterations`` when that is fewer).
+    #: (left out: 1200, or ``iterations`` when that is fewer; a chunk of about a tenth of a
+    #: second per process at most, so more runs only when the runs are cheap).
     first_iterations: Annotated[int | None, Field(ge=20, le=200_000)] = None
     #: Processes that compute them, apart from the balls (0: a thread of the web process).
-    processes: Annotated[int, Field(ge=0, le=16)] = 1
+    #: Two: a two-core box's spare core and what the service leaves of its own (they run at
+    #: a lower priority than the balls); the league-night figures are measured with two.
+    processes: Annotated[int, Field(ge=0, le=16)] = 2
     #: The centre's average game: the ball model every bowler starts from.
     centre_average: Annotated[int, Field(ge=100, le=240)] = 150
 
@@ -261,6 +265,8 @@ class OddsConfig(_Strict):
 
         >>> OddsConfig(enabled=False).app_settings()["ODDS_ENABLED"]
         False
+        >>> OddsConfig().app_settings()["ODDS_ENABLED"]
+        True
         """
         return {"ODDS_ENABLED": self.enabled, "ODDS_ITERATIONS": self.iterations,
                 "ODDS_FIRST_ITERATIONS": self.first_estimate,
@@ -268,13 +274,13 @@ class OddsConfig(_Strict):
 
     @property
     def first_estimate(self) -> int:
-        """The first estimate's runs: as set, else 400 or ``iterations`` when that is fewer.
+        """The first estimate's runs: as set, else 1200 or ``iterations`` when that is fewer.
 
         >>> OddsConfig(iterations=100).first_estimate, OddsConfig().first_estimate
-        (100, 400)
+        (100, 1200)
         """
         if self.first_iterations is None:
-            return min(400, self.iterations)
+            return min(1200, self.iterations)
         return self.first_iterations
 
     @model_validator(mode="after")

@@ -111,7 +111,8 @@ def paced_balls(lanes: int, bowlers: int, rng: random.Random) -> Iterator[BallRe
 
 
 def odds_settings(args: argparse.Namespace) -> dict[str, object] | None:
-    """The ``[odds]`` keys the centre runs with (None: odds off, the default config)."""
+    """The ``[odds]`` keys the centre runs with (None: odds off, written as
+    ``enabled = false``: the config's default is on)."""
     if not args.odds:
         return None
     settings: dict[str, object] = {"enabled": True}

@@ -1,7 +1,12 @@
 """How good and how fast the live win odds are (docs/odds.md).
 
 ``python -m benchmarks.odds --json [--states N] [--levels 400,4000,16000]
-[--calibration-matches N] [--plot PATH] [--quick]``
+[--calibration-matches N] [--plot PATH] [--engine fast|ledger] [--league-night-commands N]
+[--quick]``
+
+``--engine`` picks the engine every part below runs (``ledger``: every run through the
+ledger's handlers, as before the fast engine; the figures of both side by side in
+docs/performance.md come from the same command with each engine, one after the other).
 
 - **Accuracy.**  A fixed set of 60 recorded match states (practice matches played through
   the ledger, stopped early, in the middle and in the last frame, over rule books with and
@@ -23,89 +28,43 @@
   to the first estimate on the bus and to the settled odds (p50/p95/max), the runs they
   settled at, and how far the first estimate and the settled odds are from the reference
   (``first_estimate_max_error_pp``; ``max_error_pp`` and ``mean_error_pp``: the headline).
+  One state at a time, cold: the pool computes nothing else.
+- **The league night** (``league_night_*``, :mod:`benchmarks._odds_league_night`):
+  ``--pairs`` lane pairs (12: a 24-lane centre) bowling ``--rate`` commands a second in all
+  (1), ``--league-night-commands`` of them, each state's odds through ``LiveOdds`` as the
+  service requests them: first estimate and settled, p50/p95/max, and their errors against
+  a reference of ``--league-night-reference-runs`` runs for every
+  ``--league-night-reference-every``-th state.  ``loadavg`` figures are the machine's
+  one-minute load average when each part starts and ends (a shared machine shows it).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
-from functools import cache
 from multiprocessing import get_context
 
+from benchmarks._odds_league_night import league_night
+from benchmarks._odds_reference_file import REFERENCE, engine_of, load, stale_reason
+from benchmarks._odds_states import STAGES, STATES
+from benchmarks._odds_states import recorded_state as _state
 from benchmarks._output import print_result
 
-STAGES = ("early", "middle", "last_frame")
-RULE_BOOKS = ({}, {"buy_in": True}, {"buy_in": False})
 
-
-#: The recorded states: ``_PLAIN`` stopped at fixed points, then ``_IN_THE_HOLE`` states of
-#: weak bowlers stopped where one of them is in the hole (early, middle, last frame, twice).
-_PLAIN = 54
-_IN_THE_HOLE = 6
-STATES = _PLAIN + _IN_THE_HOLE
-_PER_BOWLER = {"early": 3, "middle": 10, "last_frame": 18}
-
-
-@cache
-def _state(index: int):
-    """Recorded state number ``index``: rule book, bowlers and stage follow from it."""
-    if index >= _PLAIN:
-        return _hole_state(index - _PLAIN)
-    from alley_poker.odds.practice import PracticeMatch
-
-    bowlers = ("Ann", "Bob", "Cy", "Di")[:2 + index % 3]
-    rules = RULE_BOOKS[index % len(RULE_BOOKS)]
-    stage = STAGES[(index // 3) % len(STAGES)]
-    averages = {name: 120 + (37 * (index + seat)) % 100 for seat, name in enumerate(bowlers)}
-    match = PracticeMatch(bowlers, seed=1000 + index, rules=rules or None, averages=averages)
-    match.play(_PER_BOWLER[stage] * len(bowlers))
-    return match.state, _tags(match.state, stage, len(bowlers))
-
-
-def _hole_state(number: int):
-    """The first state of weak bowlers' practice matches (seeds tried in order) that is at
-    ``number``'s stage with a bowler in the hole and no decision pending."""
-    from alley_poker.odds.practice import PracticeMatch
-
-    stage = STAGES[number % len(STAGES)]
-    bowlers = ("Ann", "Bob", "Cy")
-    first, last = {"early": (1, 4), "middle": (8, 12), "last_frame": (17, 20)}[stage]
-    for seed in range(9000 + 1000 * number, 10000 + 1000 * number):
-        match = PracticeMatch(bowlers, seed=seed, rules=RULE_BOOKS[number % 2 + 1],
-                              averages={name: 100 + 7 * seat
-                                        for seat, name in enumerate(bowlers)})
-        while match.state.balls_recorded < last * len(bowlers) and match.step():
-            state = match.state
-            if (state.balls_recorded >= first * len(bowlers) and state.status == "playing"
-                    and not state.decisions and any(h < 0 for h in state.hole.values())):
-                return state, _tags(state, stage, len(bowlers))
-    raise RuntimeError(f"no practice match reached the hole at the {stage} stage")
-
-
-def _tags(state, stage: str, bowlers: int) -> dict:
-    return {
-        "stage": stage, "bowlers": bowlers, "buys": bool(state.rules.buy_in),
-        "joker_held": any(card.startswith("JOKER") for hand in state.hands.values()
-                          for card in hand),
-        "in_the_hole": any(hole < 0 for hole in state.hole.values()),
-    }
-
-
-def _odds(args: tuple[int, int, int]) -> dict[str, float]:
+def _odds(args: tuple[int, int, int, str]) -> dict[str, float]:
     from alley_poker.odds import win_odds
 
-    index, iterations, seed = args
+    index, iterations, seed, engine = args
     state, _ = _state(index)
-    odds = win_odds(state, iterations=iterations, seed=seed)
+    odds = win_odds(state, iterations=iterations, seed=seed, engine=engine)
     return {name: bowler.win for name, bowler in odds.bowlers.items()}
 
 
 def _reference(states: int, computed_iterations: int, pool) -> tuple[list[dict], dict]:
     """Each state's reference odds, from the recorded file when it is current."""
-    from benchmarks.odds_reference import REFERENCE, load, stale_reason
-
     recorded = load()
     why = "no recorded reference" if recorded is None else stale_reason(recorded)
     if why is None:
@@ -114,14 +73,15 @@ def _reference(states: int, computed_iterations: int, pool) -> tuple[list[dict],
         return ([{name: won / entry["iterations"] for name, won in entry["wins"].items()}
                  for entry in entries],
                 {"reference_source": str(REFERENCE.relative_to(REFERENCE.parents[2])),
-                 "reference_iterations": least})
-    refs = pool.map(_odds, [(index, computed_iterations, 7_000_003)
+                 "reference_engine": engine_of(recorded), "reference_iterations": least})
+    refs = pool.map(_odds, [(index, computed_iterations, 7_000_003, "fast")
                             for index in range(states)])
-    return refs, {"reference_source": f"computed now ({why})",
+    return refs, {"reference_source": f"computed now ({why})", "reference_engine": "fast",
                   "reference_iterations": computed_iterations}
 
 
-def accuracy(states: int, levels: list[int], reference_iterations: int, pool) -> dict:
+def accuracy(states: int, levels: list[int], reference_iterations: int, pool,
+             engine: str) -> dict:
     tags = [_state(index)[1] for index in range(states)]
     refs, source = _reference(states, reference_iterations, pool)
     result = {
@@ -135,7 +95,7 @@ def accuracy(states: int, levels: list[int], reference_iterations: int, pool) ->
         "levels": [],
     }
     for level in levels:
-        lives = pool.map(_odds, [(index, level, 11) for index in range(states)])
+        lives = pool.map(_odds, [(index, level, 11, engine) for index in range(states)])
         errors = [abs(lives[i][name] - refs[i][name]) * 100
                   for i in range(states) for name in refs[i]]
         result["levels"].append({"iterations": level, "max_error_pp": round(max(errors), 2),
@@ -143,19 +103,19 @@ def accuracy(states: int, levels: list[int], reference_iterations: int, pool) ->
     return result, refs
 
 
-def _calibrate(args: tuple[int, int, int]) -> list[tuple[float, float]]:
+def _calibrate(args: tuple[int, int, int, str]) -> list[tuple[float, float]]:
     """One practice match, predicted every ``every`` balls: (predicted, outcome) pairs."""
     from alley_poker.odds import win_odds
     from alley_poker.odds.practice import PracticeMatch
 
-    seed, iterations, every = args
+    seed, iterations, every, engine = args
     rng = random.Random(seed)
     bowlers = ("Ann", "Bob", "Cy", "Di")[:rng.randint(2, 4)]
     averages = {name: rng.randint(110, 220) for name in bowlers}
     match = PracticeMatch(bowlers, seed=seed, averages=averages)
     predictions = []
     while match.state.result is None:
-        odds = win_odds(match.state, iterations=iterations, seed=seed)
+        odds = win_odds(match.state, iterations=iterations, seed=seed, engine=engine)
         predictions.append({name: b.win for name, b in odds.bowlers.items()})
         match.play(match.state.balls_recorded + every)
         if match.state.status == "ending":
@@ -165,8 +125,9 @@ def _calibrate(args: tuple[int, int, int]) -> list[tuple[float, float]]:
     return [(p[name], outcome[name]) for p in predictions for name in bowlers]
 
 
-def calibration(matches: int, iterations: int, every: int, pool, plot: str | None) -> dict:
-    pairs = [pair for chunk in pool.map(_calibrate, [(5000 + m, iterations, every)
+def calibration(matches: int, iterations: int, every: int, pool, plot: str | None,
+                engine: str) -> dict:
+    pairs = [pair for chunk in pool.map(_calibrate, [(5000 + m, iterations, every, engine)
                                                       for m in range(matches)])
              for pair in chunk]
     brier = statistics.fmean((p - o) ** 2 for p, o in pairs)
@@ -209,7 +170,7 @@ def _plot(table: list[dict], brier: float, predictions: int, matches: int, path:
 
 
 def latency(states: int, first: int, settled: int, processes: int,
-            refs: list[dict[str, float]]) -> dict:
+            refs: list[dict[str, float]], engine: str) -> dict:
     """Request to first estimate, and to settled odds, through the service's LiveOdds; and
     how far the first estimates and the settled odds are from the reference."""
     from alley_poker.service.bus import InProcessBus
@@ -219,7 +180,8 @@ def latency(states: int, first: int, settled: int, processes: int,
     arrivals: list[tuple[float, dict]] = []
     bus.subscribe(lambda topic, message: arrivals.append((time.perf_counter(),
                                                           message["odds"])))
-    odds = LiveOdds(bus, iterations=settled, first_iterations=first, processes=processes)
+    odds = LiveOdds(bus, iterations=settled, first_iterations=first, processes=processes,
+                    engine=engine)
     firsts, settles, first_errors, settled_errors, runs = [], [], [], [], []
     try:
         odds.request("warm-up", _state(0)[0])  # the pool's processes start and import once
@@ -260,10 +222,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quick", action="store_true", help="a tiny run (smoke test)")
+    parser.add_argument("--engine", choices=("fast", "ledger"), default="fast")
     parser.add_argument("--states", type=int, default=STATES)
     parser.add_argument("--levels", default="400,4000",
                         help="fixed run counts to measure the error at")
-    parser.add_argument("--first-iterations", type=int, default=400,
+    parser.add_argument("--first-iterations", type=int, default=1200,
                         help="the live odds' first estimate, at most (as [odds])")
     parser.add_argument("--settled-iterations", type=int, default=20_000,
                         help="the live odds' runs once settled, at most (as [odds])")
@@ -276,6 +239,13 @@ def main(argv: list[str] | None = None) -> None:
                         help="balls between predictions")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--plot", help="write the reliability diagram (PNG) here")
+    parser.add_argument("--pairs", type=int, default=12, help="league night: lane pairs")
+    parser.add_argument("--rate", type=float, default=1.0,
+                        help="league night: commands (balls) a second, in all")
+    parser.add_argument("--league-night-commands", type=int, default=240,
+                        help="league night: commands bowled (0: no league night)")
+    parser.add_argument("--league-night-reference-runs", type=int, default=40_000)
+    parser.add_argument("--league-night-reference-every", type=int, default=6)
     args = parser.parse_args(argv)
     try:
         levels = [int(level) for level in args.levels.split(",")]
@@ -286,17 +256,33 @@ def main(argv: list[str] | None = None) -> None:
         args.first_iterations, args.settled_iterations = 20, 60
         args.calibration_matches, args.calibration_iterations = 4, 20
         args.predict_every = 12
+        args.pairs, args.rate, args.league_night_commands = 3, 20.0, 12
+        args.league_night_reference_runs, args.league_night_reference_every = 100, 4
     if not 1 <= args.states <= STATES:
         parser.error(f"--states must be 1 to {STATES}")
     if min(levels) < 1 or args.reference_iterations < 1 or args.processes < 1:
         parser.error("the run counts and --processes must be at least 1")
+    if args.pairs < 1 or args.rate <= 0 or args.league_night_commands < 0:
+        parser.error("--pairs and --rate must be positive")
     started = time.monotonic()
+    result = {"engine": args.engine, "loadavg_1m_start": round(os.getloadavg()[0], 2)}
     with get_context("spawn").Pool(args.processes) as pool:
-        result, refs = accuracy(args.states, levels, args.reference_iterations, pool)
+        accurate, refs = accuracy(args.states, levels, args.reference_iterations, pool,
+                                  args.engine)
+        result.update(accurate)
         result.update(calibration(args.calibration_matches, args.calibration_iterations,
-                                  args.predict_every, pool, args.plot))
+                                  args.predict_every, pool, args.plot, args.engine))
+    result["loadavg_1m_cold_latency_start"] = round(os.getloadavg()[0], 2)
     result.update(latency(args.states, args.first_iterations, args.settled_iterations,
-                          args.processes, refs))
+                          args.processes, refs, args.engine))
+    if args.league_night_commands:
+        result.update(league_night(
+            pairs=args.pairs, rate=args.rate, commands=args.league_night_commands,
+            processes=args.processes, first=args.first_iterations,
+            settled=args.settled_iterations,
+            reference_runs=args.league_night_reference_runs,
+            reference_every=args.league_night_reference_every, engine=args.engine))
+    result["loadavg_1m_end"] = round(os.getloadavg()[0], 2)
     result["seconds"] = round(time.monotonic() - started, 1)
     print_result(result, as_json=args.json)
 

@@ -2,8 +2,10 @@
 many times under its own rule book (docs/odds.md).  Pure domain: no web, store or drivers."""
 
 from alley_poker.odds.ball_model import BowlerProfile, bowl_ball
-from alley_poker.odds.engine import LIVE, BowlerOdds, MatchOdds, play_out, win_odds
+from alley_poker.odds.engine import ENGINES, LIVE, BowlerOdds, MatchOdds, play_out, win_odds
+from alley_poker.odds.fast import WarmRuns, fast_win_odds
 from alley_poker.odds.profiles import CentreAverages, learn_profile, profiles_for
 
-__all__ = ["LIVE", "BowlerOdds", "BowlerProfile", "CentreAverages", "MatchOdds",
-           "bowl_ball", "learn_profile", "play_out", "profiles_for", "win_odds"]
+__all__ = ["ENGINES", "LIVE", "BowlerOdds", "BowlerProfile", "CentreAverages", "MatchOdds",
+           "WarmRuns", "bowl_ball", "fast_win_odds", "learn_profile", "play_out",
+           "profiles_for", "win_odds"]

@@ -1,10 +1,15 @@
 """Live win odds: the rest of a match played out many times, by the ledger's own rules.
 
-Each run takes a copy of the match, replaces the draw pile with a uniformly shuffled copy of
-the cards nobody can see (the pile is first put in a canonical order, so the real order
-never reaches the simulation), bowls every remaining ball from each bowler's ball model
-(:mod:`alley_poker.odds.profiles`), takes the automatic choice at every decision (what the
-scheduler does when a deadline passes), and plays the copy through the ledger's handlers
+:func:`win_odds` is the entry point.  By default it runs the fast engine
+(:mod:`alley_poker.odds.fast`: compact runs, docs/odds.md "The fast engine");
+``engine="ledger"`` runs the reference this module keeps, which the fast engine is tested
+against (tests/odds/test_fast_engine_differential.py): each run takes a copy of the match,
+replaces the draw pile with a uniformly shuffled copy of the cards nobody can see (the pile
+is first put in a canonical order, so the real order never reaches the simulation), bowls
+every remaining ball from each bowler's ball model through its two calls (``for_game`` when
+a game starts, and for the game in progress when the run starts; ``ball`` for each ball),
+takes the automatic choice at every decision (what the scheduler does when a deadline
+passes), and plays the copy through the ledger's handlers
 (:func:`alley_poker.ledger.handler.play_on_copy`) until the showdown names the winners.
 A bowler's chance of winning is the share of runs they won (a tie of two counts as half a
 win each); the expected share is the mean of the cents the showdown gave them.
@@ -23,7 +28,8 @@ win each); the expected share is the mean of the cents the showdown gave them.
 >>> odds = win_odds(state, iterations=40)
 >>> round(sum(b.win for b in odds.bowlers.values()), 9), odds.iterations
 (1.0, 40)
->>> sorted(odds.as_json()["bowlers"])
+>>> reference = win_odds(state, iterations=40, engine="ledger")
+>>> sorted(reference.as_json()["bowlers"])
 ['Ann', 'Bob']
 """
 
@@ -31,7 +37,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from alley_poker.bowling import Game
@@ -40,8 +45,11 @@ from alley_poker.ledger import commands as c
 from alley_poker.ledger.context import parse_iso
 from alley_poker.ledger.endgame import rebuild_game
 from alley_poker.ledger.handler import play_on_copy
-from alley_poker.odds.ball_model import BowlerProfile, next_ball
+from alley_poker.odds.ball_model import BowlerProfile
+from alley_poker.odds.fast import WarmRuns, fast_win_odds
 from alley_poker.odds.profiles import CentreAverages, profiles_for
+from alley_poker.odds.scripts import invent_leave
+from alley_poker.odds.types import LIVE, BowlerOdds, MatchOdds, from_result
 
 #: When the simulation's balls happen (any moment: the rules do not depend on the clock).
 _SIM_NOW = datetime(2000, 1, 1, tzinfo=UTC)
@@ -49,64 +57,32 @@ _SIM_NOW = datetime(2000, 1, 1, tzinfo=UTC)
 _SIM_FEED = "feed:odds-simulation"
 #: A match has at most 10 games of 8 bowlers; far more steps than that means a bug.
 _MAX_STEPS = 20_000
-#: States the odds describe: a match in play or at its end.  Before the start there are no
-#: cards yet; a void match has no winner.
-LIVE = ("playing", "ending")
-
-
-@dataclass(frozen=True)
-class BowlerOdds:
-    """One bowler's chance of taking the pot (ties as the share) and expected cents."""
-
-    win: float
-    expected_cents: float
-
-
-@dataclass(frozen=True)
-class MatchOdds:
-    """The odds of every bowler of a match after its event ``seq``."""
-
-    match_id: str
-    seq: int
-    iterations: int
-    bowlers: dict[str, BowlerOdds]
-    exact: bool  # the match's result is known: the odds are that result, not an estimate
-
-    def as_json(self) -> dict:
-        """The odds as the API and the kiosk carry them."""
-        return {
-            "seq": self.seq,
-            "iterations": self.iterations,
-            "exact": self.exact,
-            "bowlers": {name: {"win": round(odds.win, 4),
-                               "expected_cents": round(odds.expected_cents)}
-                        for name, odds in self.bowlers.items()},
-        }
-
-
-def _from_result(state: MatchState) -> MatchOdds:
-    winners = state.result["winners"]
-    shares = state.result["shares"]
-    return MatchOdds(state.match_id, state.seq, 0, {
-        bowler: BowlerOdds(1 / len(winners) if bowler in winners else 0.0,
-                           float(shares.get(bowler, 0)))
-        for bowler in state.bowlers}, exact=True)
+#: The engines :func:`win_odds` offers.
+ENGINES = ("fast", "ledger")
 
 
 def win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
              profiles: Mapping[str, BowlerProfile] | None = None,
              centre: CentreAverages | None = None,
-             averages: Mapping[str, int] | None = None) -> MatchOdds | None:
+             averages: Mapping[str, int] | None = None,
+             engine: str = "fast", warm: WarmRuns | None = None) -> MatchOdds | None:
     """The odds of ``state`` (never modified); None when the match is not live.
 
     ``profiles`` are the bowlers' ball models (default: learnt from the match's own balls,
     shrunk toward each bowler's known average in ``averages``, else toward ``centre``).
-    The same state, seed and models give the same odds.
+    The same state, seed, models and engine give the same odds.  ``engine`` is ``"fast"``
+    (:mod:`alley_poker.odds.fast`; ``warm`` keeps its runs' balls from state to state) or
+    ``"ledger"`` (the reference: every run through the ledger's own handlers).
     """
+    if engine == "fast":
+        return fast_win_odds(state, iterations=iterations, seed=seed, profiles=profiles,
+                             centre=centre, averages=averages, warm=warm)
+    if engine != "ledger":
+        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
     if state.result is not None:
-        return _from_result(state)
+        return from_result(state)
     if state.status not in LIVE:
         return None
     if profiles is None:
@@ -160,7 +136,7 @@ class _SimulationStart:
                 kept[id(balls)] = (balls, game)
                 games.append(game)
             lanes.append(_Lane(seat, bowler, games, profiles.get(bowler)
-                               or CentreAverages().profile(bowler)))
+                               or CentreAverages().profile(bowler), rng))
         for _ in range(_MAX_STEPS):
             if sim.result is not None:
                 return sim.result
@@ -179,20 +155,32 @@ class _SimulationStart:
 
 
 class _Lane:
-    """One bowler's place in a run: their games (the same objects the ledger rolls into)
-    and which of them is being bowled."""
+    """One bowler's place in a run: their games (the same objects the ledger rolls into),
+    which of them is being bowled, and the form (``profile.for_game``) it is bowled with."""
 
-    __slots__ = ("bowler", "games", "index", "profile", "seat")
+    __slots__ = ("bowler", "form", "games", "index", "profile", "seat")
 
-    def __init__(self, seat: int, bowler: str, games: list[Game], profile: BowlerProfile):
+    def __init__(self, seat: int, bowler: str, games: list[Game], profile: BowlerProfile,
+                 rng: random.Random):
         self.seat, self.bowler, self.games, self.profile = seat, bowler, games, profile
         self.index = 0
+        while self.index < len(games) and games[self.index].is_complete:
+            self.index += 1
+        # The game in progress (or the next to start) draws its form when the run starts.
+        self.form = profile.for_game(rng) if self.index < len(games) else None
 
-    def game(self) -> Game | None:
-        """The game the bowler's next ball belongs to; None when every game is done."""
+    def game(self, rng: random.Random) -> Game | None:
+        """The game the bowler's next ball belongs to; None when every game is done.  A
+        game that starts draws its form."""
+        moved = False
         while self.index < len(self.games) and self.games[self.index].is_complete:
             self.index += 1
-        return self.games[self.index] if self.index < len(self.games) else None
+            moved = True
+        if self.index >= len(self.games):
+            return None
+        if moved:
+            self.form = self.profile.for_game(rng)
+        return self.games[self.index]
 
 
 def play_out(state: MatchState, hidden: list[str], profiles: Mapping[str, BowlerProfile],
@@ -206,7 +194,7 @@ def _next_ball(sim: MatchState, lanes: list[_Lane], rng: random.Random) -> c.Rec
     breaking ties, as bowlers on a lane take turns frame by frame."""
     best = best_key = None
     for lane in lanes:
-        game = lane.game()
+        game = lane.game(rng)
         if game is None:
             continue
         key = (lane.index, game.current_frame, lane.seat)
@@ -214,9 +202,13 @@ def _next_ball(sim: MatchState, lanes: list[_Lane], rng: random.Random) -> c.Rec
             best, best_key = lane, key
     if best is None:
         raise RuntimeError(f"match {sim.match_id}: no ball left to bowl but no result")
-    pins, leave, foul, gutter = next_ball(best.profile, best.games[best.index], rng)
+    game = best.games[best.index]
+    standing = game.standing_pins
+    if standing is None:  # a count-only feed said how many pins stood, not which
+        standing = invent_leave(game.standing_count, rng)
+    pins, leave, foul, gutter = best.form.ball(frozenset(standing), rng)
     return c.RecordBall(best.bowler, None, pins, standing=leave, foul=foul, gutter=gutter,
                         actor=_SIM_FEED)
 
 
-__all__ = ["LIVE", "BowlerOdds", "MatchOdds", "play_out", "win_odds"]
+__all__ = ["ENGINES", "LIVE", "BowlerOdds", "MatchOdds", "play_out", "win_odds"]

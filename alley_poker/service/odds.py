@@ -18,11 +18,14 @@ The odds come in steps, so a screen gets them at once and they then settle:
   ``iterations`` runs were made.  A match whose outcome is nearly certain settles in a few
   hundred runs; a close one takes up to ``iterations``.
 
-Worker threads hand each chunk (:func:`alley_poker.odds.win_odds` with a seed of its own) to
-a pool of processes, so the simulation never competes with the balls for the interpreter's
-lock (with ``processes=0`` a thread computes them: tests, tiny centres).  Every publication
-is kept as the match's latest odds and published on the bus, topic ``match:<id>``, kind
-``odds``; the web layer pushes it to the kiosks.
+Worker threads hand each chunk (:func:`alley_poker.odds.win_odds` with a seed of its own: the
+fast engine, whose runs' balls each pool process keeps from one ball to the next in
+:data:`WARM`, so a ball's odds start warm; once only the cards are left, the odds are
+enumerated exactly and settle at once) to a pool of processes, so the simulation never
+competes with the balls for the interpreter's lock (with ``processes=0`` a thread computes
+them: tests, tiny centres).  Every publication is kept as the match's latest odds and
+published on the bus, topic ``match:<id>``, kind ``odds``; the web layer pushes it to the
+kiosks.
 
 >>> import random
 >>> from datetime import datetime, timezone
@@ -60,6 +63,7 @@ import signal
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -67,7 +71,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alley_poker.ledger import MatchState
-from alley_poker.odds import CentreAverages, win_odds
+from alley_poker.odds import ENGINES, CentreAverages, WarmRuns, win_odds
 from alley_poker.service.bus import EventBus
 
 log = logging.getLogger(__name__)
@@ -80,26 +84,41 @@ _SEED_STRIDE = 1_000_003
 CHUNK_SECONDS = 0.1
 #: The fewest runs in a chunk, however long a run takes.
 MIN_CHUNK = 10
+#: The most runs in a refinement chunk (a state sent to a pool process once per chunk).
+REFINE_CHUNK = 5000
 #: The odds have settled once no bowler's chance has a standard error above this (about
 #: ±1.5 points at 3.3 standard errors, the accuracy asked of them), or at ``iterations`` runs.
 SETTLED_ERROR = 0.0045
 #: A run's cost before any was measured for the match: per ball left to bowl, and per run.
-_GUESS_PER_BALL, _GUESS_PER_RUN = 40e-6, 2e-4
+_GUESS_PER_BALL, _GUESS_PER_RUN = 10e-6, 1e-4
 #: Balls in a game, near enough, to guess how many are left.
 _BALLS_PER_GAME = 17
 
 
+#: The runs' balls each process keeps from one state of a match to the next (a process of
+#: the pool, or the one process when ``processes=0``).
+WARM = WarmRuns()
+
+
 def odds_chunk(state: MatchState, iterations: int, chunk: int, centre_average: int,
-               averages: Mapping[str, int] | None = None) -> dict | None:
+               averages: Mapping[str, int] | None = None, engine: str = "fast") -> dict | None:
     """One chunk of runs of ``state`` (runs in a pool process): the runs' total wins and
-    cents per bowler, or the exact result (``exact``), or None when the match is not live."""
-    started = time.perf_counter()
+    cents per bowler, or the exact result (``exact``), or odds enumerated exactly
+    (``enumerated``: wins and cents are then the chances and the expected cents), or None
+    when the match is not live."""
+    started, cpu = time.perf_counter(), time.process_time()
     odds = win_odds(state, iterations=iterations, seed=state.seq * _SEED_STRIDE + chunk,
-                    centre=CentreAverages(average=centre_average), averages=averages)
+                    centre=CentreAverages(average=centre_average), averages=averages,
+                    engine=engine, warm=WARM if engine == "fast" else None)
     if odds is None:
         return None
+    if odds.enumerated:
+        return {"exact": False, "enumerated": True, "iterations": odds.iterations,
+                "seconds": time.perf_counter() - started, "cpu": time.process_time() - cpu,
+                "wins": {name: b.win for name, b in odds.bowlers.items()},
+                "cents": {name: b.expected_cents for name, b in odds.bowlers.items()}}
     return {"exact": odds.exact, "iterations": odds.iterations,
-            "seconds": time.perf_counter() - started,
+            "seconds": time.perf_counter() - started, "cpu": time.process_time() - cpu,
             "wins": {name: b.win * max(odds.iterations, 1) for name, b in odds.bowlers.items()},
             "cents": {name: b.expected_cents * max(odds.iterations, 1)
                       for name, b in odds.bowlers.items()}}
@@ -119,6 +138,8 @@ class _Job:
     done: int = 0
     published: int = 0
     finished: bool = False
+    cpu: float = 0.0  # the pool's CPU seconds for it so far
+    order: int = 0    # when it was requested, among the jobs (the oldest refined first)
     wins: dict[str, float] = field(default_factory=dict)
     cents: dict[str, float] = field(default_factory=dict)
 
@@ -159,7 +180,7 @@ class LiveOdds:
                  first_iterations: int | None = None, processes: int = 1,
                  centre_average: int = 150, service: Any = None,
                  averages: Callable[[MatchState], Mapping[str, int]] | None = None,
-                 settled_error: float = SETTLED_ERROR):
+                 settled_error: float = SETTLED_ERROR, engine: str = "fast"):
         if first_iterations is None:
             first_iterations = min(400, iterations)
         if first_iterations < 1:
@@ -170,6 +191,9 @@ class LiveOdds:
         if not 0 <= processes <= 16:
             raise ValueError(f"odds processes must be 0-16, not {processes}")
         CentreAverages(average=centre_average)  # refuses an impossible average now
+        if engine not in ENGINES:
+            raise ValueError(f"odds engine must be one of {ENGINES}, not {engine!r}")
+        self.engine = engine  # "ledger": the reference engine (benchmarks compare them)
         self.bus = bus
         self.iterations = iterations
         self.first_iterations = first_iterations
@@ -187,7 +211,10 @@ class LiveOdds:
         self.service = service
         self.computed = 0
         self.dropped = 0
+        #: The latest finished jobs' (match, seq, runs, CPU seconds): what settling costs.
+        self.costs: deque[tuple[str, int, int, float]] = deque(maxlen=2000)
         self._jobs: dict[str, _Job] = {}
+        self._requests = 0
         self._latest: dict[str, dict] = {}
         self._stopped = False
         self._cond = threading.Condition()
@@ -232,8 +259,10 @@ class LiveOdds:
             # soon as a short match's, from fewer runs, and is refined from there.
             per_run = self._run_seconds.get(match_id) or _guess_run_seconds(state)
             chunk = max(min(MIN_CHUNK, self.chunk), min(self.chunk, int(CHUNK_SECONDS / per_run)))
+            self._requests += 1
             self._jobs[match_id] = _Job(match_id, state, self.iterations, chunk,
-                                        min(self.first_iterations, chunk * self.processes))
+                                        min(self.first_iterations, chunk * self.processes),
+                                        order=self._requests)
             self._cond.notify()
 
     def _keep(self, match_id: str, odds: dict) -> None:
@@ -257,20 +286,30 @@ class LiveOdds:
 
     # --- work -------------------------------------------------------------------------------
     def _next_chunk(self) -> tuple[_Job, int, int] | None:
-        """The most urgent chunk: a first estimate before any refinement (the oldest request
-        first), then the refinement furthest from settled.  Called holding the lock."""
+        """The most urgent chunk: a first estimate before any refinement (the one furthest
+        behind first), then the refinement of the oldest request: one match's odds settle
+        before the next one's are refined (shared out evenly, a dozen matches on a league
+        night would all settle a dozen times later).  Called holding the lock."""
         best = None
         for job in self._jobs.values():
             if not job.wants_chunk():
                 continue
             first = job.done + job.in_flight < job.first_target
-            key = (not first, job.done + job.in_flight)
+            key = (False, job.done + job.in_flight) if first else (True, job.order)
             if best is None or key < best[0]:
                 best = (key, job)
         if best is None:
             return None
         job = best[1]
-        size = min(job.chunk, job.target - job.done - job.in_flight)
+        size = job.chunk
+        if job.done >= job.first_target:
+            # Refinement: chunks of about CHUNK_SECONDS at the speed the match's runs go now
+            # (a warm state's runs are cheaper than its first guess), never more than the
+            # runs so far (so each doubling is still published), at most REFINE_CHUNK.
+            per_run = self._run_seconds.get(job.match_id)
+            if per_run:
+                size = max(size, min(int(CHUNK_SECONDS / per_run), job.done, REFINE_CHUNK))
+        size = min(size, job.target - job.done - job.in_flight)
         number = job.next_chunk
         job.next_chunk += 1
         job.in_flight += size
@@ -301,6 +340,8 @@ class LiveOdds:
         with self._cond:
             job.in_flight -= size
             self._cond.notify_all()
+            if chunk is not None:
+                job.cpu += chunk.get("cpu", 0.0)
             if job.finished:
                 return None
             if self._jobs.get(job.match_id) is not job:
@@ -309,15 +350,17 @@ class LiveOdds:
                 # the screens have nothing newer (odds a ball or two behind, never none);
                 # its refinements are dropped.
                 job.finished = True
-                if job.published or chunk is None or chunk["exact"]:
+                if job.published or chunk is None or chunk["exact"] or chunk.get("enumerated"):
                     return None
                 job.count(chunk)
                 self._run_seconds[job.match_id] = chunk["seconds"] / chunk["iterations"]
                 return self._publishable(job, job.as_json(settled=False))
-            if chunk is None or chunk["exact"]:
+            if chunk is None or chunk["exact"] or chunk.get("enumerated"):
                 job.finished = True
                 self.computed += 1
-                odds = None if chunk is None else _exact(job.state, chunk)
+                self.costs.append((job.match_id, job.state.seq, job.done, job.cpu))
+                odds = (None if chunk is None else _enumerated(job.state, chunk)
+                        if chunk.get("enumerated") else _exact(job.state, chunk))
             else:
                 job.count(chunk)
                 self._run_seconds[job.match_id] = chunk["seconds"] / chunk["iterations"]
@@ -327,6 +370,7 @@ class LiveOdds:
                 if settled:
                     job.finished = True
                     self.computed += 1
+                    self.costs.append((job.match_id, job.state.seq, job.done, job.cpu))
                 # Publish the first estimate, then each time the runs double, then settled.
                 due = job.first_target if not job.published else 2 * job.published
                 if not settled and job.done < due:
@@ -360,11 +404,12 @@ class LiveOdds:
     def _compute(self, state: MatchState, iterations: int, number: int,
                  averages: Mapping[str, int]) -> dict | None:
         if self._pool is None:
-            return odds_chunk(state, iterations, number, self.centre_average, averages)
+            return odds_chunk(state, iterations, number, self.centre_average, averages,
+                              self.engine)
         pool = self._pool
         try:
             return pool.submit(odds_chunk, state, iterations, number,
-                               self.centre_average, averages).result()
+                               self.centre_average, averages, self.engine).result()
         except BrokenProcessPool:
             # A pool process died (killed, out of memory): a new pool, so the odds go on for
             # the rest of the night; this chunk is lost.
@@ -393,7 +438,15 @@ class LiveOdds:
         for thread in self._threads:
             thread.join(timeout=5)
         if self._pool is not None:
+            # The executor's processes (CPython's ProcessPoolExecutor keeps them by pid).
+            processes = list(getattr(self._pool, "_processes", None) or {})
+            processes = list(self._pool._processes.values()) if processes else []
             self._pool.shutdown(wait=False, cancel_futures=True)
+            # A process left idle or mid-chunk would keep the interpreter's exit waiting
+            # for it (concurrent.futures joins its processes at exit): end them now.
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
 
 
 #: How much lower the pool's processes run than the balls (``nice``: 0 to 19).
@@ -419,6 +472,16 @@ def _guess_run_seconds(state: MatchState) -> float:
     bowled = sum(len(balls) for games in state.balls.values() for balls in games)
     left = max(0, len(state.bowlers) * state.games * _BALLS_PER_GAME - bowled)
     return _GUESS_PER_RUN + _GUESS_PER_BALL * left
+
+
+def _enumerated(state: MatchState, chunk: dict) -> dict:
+    """Odds counted over every way the rest can go (only cards were left): settled at once,
+    with ``iterations`` the ways counted."""
+    return {"seq": state.seq, "iterations": chunk["iterations"], "exact": False,
+            "settled": True,
+            "bowlers": {name: {"win": round(chunk["wins"][name], 4),
+                               "expected_cents": round(chunk["cents"][name])}
+                        for name in state.bowlers}}
 
 
 def _exact(state: MatchState, chunk: dict) -> dict:

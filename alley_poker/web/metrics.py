@@ -21,6 +21,8 @@ Series (docs/deployment.md lists the alerts worth setting on them):
 ``alley_held_balls``  held balls open on the desk (refused balls the desk has to settle);
 ``alley_open_decisions``  bowlers' decisions waiting, with a deadline running;
 ``alley_odds_lag_seconds``  histogram: from a ball's events to the first odds that include it;
+    ``alley_odds_settled_lag_seconds`` histogram: from a ball's events to the settled odds that
+    include it (the odds' lag: ``settled`` or exact, docs/odds.md);
     ``alley_odds_waiting_seconds`` how long the oldest ball still without odds has waited;
 ``alley_socket_clients``  Socket.IO clients connected to this process (kiosks, tablets, phones);
 and the ``process_*`` series (memory, CPU, open files) of the process.
@@ -71,10 +73,17 @@ class CentreMetrics:
         self.odds_lag = Histogram(
             "alley_odds_lag_seconds", "From a ball's events to the first odds that include it.",
             buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0), registry=self.registry)
+        self.odds_settled_lag = Histogram(
+            "alley_odds_settled_lag_seconds",
+            "From a ball's events to the settled odds that include it.",
+            buckets=(0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.0, 10.0, 30.0),
+            registry=self.registry)
         self.registry.register(_Readings(self))
         ProcessCollector(registry=self.registry)
-        # Per match: (seq, when) of the oldest ball whose odds have not come yet.
+        # Per match: (seq, when) of the oldest ball whose odds have not come yet, and of the
+        # oldest ball whose settled odds have not come yet.
         self._odds_waiting: dict[str, tuple[int, float]] = {}
+        self._settled_waiting: dict[str, tuple[int, float]] = {}
         self._lock = threading.Lock()
         self.unsubscribe = service.bus.subscribe(self._on_bus_message)
 
@@ -114,16 +123,34 @@ class CentreMetrics:
                 return
             seq = message["events"][-1].get("seq")
             with self._lock:
-                if isinstance(seq, int) and match_id not in self._odds_waiting:
-                    self._odds_waiting[match_id] = (seq, time.monotonic())
+                if isinstance(seq, int):
+                    now = time.monotonic()
+                    self._odds_waiting.setdefault(match_id, (seq, now))
+                    self._settled_waiting.setdefault(match_id, (seq, now))
         elif kind == "odds":
-            seq = (message.get("odds") or {}).get("seq")
+            odds = message.get("odds") or {}
+            seq = odds.get("seq")
+            if not isinstance(seq, int):
+                return
+            settled = bool(odds.get("settled") or odds.get("exact"))
             with self._lock:
-                waiting = self._odds_waiting.get(match_id)
-                if waiting is None or not isinstance(seq, int) or seq < waiting[0]:
-                    return
-                del self._odds_waiting[match_id]
-            self.odds_lag.observe(time.monotonic() - waiting[1])
+                first = self._take(self._odds_waiting, match_id, seq)
+                done = self._take(self._settled_waiting, match_id, seq) if settled else None
+            now = time.monotonic()
+            if first is not None:
+                self.odds_lag.observe(now - first)
+            if done is not None:
+                self.odds_settled_lag.observe(now - done)
+
+    @staticmethod
+    def _take(waiting: dict[str, tuple[int, float]], match_id: str, seq: int) -> float | None:
+        """When the ball waiting for these odds (of event ``seq``) came, no longer waiting;
+        None when no ball of the match waits for odds as far along as these."""
+        oldest = waiting.get(match_id)
+        if oldest is None or seq < oldest[0]:
+            return None
+        del waiting[match_id]
+        return oldest[1]
 
     def odds_waiting_s(self) -> float:
         with self._lock:

@@ -14,7 +14,10 @@ from tests.conftest import skip_or_fail
 pytestmark = pytest.mark.bench
 
 FIGURES = ("max_error_pp", "mean_error_pp", "brier", "first_estimate_ms_p95",
-           "settled_ms_p95", "reference_sigma_pp", "reference_iterations", "levels")
+           "settled_ms_p95", "reference_sigma_pp", "reference_iterations", "levels",
+           "league_night_first_estimate_ms_p95", "league_night_settled_ms_p95",
+           "league_night_settled_error_pp_max", "league_night_first_estimate_error_pp_max",
+           "league_night_loadavg_1m", "loadavg_1m_start", "engine")
 
 
 def test_the_odds_benchmark_prints_accuracy_calibration_and_latency(tmp_path):
@@ -30,3 +33,7 @@ def test_the_odds_benchmark_prints_accuracy_calibration_and_latency(tmp_path):
     assert 0 <= result["brier"] <= 1
     assert result["predictions"] == sum(row["count"] for row in result["reliability"])
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # The league night: every command's odds came, first before settled.
+    assert result["league_night_requests"] == 12 and result["engine"] == "fast"
+    assert (result["league_night_first_estimate_ms_p95"]
+            <= result["league_night_settled_ms_max"])

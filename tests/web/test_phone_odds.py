@@ -293,7 +293,7 @@ def test_a_split_pot_shows_as_split_with_the_share(browser, odds_server, odds_ap
 
 def test_with_the_odds_off_nothing_of_them_shows_on_the_phone(
         browser, live_server, app, service):
-    assert service.odds is None  # [odds] enabled = false, the default
+    assert service.odds is None  # the bare app (create_app) computes no odds
     page, errors = open_phone(browser, live_server.url, app)
     service.execute("m1", ball("Ann", 10))
     page.wait_for_function("document.querySelectorAll('#my-hand .card').length === 3")

@@ -1,0 +1,202 @@
+"""The fast odds engine: compact runs (balls seat by seat, then the cards), warm from one
+ball to the next, exact once only the cards are left (docs/odds.md, "The fast engine").
+
+A run is each seat's script of balls (:mod:`alley_poker.odds.scripts`) and then the card play
+over all of them (:mod:`alley_poker.odds.rollout`).  The balls are most of a run's cost, and
+a seat's script depends only on that seat: its position, its streak and its ball model.
+So :class:`WarmRuns` keeps each match's scripts (up to :attr:`WarmRuns.keep` runs) and the
+next state's runs reuse them for every seat whose position, streak and model have not
+changed: after a ball only the bowler who bowled it is bowled again (from the new position),
+after a decision nobody is.  A reused script is an independent sample of the same
+distribution the run would draw afresh (the seat's balls never depend on anything that
+changed), and each is used once per state, so the estimate stays unbiased with no
+reweighting: only the cost goes down.  The card play is always run anew, from the new state's
+cards.
+
+>>> import random
+>>> from alley_poker.odds.practice import PracticeMatch
+>>> match = PracticeMatch(("Ann", "Bob", "Cy"), seed=5).play(12)
+>>> warm = WarmRuns()
+>>> odds = fast_win_odds(match.state, iterations=200, seed=1, warm=warm)
+>>> round(sum(b.win for b in odds.bowlers.values()), 9), odds.iterations
+(1.0, 200)
+>>> _ = match.play(13)                       # one more ball: one seat's scripts change
+>>> after = fast_win_odds(match.state, iterations=200, seed=2, warm=warm)
+>>> warm.reused_seats > 0
+True
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from array import array
+from collections import OrderedDict
+from collections.abc import Mapping
+
+from alley_poker.ledger import MatchState
+from alley_poker.odds.ball_model import BowlerProfile
+from alley_poker.odds.compact import HandJudge, Start, compile_start, judge_for
+from alley_poker.odds.exact import enumerate_rest
+from alley_poker.odds.profiles import CentreAverages, profiles_for
+from alley_poker.odds.rollout import play_cards, shares
+from alley_poker.odds.scripts import ScriptRules, seat_script
+from alley_poker.odds.types import LIVE, BowlerOdds, MatchOdds, from_result
+
+_JUDGES: dict[str, HandJudge] = {}
+
+
+def _judge(rules) -> HandJudge:
+    key = f"{rules.wild_may_duplicate}{rules.max_wilds_vs_naturals}{rules.morgan_maneuver}"
+    judge = _JUDGES.get(key)
+    if judge is None:
+        judge = _JUDGES[key] = judge_for(rules)
+    return judge
+
+
+class _Match:
+    """One match's kept scripts: those of state ``seq`` (``runs``), and those of the state
+    before (``source``) still to be reused, with what each seat's scripts were bowled from."""
+
+    __slots__ = ("runs", "seq", "signature", "source", "source_signature")
+
+    def __init__(self, seq: int, signature: tuple):
+        self.seq, self.signature = seq, signature
+        self.runs: list[array] = []
+        self.source: list[array] = []
+        self.source_signature: tuple = ()
+
+
+class WarmRuns:
+    """Scripts kept between the states of each match (one per pool process)."""
+
+    def __init__(self, keep: int = 12_000, matches: int = 32):
+        self.keep, self.matches = keep, matches
+        self._by_match: OrderedDict[str, _Match] = OrderedDict()
+        self._lock = threading.Lock()
+        self.reused_seats = 0     # figures for tests and benchmarks
+        self.bowled_seats = 0
+
+    def open(self, match_id: str, seq: int, signature: tuple) -> _Match | None:
+        """The kept scripts for a run of state ``seq``; None for a state older than the
+        one kept (a late chunk: it runs cold and keeps nothing)."""
+        with self._lock:
+            entry = self._by_match.get(match_id)
+            if entry is None or entry.seq < seq:
+                fresh = _Match(seq, signature)
+                if entry is not None:
+                    fresh.source = entry.runs
+                    fresh.source_signature = entry.signature
+                self._by_match[match_id] = entry = fresh
+                while len(self._by_match) > self.matches:
+                    self._by_match.popitem(last=False)
+            elif entry.seq > seq or entry.signature != signature:
+                return None
+            self._by_match.move_to_end(match_id)
+            return entry
+
+    def forget(self, match_id: str) -> None:
+        with self._lock:
+            self._by_match.pop(match_id, None)
+
+
+def _signature(start: Start, profiles: list) -> tuple:
+    """What each seat's scripts depend on: its name, position (streak included), model."""
+    return tuple((start.bowlers[seat], start.positions[seat], profiles[seat])
+                 for seat in range(len(start.bowlers)))
+
+
+def fast_win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
+                  profiles: Mapping[str, BowlerProfile] | None = None,
+                  centre: CentreAverages | None = None,
+                  averages: Mapping[str, int] | None = None,
+                  warm: WarmRuns | None = None, enumerate_limit: int | None = None
+                  ) -> MatchOdds | None:
+    """The odds of ``state`` by the fast engine; the arguments are
+    :func:`alley_poker.odds.win_odds`'s, and ``warm`` keeps scripts from state to state.
+    Once every ball is bowled the odds are enumerated (``iterations`` is then the number of
+    branches)."""
+    if iterations < 1:
+        raise ValueError(f"iterations must be at least 1, not {iterations}")
+    if state.result is not None:
+        return from_result(state)
+    if state.status not in LIVE:
+        return None
+    start = compile_start(state)
+    judge = _judge(state.rules)
+    bowlers = start.bowlers
+    if not start.playing:
+        exact = enumerate_rest(start, judge, *(() if enumerate_limit is None
+                                               else (enumerate_limit,)))
+        if exact is not None:
+            wins, cents, branches = exact
+            return MatchOdds(state.match_id, state.seq, branches, {
+                bowler: BowlerOdds(wins[seat], cents[seat])
+                for seat, bowler in enumerate(bowlers)}, exact=False, enumerated=True)
+    if profiles is None:
+        profiles = profiles_for(state.balls, centre or CentreAverages(), averages)
+    models = [profiles.get(bowler) or CentreAverages().profile(bowler) for bowler in bowlers]
+    rules = ScriptRules.of(state.rules, state.games)
+    rng = random.Random(seed)
+    pick = _picker(rng)
+    seats = range(len(bowlers))
+    positions = start.positions
+    wins = [0.0] * len(bowlers)
+    cents = [0.0] * len(bowlers)
+    entry = reuse = None
+    if warm is not None:
+        signature = _signature(start, models)
+        entry = warm.open(state.match_id, state.seq, signature)
+        if entry is not None and len(entry.source_signature) == len(signature):
+            reuse = [entry.source_signature[seat] == signature[seat] for seat in seats]
+            if not any(reuse):
+                reuse = None
+    for _ in range(iterations):
+        kept = entry.source.pop() if reuse is not None and entry.source else None
+        # A run is kept as one array: for each seat its series, its events' count, its events.
+        packed = array("I")
+        events: list[int] = []
+        series = []
+        at = 0
+        for seat in seats:
+            if kept is not None:
+                total, count = kept[at], kept[at + 1]
+                if reuse[seat]:
+                    script = kept[at + 2:at + 2 + count]
+                    warm.reused_seats += 1
+                at += 2 + count
+            if kept is None or not reuse[seat]:
+                script, total = seat_script(positions[seat], seat, models[seat], rng, rules)
+                if warm is not None:
+                    warm.bowled_seats += 1
+            packed.append(total)
+            packed.append(len(script))
+            packed.extend(script)
+            events.extend(script)
+            series.append(total)
+        if entry is not None and len(entry.runs) < warm.keep:
+            entry.runs.append(packed)
+        events.sort()
+        winners = play_cards(start, judge, events, series, pick)
+        for seat in winners:
+            wins[seat] += 1 / len(winners)
+        for seat, share in shares(start, winners).items():
+            cents[seat] += share
+    return MatchOdds(state.match_id, state.seq, iterations, {
+        bowler: BowlerOdds(wins[seat] / iterations, cents[seat] / iterations)
+        for seat, bowler in enumerate(bowlers)}, exact=False)
+
+
+def _picker(rng: random.Random):
+    """A uniform index below ``n`` (``int(random() * n)``: off by at most 2**-53 for the
+    pile's 54 cards, far below any sampling error, and several times cheaper than
+    ``randrange``)."""
+    uniform = rng.random
+
+    def pick(n: int) -> int:
+        return int(uniform() * n)
+
+    return pick
+
+
+__all__ = ["WarmRuns", "fast_win_odds"]

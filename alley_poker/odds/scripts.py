@@ -1,0 +1,157 @@
+"""The balls of a run, bowled seat by seat: each seat's rest of the match as a *script* of
+the few balls the cards care about.
+
+The bowling never looks at the cards, and one bowler's balls never look at another's, so a
+run's balls can be bowled one seat at a time, before any card moves: from the seat's
+position (:class:`~alley_poker.odds.compact.Position`) to the end of its last game, through
+exactly the two calls a bowler's model offers (``profile.for_game(rng)`` when a game starts,
+and for the game in progress when the run starts; ``form.ball(standing, rng)`` for every
+ball).  Each ball is judged as :meth:`alley_poker.bowling.Game.roll` and
+:func:`alley_poker.ledger.play.record_ball` judge it (strike, spare, foul, the gutter ball by
+the rule book's ``gutter_detection``, the streak and the cards it earns), and only the balls
+that move cards are kept, as one int each (an *event*):
+
+    bits 16-19 game (1-based), 12-15 frame, 8-11 seat, 6-7 ball of the frame,
+    2-5 cards earned, 1 strike (the first-strike bonus), 0 gutter ball (a card lost)
+
+so sorting a run's events (ints) puts them in the order the bowlers bowl: the one furthest
+behind (game, then frame) first, seat order breaking ties, each seat's balls of a frame in
+turn.  A split pickup earns its spare's cards; its steal lapses when nobody answers (the
+automatic choice), so it moves nothing and is not kept.
+
+>>> import random
+>>> from alley_poker.odds.ball_model import BowlerProfile
+>>> from alley_poker.ledger.rules import RuleBook
+>>> from alley_poker.odds.compact import FULL_RACK, Position
+>>> fresh = Position(0, 1, 1, True, FULL_RACK, 10, False, 0, (), 0, None)
+>>> rules = ScriptRules.of(RuleBook.default(), games=1)
+>>> events, series = seat_script(fresh, 2, BowlerProfile.for_average("Ann", 200),
+...                              random.Random(4), rules)
+>>> 0 <= series <= 300, all((event >> 8) & 15 == 2 for event in events)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from alley_poker.odds.compact import FULL_RACK, MASK_PINS, PIN_MASK, POPCOUNT, Position
+
+
+@dataclass(frozen=True)
+class ScriptRules:
+    """The rule book's keys a seat's script reads."""
+
+    games: int
+    strike_cards: int
+    spare_cards: int
+    streak_cap: int
+    streak_spans_games: bool
+    full_rack_gutters: bool   # gutter_detection = "full_rack" (else the scorer's flag)
+    scores: bool              # the lowest-score draw needs each game's score
+
+    @classmethod
+    def of(cls, rules, games: int) -> ScriptRules:
+        return cls(games, rules.strike_cards, rules.spare_cards, rules.streak_cap,
+                   rules.streak_spans_games, rules.gutter_detection == "full_rack",
+                   rules.lowest_score_draw)
+
+
+def invent_leave(count: int, rng: random.Random) -> frozenset[int]:
+    """Pins standing when a count-only feed said how many but not which: ``count`` pins
+    drawn at random (both engines use this, so they agree)."""
+    return frozenset(rng.sample(range(1, 11), count))
+
+
+def game_score(balls: list) -> int:
+    """A finished game's score from its balls ``(pins credited, strike, spare, frame,
+    ends frame)``, as :attr:`alley_poker.bowling.Game.frames` adds it up."""
+    total = index = 0
+    count = len(balls)
+    for frame in range(1, 11):
+        start = index
+        while index < count and balls[index][3] == frame:
+            index += 1
+        if frame == 10 or not (balls[start][1] or balls[index - 1][2]):
+            total += sum(ball[0] for ball in balls[start:index])
+        else:
+            bonus = 2 if balls[start][1] else 1
+            total += 10 + sum(ball[0] for ball in balls[index:index + bonus])
+    return total
+
+
+def seat_script(pos: Position, seat: int, profile, rng: random.Random,
+                rules: ScriptRules) -> tuple[list[int], int]:
+    """The rest of one seat's match: its events (see the module) and its scratch series."""
+    events: list[int] = []
+    game, games = pos.game, rules.games
+    series = pos.series
+    if game >= games:
+        return events, series
+    scores = rules.scores
+    spans = rules.streak_spans_games
+    cap = rules.streak_cap
+    full_rack_gutters = rules.full_rack_gutters
+    strike_cards, spare_cards = rules.strike_cards, rules.spare_cards
+    form = profile.for_game(rng)
+    frame, number, full, mask, first = pos.frame, pos.ball, pos.full_rack, pos.standing, \
+        pos.rack_first
+    if mask < 0:
+        mask = PIN_MASK[invent_leave(pos.count, rng)]
+    in_game = pos.balls_in_game
+    credited = list(pos.credited)
+    streak = pos.streak
+    head = ((game + 1) << 4 | frame) << 4 | seat
+    while True:
+        count = POPCOUNT[mask]
+        pins, leave, foul, gutter = form.ball(MASK_PINS[mask], rng)
+        if foul:
+            pins, after, left = 0, mask, count
+        else:
+            after = PIN_MASK[leave]
+            left = count - pins
+        strike = full and not foul and pins == 10
+        spare = first and not foul and left == 0
+        if frame < 10:
+            ends = strike or number == 2
+        else:
+            ends = number == 3 or (number == 2 and first and not spare)
+        previous = None if in_game == 0 and not spans else streak
+        if strike or spare:
+            kind = "strike" if strike else "spare"
+            due = strike_cards if strike else spare_cards
+            if previous is not None and previous[0] == kind:
+                due = max(due, min(previous[1] + 1, cap))
+            streak = (kind, due)
+        else:
+            due = 0
+            streak = None if ends else previous
+        if foul:
+            lost = False
+        elif full_rack_gutters:
+            lost = full and pins == 0
+        else:
+            lost = gutter
+        if due or strike or lost:
+            events.append(((head << 2 | number - 1) << 6) | due << 2 | strike << 1 | lost)
+        in_game += 1
+        if scores:
+            credited.append((pins, strike, spare, frame, ends))
+        if ends:
+            if frame == 10:
+                if scores:
+                    series += game_score(credited)
+                game += 1
+                if game >= games:
+                    return events, series
+                form = profile.for_game(rng)
+                frame, in_game, credited = 1, 0, []
+            else:
+                frame += 1
+            head = ((game + 1) << 4 | frame) << 4 | seat
+            number, full, mask, first = 1, True, FULL_RACK, False
+        elif left == 0:  # the 10th frame's fill ball at a fresh rack
+            number, full, mask, first = number + 1, True, FULL_RACK, False
+        else:
+            number, full, mask, first = number + 1, False, after, True
