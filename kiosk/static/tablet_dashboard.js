@@ -75,6 +75,17 @@
     card.redraw();
   }
 
+  // Every push redraws a card's live part; what the desk was typing there (a newcomer's
+  // name) must survive the redraw, focus and all, or the next tap sends an empty field.
+  function keepTyping(old, fresh) {
+    old.querySelectorAll("input[name]").forEach(function (input) {
+      const twin = fresh.querySelector("input[name='" + input.name + "']");
+      if (!twin) return;
+      if (input.value && !twin.value) twin.value = input.value;
+      if (document.activeElement === input) twin.focus();
+    });
+  }
+
   function drawMatch(matchId) {
     const state = states[matchId];
     if (!state) return;
@@ -140,7 +151,12 @@
       consent.append(newcomer, button("Add bowler", function () {
         const why = needsReason(card);
         const name = newcomer.value.trim();
-        if (!why || !name) return;
+        if (!why) return;
+        if (!name) {
+          T.say("Type the new bowler's name first.", "refused");
+          newcomer.focus();
+          return;
+        }
         T.rule("Add " + name + " to match " + matchId + "?\nReason: " + why, matchId, "add-bowler",
                { bowler: name, reason: why }, name + " added to match " + matchId);
       }, "add-bowler"));
@@ -181,6 +197,7 @@
     }
     live.append(Object.assign(el("a", "manual-link", "Manual entry for this match"),
                               { href: "/commissioner/manual-entry?match_id=" + encodeURIComponent(matchId) }));
+    keepTyping(card.live, live);
     card.live.replaceWith(live);
     card.live = live;
 

@@ -371,3 +371,20 @@ def test_the_board_says_who_is_up_and_the_pins_each_faces(app, service):
     assert (ann["frame"], ann["ball"], ann["standing"], ann["full_rack"]) == (1, 2, [7, 10], False)
     assert board["bowlers"]["Bob"]["standing"] == list(range(1, 11))
     assert board["consents"] == ["Ann", "Bob"]
+
+
+def test_a_newcomers_name_typed_at_the_desk_survives_a_push_that_redraws_the_card(
+        tablet, service):
+    # Every push redraws the match card's live part, where the newcomer's name is typed: the
+    # desk typed "Flo", a bowler's consent arrived meanwhile, and the tap sent an empty name.
+    service.create_match("late-1", {(5, 1): "Cy", (6, 1): "Di"}, games=1, actor="desk:test")
+    card = match_card(tablet, "late-1")
+    card.locator("button.consent[data-bowler=Cy]").wait_for()
+    card.locator("input.new-bowler").fill("Flo")
+    service.execute("late-1", c.ConsentToAnte("Cy", actor="bowler:Cy"))
+    card.locator("button.consent[data-bowler=Cy]", has_text="✔").wait_for()  # redrawn
+    assert card.locator("input.new-bowler").input_value() == "Flo"
+    card.locator("input[name=reason]").fill("arrived late")
+    card.locator("button.add-bowler").click()
+    card.locator("button.consent[data-bowler=Flo]").wait_for()
+    assert list(service.state("late-1").bowlers) == ["Cy", "Di", "Flo"]
