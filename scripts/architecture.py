@@ -19,6 +19,7 @@ import ast
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,8 +120,22 @@ def _internal(name: str, modules: Mapping[str, object]) -> str | None:
 def parsed(root: Path = ROOT, packages: Iterable[str] = PACKAGES,
            ) -> dict[str, tuple[Path, ast.Module]]:
     """Every module's file and syntax tree, by dotted name (each file read once)."""
-    return {name: (path, ast.parse(path.read_text(encoding="utf-8"), str(path)))
-            for name, path in module_files(root, packages).items()}
+    return {name: (path, _syntax_tree(path)) for name, path in module_files(root, packages).items()}
+
+
+def _syntax_tree(path: Path) -> ast.Module:
+    text = path.read_text(encoding="utf-8")
+    try:
+        return _parse(text)
+    except SyntaxError:
+        return ast.parse(text, str(path))  # raised again, naming the file
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> ast.Module:
+    """Parsed once per text: the layering tests read the same files many times, and their
+    copies of the tree (trees are only read, never changed)."""
+    return ast.parse(text)
 
 
 def imports_of(name: str, path: Path, tree: ast.Module,

@@ -133,7 +133,24 @@ def browser(chromium: Chromium):
         context.close()
 
 
+#: Fixtures that open a real Chromium: a test that takes one is in the slow tier.
+_BROWSER_FIXTURES = {"chromium", "browser", "module_browser"}
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items) -> None:
+    """Every test that drives a real Chromium is ``browser`` and ``slow``: the quick tier
+    (``-m "not slow and not bench"``, docs/performance.md "The suite") answers in minutes
+    without the pages, the whole suite and CI run them all.  Tried first, so that ``-m``
+    selects by these marks and the order below sees them."""
+    for item in items:
+        if _BROWSER_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
+    _deal_out_long_tests(items)
+
+
+def _deal_out_long_tests(items) -> None:
     """Under pytest-xdist, start each worker on its share of the long tests.
 
     ``--dist worksteal`` first hands worker ``i`` the ``i``-th of equal runs of the collected
