@@ -24,6 +24,7 @@ from alley_poker.service import AlleyService, open_service
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.service.league_desk import attach_scorer_seating, bowler_averages
 from alley_poker.service.odds import LiveOdds
+from alley_poker.service.odds_history import CentreKnowledgeSource
 from alley_poker.service.scheduler import centre_scheduler
 from drivers.base import LaneEvent
 
@@ -83,7 +84,9 @@ def open_worker_service(config: AlleyConfig, bus: Any) -> AlleyService:
                                 first_iterations=odds.first_estimate,
                                 processes=odds.processes,
                                 centre_average=odds.centre_average, service=service,
-                                averages=bowler_averages(seating.requests))
+                                averages=bowler_averages(seating.requests),
+                                knowledge=CentreKnowledgeSource(
+                                    service.repository.store, average=odds.centre_average))
     return service
 
 

@@ -92,27 +92,14 @@ def calibrate(config_path: Path | None, database_url: str | None, iterations: in
 def _stored_matches(config_path: Path | None, database_url: str | None):
     """The centre's matches with a result, from its event store."""
     from alley_poker.cli.ledger_database import database_of
-    from alley_poker.ledger.events import EventFormatError, event_from_record
-    from alley_poker.odds.calibration import PlayedMatch
+    from alley_poker.service.odds_history import played_matches
     from alley_poker.store.event_store import EventStore, StoreError
 
     url, centre = database_of(config_path, database_url)
-    matches = []
     try:
         with EventStore.open(url, centre=centre) as store:
-            for match_id in store.match_ids():
-                try:
-                    events = tuple(event_from_record(r) for r in store.load(match_id))
-                except EventFormatError as exc:
-                    click.echo(f"  skipping {match_id}: {exc}", err=True)
-                    continue
-                if not events or not any(e.type == "showdown" for e in events):
-                    continue
-                created = events[0]
-                league = created.data.get("league") or {}
-                # A league match's night, else the day it was created (UTC).
-                date = league.get("night_date") or created.at.date().isoformat()
-                matches.append(PlayedMatch(match_id, date, events, league.get("league_id")))
+            matches = played_matches(store, skipped=lambda match_id, exc: click.echo(
+                f"  skipping {match_id}: {exc}", err=True))
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     return matches, f"the centre '{centre}' at {url}"

@@ -37,13 +37,14 @@ from functools import cached_property
 from itertools import accumulate
 
 from alley_poker.bowling import Ball, Game, is_split
-from alley_poker.odds.leaves import SPLIT_CLASS, cluster, random_split
+from alley_poker.odds.leaves import SPLIT_CLASS, cluster, first_ball_cluster, random_split
 from alley_poker.odds.rates import (
     DEFAULT_FOUL,
     NO_OFFSETS,
     Rates,
     average_for,
     frame_moments,
+    rates_for,
     skill_for_average,
 )
 
@@ -53,6 +54,11 @@ AVERAGES = (30, 280)
 #: skill units: about 16 pins of average at 150, a game standard deviation of 28-29 pins with
 #: the balls' own chance).  docs/odds.md, "Game-to-game variation".
 FORM_SD = 0.07
+#: A game's form is rounded to this many steps per unit of skill (0.002: about half a pin of
+#: average, against a form's spread of 0.07): the rates of each step are worked out once
+#: and shared by every game bowled in it, and the rounding's own spread is 1/3,000 of the
+#: form's (docs/odds.md, "Game-to-game variation").
+FORM_GRID = 500
 _LEAVE_SIZES = range(1, 10)
 
 
@@ -124,9 +130,14 @@ class BowlerProfile:
         if self.in_form:
             return self
         base = rng.choice(self.members) if self.members else self
-        form = rng.gauss(0.0, base.form_sd) if base.form_sd > 0 else 0.0
-        return replace(base, name=self.name, average=self.average, handicap=self.handicap,
-                       skill=base.skill + form, form_sd=0.0, members=(), in_form=True)
+        step = round(rng.gauss(0.0, base.form_sd) * FORM_GRID) if base.form_sd > 0 else 0
+        forms = self._forms
+        drawn = forms.get((id(base), step))
+        if drawn is None:
+            drawn = forms[id(base), step] = replace(
+                base, name=self.name, average=self.average, handicap=self.handicap,
+                skill=base.skill + step / FORM_GRID, form_sd=0.0, members=(), in_form=True)
+        return drawn
 
     def ball(self, standing: frozenset[int],
              rng: random.Random) -> tuple[int, frozenset[int], bool, bool]:
@@ -159,7 +170,14 @@ class BowlerProfile:
 
     @cached_property
     def _rates(self) -> Rates:
-        return Rates(self.skill, self.offsets, self.foul_rate)
+        return rates_for(self.skill, self.offsets, self.foul_rate)
+
+    @cached_property
+    def _forms(self) -> dict[tuple[int, int], BowlerProfile]:
+        """The games' forms drawn so far, by member and step (:meth:`for_game`): a profile
+        lives for a state's runs, which draw the same few hundred forms thousands of times.
+        Keyed by the member's id: the members are this profile's own, kept as long as it."""
+        return {}
 
     @cached_property
     def _moments(self) -> tuple[float, float, float, float]:
@@ -207,31 +225,31 @@ class BowlerProfile:
         if rng.random() < rates.split:
             return random_split(rng)
         size = _LEAVE_SIZES[bisect(rates.leave_totals, rng.random() * rates.leave_totals[-1])]
-        for _ in range(20):
-            leave = cluster(rng, size)
-            if not is_split(leave):
-                return leave
-        return frozenset({10})
+        return first_ball_cluster(rng, size)
 
     def second_ball_leave(self, rng: random.Random, standing: frozenset[int]) -> frozenset[int]:
         """The pins a ball at ``standing`` (not a full rack) leaves; never a gutter."""
         if rng.random() < self.conversion_rate(standing):
             return frozenset()
-        pins = sorted(standing)
-        rng.shuffle(pins)
-        # 0 to all-but-one pins down, a clean miss half as likely as each count.
-        falling = rng.choices(range(len(pins)), cum_weights=_MISS_TOTALS[len(pins)])[0]
-        return frozenset(pins[falling:])
+        # 0 to all-but-one pins down, a clean miss half as likely as each count; which of
+        # the pins stay up is any choice of that many, each as likely.
+        totals = _MISS_TOTALS[len(standing)]
+        falling = bisect(totals, rng.random() * totals[-1])
+        return frozenset(rng.sample(sorted(standing), len(standing) - falling))
 
     def conversion_rate(self, standing: frozenset[int]) -> float:
         """How often this bowler clears ``standing``: single pins most, wide splits near
         never."""
-        split = SPLIT_CLASS.get(standing)
-        if split is None and len(standing) > 1 and is_split(standing):
-            split = "wide"
         if self.members:
             return sum(m.conversion_rate(standing) for m in self.members) / len(self.members)
-        return self._rates.conversion(standing, split)
+        rates = self._rates
+        chance = rates._cleared.get(standing)
+        if chance is None:
+            split = SPLIT_CLASS.get(standing)
+            if split is None and len(standing) > 1 and is_split(standing):
+                split = "wide"
+            chance = rates.cleared(standing, split)
+        return chance
 
 
 _MISS_TOTALS = {n: list(accumulate([1] + [2] * (n - 1))) for n in range(1, 11)}

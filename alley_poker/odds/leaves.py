@@ -13,9 +13,10 @@ second generator's fallbacks.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from itertools import accumulate
 
-from alley_poker.bowling import PINS
+from alley_poker.bowling import PINS, is_split
 
 #: Pins that touch on the deck (diagonal neighbours), so a leave grows as real leaves do.
 NEIGHBOURS: dict[int, tuple[int, ...]] = {
@@ -62,6 +63,55 @@ def cluster(rng: random.Random, size: int) -> frozenset[int]:
     return frozenset(leave)
 
 
+
+
+#: How many times a first ball's cluster is drawn again when it came out a split (the split
+#: share has its own rate); after that many the leave is the 10 pin.
+CLUSTER_TRIES = 20
+
+
+def _cluster_chances(size: int) -> dict[frozenset[int], float]:
+    """The exact chance of each leave :func:`cluster` grows to at ``size`` pins: its seed
+    pin by weight, then each pin added uniformly from the sorted frontier."""
+    total = _SEED_TOTALS[-1]
+    chances = {frozenset({pin}): weight / total for pin, weight in _LEAVE_SEEDS}
+    for _ in range(size - 1):
+        grown: dict[frozenset[int], float] = {}
+        for leave, chance in chances.items():
+            frontier = {n for pin in leave for n in NEIGHBOURS[pin]} - leave or PINS - leave
+            for pin in frontier:
+                bigger = leave | {pin}
+                grown[bigger] = grown.get(bigger, 0.0) + chance / len(frontier)
+        chances = grown
+    return chances
+
+
+def _first_ball_clusters(size: int) -> tuple[tuple[frozenset[int], ...], list[float]]:
+    """The leaves a first ball's cluster of ``size`` pins is, with running totals of their
+    chances: a cluster drawn again while it is a split, up to :data:`CLUSTER_TRIES` times,
+    then the 10 pin (what drawing clusters one by one gives, in one draw)."""
+    chances = _cluster_chances(size)
+    split = sum(chance for leave, chance in chances.items() if is_split(leave))
+    kept = sorted((sorted(leave), chance) for leave, chance in chances.items()
+                  if not is_split(leave))
+    leaves = [frozenset(leave) for leave, _ in kept]
+    weights = [chance / (1 - split) * (1 - split ** CLUSTER_TRIES) for _, chance in kept]
+    if split > 0:
+        leaves.append(frozenset({10}))
+        weights.append(split ** CLUSTER_TRIES)
+    return tuple(leaves), list(accumulate(weights))
+
+
+_FIRST_BALL_CLUSTERS = {size: _first_ball_clusters(size) for size in range(1, 10)}
+
+
+def first_ball_cluster(rng: random.Random, size: int) -> frozenset[int]:
+    """A first ball's leave of ``size`` neighbouring pins that is no split: one draw from
+    the exact chances of growing clusters (:func:`cluster`) until one is not a split."""
+    leaves, totals = _FIRST_BALL_CLUSTERS[size]
+    return leaves[bisect(totals, rng.random() * totals[-1])]
+
+
 def random_split(rng: random.Random) -> frozenset[int]:
     """One of the splits of real lanes, as often as it happens."""
-    return rng.choices(SPLIT_LEAVES, cum_weights=SPLIT_TOTALS)[0]
+    return SPLIT_LEAVES[bisect(SPLIT_TOTALS, rng.random() * SPLIT_TOTALS[-1])]

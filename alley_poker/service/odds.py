@@ -71,8 +71,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alley_poker.ledger import MatchState
-from alley_poker.odds import ENGINES, CentreAverages, WarmRuns, win_odds
+from alley_poker.odds import ENGINES, CentreAverages, WarmRuns, profiles_for, win_odds
 from alley_poker.service.bus import EventBus
+from alley_poker.service.odds_history import CentreKnowledge
 
 log = logging.getLogger(__name__)
 
@@ -98,17 +99,36 @@ _BALLS_PER_GAME = 17
 #: The runs' balls each process keeps from one state of a match to the next (a process of
 #: the pool, or the one process when ``processes=0``).
 WARM = WarmRuns()
+#: The bowlers' models each process learnt for a match state, by (match, event number): a
+#: state's chunks all use them, and learning them from a regular's history takes
+#: milliseconds a bowler.  The oldest are forgotten.
+_PROFILES: dict[tuple[str, int], dict] = {}
+_PROFILES_KEPT = 64
 
 
 def odds_chunk(state: MatchState, iterations: int, chunk: int, centre_average: int,
-               averages: Mapping[str, int] | None = None, engine: str = "fast") -> dict | None:
+               averages: Mapping[str, int] | None = None, engine: str = "fast",
+               known: tuple[CentreAverages, Mapping, Mapping] | None = None) -> dict | None:
     """One chunk of runs of ``state`` (runs in a pool process): the runs' total wins and
     cents per bowler, or the exact result (``exact``), or odds enumerated exactly
     (``enumerated``: wins and cents are then the chances and the expected cents), or None
-    when the match is not live."""
+    when the match is not live.  ``known`` is what the centre knows
+    (:mod:`alley_poker.service.odds_history`): its prior, and the bowlers' games from
+    settled matches and leagues; without it, a centre averaging ``centre_average``."""
     started, cpu = time.perf_counter(), time.process_time()
+    if known is None:
+        centre, profiles = CentreAverages(average=centre_average), None
+    else:
+        centre, history, leagues = known
+        key = (state.match_id, state.seq)
+        profiles = _PROFILES.get(key)
+        if profiles is None:
+            profiles = _PROFILES[key] = profiles_for(state.balls, centre, averages,
+                                                     leagues=leagues, history=history)
+            while len(_PROFILES) > _PROFILES_KEPT:
+                _PROFILES.pop(next(iter(_PROFILES)))
     odds = win_odds(state, iterations=iterations, seed=state.seq * _SEED_STRIDE + chunk,
-                    centre=CentreAverages(average=centre_average), averages=averages,
+                    centre=centre, averages=averages, profiles=profiles,
                     engine=engine, warm=WARM if engine == "fast" else None)
     if odds is None:
         return None
@@ -180,7 +200,8 @@ class LiveOdds:
                  first_iterations: int | None = None, processes: int = 1,
                  centre_average: int = 150, service: Any = None,
                  averages: Callable[[MatchState], Mapping[str, int]] | None = None,
-                 settled_error: float = SETTLED_ERROR, engine: str = "fast"):
+                 settled_error: float = SETTLED_ERROR, engine: str = "fast",
+                 knowledge: Callable[[], CentreKnowledge] | None = None):
         if first_iterations is None:
             first_iterations = min(400, iterations)
         if first_iterations < 1:
@@ -207,6 +228,10 @@ class LiveOdds:
         # thread, never by the thread that ran the ball.
         self._averages_of = averages
         self._averages: dict[str, Mapping[str, int]] = {}
+        # What the centre's settled matches say of its bowlers (odds_history), asked by a
+        # worker thread for each match's first chunk.
+        self._knowledge_of = knowledge
+        self._known: dict[str, tuple[CentreAverages, Mapping, Mapping] | None] = {}
         self.centre_average = centre_average
         self.service = service
         self.computed = 0
@@ -278,6 +303,7 @@ class LiveOdds:
             self._jobs.pop(match_id, None)
             self._run_seconds.pop(match_id, None)
             self._averages.pop(match_id, None)
+            self._known.pop(match_id, None)
 
     def latest(self, match_id: str) -> dict | None:
         """The last odds computed for the match (for an event ``seq`` at most its own)."""
@@ -324,7 +350,8 @@ class LiveOdds:
                     return
             job, number, size = picked
             try:
-                chunk = self._compute(job.state, size, number, self._known_averages(job))
+                chunk = self._compute(job.state, size, number, self._known_averages(job),
+                                      self._known_centre(job))
             except Exception:
                 if not self._stopped:  # at stop, the pool's processes end under their chunks
                     log.exception("odds of match %s at #%s failed", job.match_id,
@@ -401,15 +428,30 @@ class LiveOdds:
             self._averages[job.match_id] = known
         return known
 
+    def _known_centre(self, job: _Job) -> tuple[CentreAverages, Mapping, Mapping] | None:
+        """The centre's prior and the match's bowlers' history, read once per match."""
+        if self._knowledge_of is None:
+            return None
+        if job.match_id not in self._known:
+            try:
+                knowledge = self._knowledge_of()
+                self._known[job.match_id] = (knowledge.centre,
+                                             *knowledge.for_bowlers(job.state.bowlers))
+            except Exception:  # the odds go on from the centre's average
+                log.exception("the centre's knowledge for match %s", job.match_id)
+                self._known[job.match_id] = None
+        return self._known[job.match_id]
+
     def _compute(self, state: MatchState, iterations: int, number: int,
-                 averages: Mapping[str, int]) -> dict | None:
+                 averages: Mapping[str, int],
+                 known: tuple[CentreAverages, Mapping, Mapping] | None = None) -> dict | None:
         if self._pool is None:
             return odds_chunk(state, iterations, number, self.centre_average, averages,
-                              self.engine)
+                              self.engine, known)
         pool = self._pool
         try:
             return pool.submit(odds_chunk, state, iterations, number,
-                               self.centre_average, averages, self.engine).result()
+                               self.centre_average, averages, self.engine, known).result()
         except BrokenProcessPool:
             # A pool process died (killed, out of memory): a new pool, so the odds go on for
             # the rest of the night; this chunk is lost.

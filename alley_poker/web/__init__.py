@@ -24,6 +24,7 @@ from alley_poker.service.health import FeedStatusBoard
 from alley_poker.service.league_desk import bowler_averages, open_league_desk
 from alley_poker.service.night_close import NightCloseBoard
 from alley_poker.service.odds import LiveOdds
+from alley_poker.service.odds_history import CentreKnowledgeSource
 from alley_poker.store.api_tokens import ApiTokenStore
 from alley_poker.store.kiosk_devices import KioskDeviceStore
 from alley_poker.store.phone_links import PhoneLinkStore
@@ -179,7 +180,10 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
                                 first_iterations=None if first is None else int(first),
                                 processes=int(app.config["ODDS_PROCESSES"]),
                                 centre_average=int(app.config["ODDS_CENTRE_AVERAGE"]),
-                                service=service, averages=_league_averages(app))
+                                service=service, averages=_league_averages(app),
+                                knowledge=CentreKnowledgeSource(
+                                    service.repository.store,
+                                    average=int(app.config["ODDS_CENTRE_AVERAGE"])))
     return app
 
 

@@ -89,16 +89,25 @@ def test_each_match_is_predicted_at_its_points_in_order():
 @pytest.mark.slow
 def test_on_the_second_generators_held_out_matches_no_bin_is_off_by_more_than_5_points():
     # docs/odds.md has the full run (alley-poker odds calibrate --generated); this is a
-    # smaller one of the same kind: beyond its sampling error (the bin's Wilson interval),
-    # no well-filled bin may be off by more than 5 points, and the odds beat 1/n.
+    # smaller one of the same kind: beyond its sampling error, no well-filled bin may be off
+    # by more than 5 points, and the odds beat 1/n.  The sampling error of a bin counts its
+    # matches, not its predictions: the predictions of one match (its bowlers, at four
+    # points) share its balls and are far from independent, so an interval over predictions
+    # is too narrow (two runs of the same model with different random streams put one
+    # 33-prediction bin at 0.29 and then at 0.50 observed, at the same Brier score, 0.064).
+    # And the bins are checked together: each at 1 - 0.05 / bins (Bonferroni).
     matches = generated_matches(seed=11, nights=8, bowlers=30)
-    report = Report.of(held_out_predictions(matches, iterations=100))
+    predictions = held_out_predictions(matches, iterations=100)
+    report = Report.of(predictions)
     assert report.predictions > 400
     assert report.brier < 0.75 * report.naive_brier
-    for row in report.bins:
-        if row.count >= 30:
-            low, high = row.interval
-            assert low - 0.05 <= row.predicted <= high + 0.05, row
+    checked = [row for row in report.bins if row.count >= 30]
+    z = statistics.NormalDist().inv_cdf(1 - 0.05 / (2 * len(checked)))
+    for row in checked:
+        inside = {p.match_id for p in predictions
+                  if min(int(p.predicted * 10), 9) == round(row.low * 10)}
+        low, high = wilson(row.observed * len(inside), len(inside), z)
+        assert low - 0.05 <= row.predicted <= high + 0.05, (row, len(inside))
 
 
 def test_the_command_reads_the_centres_settled_matches(tmp_path):

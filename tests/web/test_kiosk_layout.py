@@ -141,13 +141,24 @@ def test_only_new_cards_animate_and_cards_at_rest_are_fully_opaque(browser, team
     assert settled and all(card == ["1", "none", 0] for card in settled)
 
     before = page.locator("section.bowler[data-bowler=Bob] .card").count()
+    # A dealt card is marked only until its animation ends, which on a busy machine can be
+    # before the test reads the page: the mark is watched for as the page makes it.
+    page.evaluate("""() => {
+        window.bobDealt = 0;
+        new MutationObserver(() => {
+            const marked = document.querySelectorAll(
+                'section.bowler[data-bowler=Bob] .card.dealt').length;
+            window.bobDealt = Math.max(window.bobDealt, marked);
+        }).observe(document.body, {childList: true, subtree: true, attributes: true,
+                                   attributeFilter: ["class"]});
+    }""")
     service.execute("m1", c.RecordBall("Bob", 1, 10, actor="feed:test"))
     page.wait_for_function(
         f"document.querySelectorAll('section.bowler[data-bowler=Bob] .card').length > {before}")
     # The other bowlers' cards were redrawn but not dealt: no fade, no movement.
     others = page.evaluate(at_rest, "section.bowler:not([data-bowler=Bob]) .card")
     assert others and all(card == ["1", "none", 0] for card in others)
-    assert page.locator("section.bowler[data-bowler=Bob] .card.dealt").count() >= 1
+    assert page.evaluate("window.bobDealt") >= 1
 
     page.wait_for_function("document.querySelectorAll('.card.dealt').length === 0",
                            timeout=2000)
