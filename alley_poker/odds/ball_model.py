@@ -56,8 +56,8 @@ AVERAGES = (30, 280)
 FORM_SD = 0.07
 #: A game's form is rounded to this many steps per unit of skill (0.002: about half a pin of
 #: average, against a form's spread of 0.07): the rates of each step are worked out once
-#: and shared by every game bowled in it, and the rounding's own spread is 1/3,000 of the
-#: form's (docs/odds.md, "Game-to-game variation").
+#: and shared by every game bowled in it, and the rounding adds a variance of 1/15,000 of
+#: the form's (docs/odds.md, "Game-to-game variation").
 FORM_GRID = 500
 _LEAVE_SIZES = range(1, 10)
 
