@@ -18,10 +18,10 @@ The odds come in steps, so a screen gets them at once and they then settle:
   ``iterations`` runs were made.  A match whose outcome is nearly certain settles in a few
   hundred runs; a close one takes up to ``iterations``.
 
-Worker threads hand each chunk (:func:`alley_poker.odds.win_odds` with a seed of its own: the
-fast engine, whose runs' balls each pool process keeps from one ball to the next in
-:data:`WARM`, so a ball's odds start warm; once only the cards are left, the odds are
-enumerated exactly and settle at once) to a pool of processes, so the simulation never
+Worker threads hand each chunk (:func:`alley_poker.service.odds_pool.odds_chunk`: the fast
+engine with a seed of its own, whose runs' balls each pool process keeps from one ball to the
+next, so a ball's odds start warm; once only the cards are left, the odds are enumerated
+exactly and settle at once) to a pool of processes, so the simulation never
 competes with the balls for the interpreter's lock (with ``processes=0`` a thread computes
 them: tests, tiny centres).  Every publication is kept as the match's latest odds and
 published on the bus, topic ``match:<id>``, kind ``odds``; the web layer pushes it to the
@@ -54,15 +54,10 @@ True
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import math
 import multiprocessing
-import os
-import signal
-import sys
 import threading
-import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -71,15 +66,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alley_poker.ledger import MatchState
-from alley_poker.odds import ENGINES, CentreAverages, WarmRuns, profiles_for, win_odds
+from alley_poker.odds import ENGINES, CentreAverages
 from alley_poker.service.bus import EventBus
 from alley_poker.service.odds_history import CentreKnowledge
+from alley_poker.service.odds_pool import odds_chunk, start_pool_process
 
 log = logging.getLogger(__name__)
 
-#: A chunk's seed: the state's event number and the chunk's number (runs of different
-#: chunks, and of the states before and after a ball, never share a seed).
-_SEED_STRIDE = 1_000_003
 #: How long one chunk should take: the first estimate is one chunk per process, so this is
 #: about how long a screen waits for it when the pool is free.
 CHUNK_SECONDS = 0.1
@@ -94,54 +87,6 @@ SETTLED_ERROR = 0.0045
 _GUESS_PER_BALL, _GUESS_PER_RUN = 10e-6, 1e-4
 #: Balls in a game, near enough, to guess how many are left.
 _BALLS_PER_GAME = 17
-
-
-#: The runs' balls each process keeps from one state of a match to the next (a process of
-#: the pool, or the one process when ``processes=0``).
-WARM = WarmRuns()
-#: The bowlers' models each process learnt for a match state, by (match, event number): a
-#: state's chunks all use them, and learning them from a regular's history takes
-#: milliseconds a bowler.  The oldest are forgotten.
-_PROFILES: dict[tuple[str, int], dict] = {}
-_PROFILES_KEPT = 64
-
-
-def odds_chunk(state: MatchState, iterations: int, chunk: int, centre_average: int,
-               averages: Mapping[str, int] | None = None, engine: str = "fast",
-               known: tuple[CentreAverages, Mapping, Mapping] | None = None) -> dict | None:
-    """One chunk of runs of ``state`` (runs in a pool process): the runs' total wins and
-    cents per bowler, or the exact result (``exact``), or odds enumerated exactly
-    (``enumerated``: wins and cents are then the chances and the expected cents), or None
-    when the match is not live.  ``known`` is what the centre knows
-    (:mod:`alley_poker.service.odds_history`): its prior, and the bowlers' games from
-    settled matches and leagues; without it, a centre averaging ``centre_average``."""
-    started, cpu = time.perf_counter(), time.process_time()
-    if known is None:
-        centre, profiles = CentreAverages(average=centre_average), None
-    else:
-        centre, history, leagues = known
-        key = (state.match_id, state.seq)
-        profiles = _PROFILES.get(key)
-        if profiles is None:
-            profiles = _PROFILES[key] = profiles_for(state.balls, centre, averages,
-                                                     leagues=leagues, history=history)
-            while len(_PROFILES) > _PROFILES_KEPT:
-                _PROFILES.pop(next(iter(_PROFILES)))
-    odds = win_odds(state, iterations=iterations, seed=state.seq * _SEED_STRIDE + chunk,
-                    centre=centre, averages=averages, profiles=profiles,
-                    engine=engine, warm=WARM if engine == "fast" else None)
-    if odds is None:
-        return None
-    if odds.enumerated:
-        return {"exact": False, "enumerated": True, "iterations": odds.iterations,
-                "seconds": time.perf_counter() - started, "cpu": time.process_time() - cpu,
-                "wins": {name: b.win for name, b in odds.bowlers.items()},
-                "cents": {name: b.expected_cents for name, b in odds.bowlers.items()}}
-    return {"exact": odds.exact, "iterations": odds.iterations,
-            "seconds": time.perf_counter() - started, "cpu": time.process_time() - cpu,
-            "wins": {name: b.win * max(odds.iterations, 1) for name, b in odds.bowlers.items()},
-            "cents": {name: b.expected_cents * max(odds.iterations, 1)
-                      for name, b in odds.bowlers.items()}}
 
 
 @dataclass(eq=False)
@@ -463,7 +408,7 @@ class LiveOdds:
     def _new_pool(self) -> Executor:
         return ProcessPoolExecutor(self.processes,
                                    mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_start_pool_process)
+                                   initializer=start_pool_process)
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until every request so far is computed to the end (tests, benchmarks)."""
@@ -489,23 +434,6 @@ class LiveOdds:
             for process in processes:
                 if process.is_alive():
                     process.terminate()
-
-
-#: How much lower the pool's processes run than the balls (``nice``: 0 to 19).
-POOL_NICENESS = 10
-
-
-def _start_pool_process() -> None:
-    """A pool process runs below the balls, and ends with the process that needs its odds:
-    a server stopped or killed (even by SIGKILL) must not leave a core busy computing odds
-    nobody will see."""
-    os.nice(POOL_NICENESS)
-    if sys.platform.startswith("linux"):
-        # PR_SET_PDEATHSIG: SIGTERM when the thread that started this process ends (a
-        # LiveOdds worker thread, which lives as long as the odds or the whole process).
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
-        if os.getppid() == 1:  # it ended before the signal was asked for
-            os._exit(0)
 
 
 def _guess_run_seconds(state: MatchState) -> float:
