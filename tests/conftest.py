@@ -143,14 +143,19 @@ def pytest_collection_modifyitems(config, items) -> None:
     (``-m "not slow and not bench"``, docs/performance.md "The suite") answers in minutes
     without the pages, the whole suite and CI run them all.  Tried first, so that ``-m``
     selects by these marks and the order below sees them."""
+    # The long tests are dealt out as they were marked before the browser tests joined the
+    # slow tier: a browser test takes seconds, not minutes, and a hundred of them at the
+    # front of every worker's run crowd the two cores with Chromium at once.
+    long = [item for item in items if item.get_closest_marker("slow")
+            or item.get_closest_marker("bench")]
     for item in items:
         if _BROWSER_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.slow)
-    _deal_out_long_tests(items)
+    _deal_out_long_tests(items, long)
 
 
-def _deal_out_long_tests(items) -> None:
+def _deal_out_long_tests(items, long) -> None:
     """Under pytest-xdist, start each worker on its share of the long tests.
 
     ``--dist worksteal`` first hands worker ``i`` the ``i``-th of equal runs of the collected
@@ -163,8 +168,6 @@ def _deal_out_long_tests(items) -> None:
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
     if workers < 2:
         return
-    long = [item for item in items if item.get_closest_marker("slow")
-            or item.get_closest_marker("bench")]
     if not long:
         return
     chosen = set(long)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -43,6 +44,11 @@ from tests.service.league_night_runner import (
 )
 
 pytestmark = pytest.mark.slow
+
+#: The traceback of a pool process spawned by a serve killed before it could hand over.
+_ORPHANED_SPAWN = re.compile(
+    r"Traceback \(most recent call last\):\n(?:  .*\n)*?.*spawn_main\n(?:  .*\n)*"
+    r"EOFError: Ran out of input\n")
 
 KILLS = 20
 SPEED = 40.0  # simulated seconds per real second: a 3-game night in about a minute
@@ -171,8 +177,11 @@ def test_serve_killed_twenty_times_in_a_league_night_loses_and_repeats_no_ball(t
         serve.kill()
         writer.stop()
 
-    log = log_path.read_text(errors="replace")
-    assert "Traceback" not in log, log[-3000:]
+    # An odds pool process being spawned when its serve was SIGKILLed finds its parent's
+    # pipe empty and says so on the log they share (multiprocessing's own start-up, before
+    # any of our code runs in it; the orphan then ends): that is the kill, not a fault.
+    log = re.sub(_ORPHANED_SPAWN, "", log_path.read_text(errors="replace"))
+    assert "Traceback" not in log, log[log.find("Traceback") - 200:][:3000]
     balls = audit(states, night)  # names the first ball lost or repeated
     assert finished
     # The first start is not a restart; its figure is shown apart.
