@@ -36,8 +36,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import accumulate
 
-from alley_poker.bowling import Ball, Game, is_split
-from alley_poker.odds.leaves import SPLIT_CLASS, cluster, first_ball_cluster, random_split
+from alley_poker.bowling import Ball, Game
+from alley_poker.odds.leaves import cluster, first_ball_cluster, random_split
 from alley_poker.odds.rates import (
     DEFAULT_FOUL,
     NO_OFFSETS,
@@ -242,14 +242,7 @@ class BowlerProfile:
         never."""
         if self.members:
             return sum(m.conversion_rate(standing) for m in self.members) / len(self.members)
-        rates = self._rates
-        chance = rates._cleared.get(standing)
-        if chance is None:
-            split = SPLIT_CLASS.get(standing)
-            if split is None and len(standing) > 1 and is_split(standing):
-                split = "wide"
-            chance = rates.cleared(standing, split)
-        return chance
+        return self._rates.cleared(standing)
 
 
 _MISS_TOTALS = {n: list(accumulate([1] + [2] * (n - 1))) for n in range(1, 11)}

@@ -37,6 +37,7 @@ import math
 from functools import lru_cache
 from itertools import accumulate
 
+from alley_poker.bowling import is_split
 from alley_poker.odds.leaves import SPLIT_CLASS, SPLITS
 
 #: The rates a bowler's own balls can move, in the order of a profile's ``offsets``.
@@ -105,11 +106,14 @@ class Rates:
         self.multi = o_multi
         self._cleared: dict[frozenset[int], float] = {}
 
-    def cleared(self, standing: frozenset[int], split: str | None) -> float:
-        """:meth:`conversion`, worked out once per leave (a simulation meets the same few
-        dozen leaves thousands of times)."""
+    def cleared(self, standing: frozenset[int]) -> float:
+        """:meth:`conversion` of ``standing`` with its split class, worked out once per
+        leave (a simulation meets the same few dozen leaves thousands of times)."""
         chance = self._cleared.get(standing)
         if chance is None:
+            split = SPLIT_CLASS.get(standing)
+            if split is None and len(standing) > 1 and is_split(standing):
+                split = "wide"
             chance = self._cleared[standing] = self.conversion(standing, split)
         return chance
 
