@@ -103,6 +103,11 @@ class HandJudge:
                 wild += 1
             else:
                 dead += 1
+        return self._coded(hand, count, wild, dead)
+
+    def _coded(self, hand: int, count: int, wild: int, dead: int) -> int:
+        """The value of the natural cards encoded as ``hand`` (``count`` of them) beside
+        ``wild`` good jokers and ``dead`` bad ones."""
         # Jokers are told apart above the cards' own fields.
         cache_key = hand | (wild << 2 | dead) << _JOKERS_SHIFT
         value = self._cache.get(cache_key)
@@ -121,15 +126,54 @@ class HandJudge:
 
     def automatic_loss(self, hand: list[int], good: int) -> int:
         """The card whose loss leaves the strongest hand; between equals, the lowest card
-        (as the evaluator's cards order: rank, then suit; a joker lowest, BJ below GJ)."""
-        best_value = best_low = best = None
-        for index, card in enumerate(hand):
-            value = self.key(hand[:index] + hand[index + 1:], good)
-            low = CARD_ORDER[card] if card < JOKER_A else (-1 if card == good else -2)
-            if best is None or value > best_value or (value == best_value and low < best_low):
-                best_value, best_low, best = value, low, card
-        if best is None:
+        (as the evaluator's cards order: rank, then suit; a joker lowest, BJ below GJ).
+
+        Losing a card never makes a hand stronger (the evaluator values the best five
+        cards a hand can make, and a hand without a card can make fewer), so no loss
+        leaves more than the whole hand is worth.  The cards are therefore tried lowest
+        first, and the first whose loss leaves the hand's whole value is the choice: the
+        strongest, and the lowest of the equals.  A big hand almost always has one among
+        its lowest cards (outside its best five), so one or two evaluations replace one
+        per card.  When none does (a short hand: every card counts), every card has been
+        tried and the best is taken, as :func:`alley_poker.ledger.values.automatic_loss`
+        takes it (the tests compare the two on random hands under every option).
+        """
+        code = EMPTY_HAND
+        naturals: list[int] = []
+        wild = dead = 0
+        for card in hand:
+            if card < JOKER_A:
+                code += CARD_CODE[card]
+                naturals.append(card)
+            elif card == good:
+                wild += 1
+            else:
+                dead += 1
+        if not hand:
             raise ValueError("no card to lose")
+        count = len(naturals)
+        whole = self._coded(code, count, wild, dead)
+        bad = JOKER_B if good == JOKER_A else JOKER_A
+        best_value = best = None
+        # The bad joker, the good one, then the natural cards, lowest first.
+        if dead:
+            value = self._coded(code, count, wild, dead - 1)
+            if value == whole:
+                return bad
+            best_value, best = value, bad
+        if wild:
+            value = self._coded(code, count, wild - 1, dead)
+            if value == whole:
+                return good
+            if best is None or value > best_value:
+                best_value, best = value, good
+        naturals.sort(key=CARD_ORDER.__getitem__)
+        for card in naturals:
+            value = self._coded(code - CARD_CODE[card], count - 1, wild, dead)
+            if value == whole:
+                return card
+            if best is None or value > best_value:
+                best_value, best = value, card
         return best
 
     def value(self, hand: list[int], good: int, acquired: int, first_drawn: int) -> int:
