@@ -36,6 +36,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from alley_poker.odds.ball_tables import ball_table
 from alley_poker.odds.compact import FULL_RACK, MASK_PINS, PIN_MASK, POPCOUNT, Position
 
 
@@ -95,6 +96,8 @@ def seat_script(pos: Position, seat: int, profile, rng: random.Random,
     full_rack_gutters = rules.full_rack_gutters
     strike_cards, spare_cards = rules.strike_cards, rules.spare_cards
     form = profile.for_game(rng)
+    table = ball_table(form)
+    uniform = rng.random
     frame, number, full, mask, first = pos.frame, pos.ball, pos.full_rack, pos.standing, \
         pos.rack_first
     if mask < 0:
@@ -105,12 +108,15 @@ def seat_script(pos: Position, seat: int, profile, rng: random.Random,
     head = ((game + 1) << 4 | frame) << 4 | seat
     while True:
         count = POPCOUNT[mask]
-        pins, leave, foul, gutter = form.ball(MASK_PINS[mask], rng)
-        if foul:
-            pins, after, left = 0, mask, count
+        if table is not None:
+            pins, after, foul, gutter = table.ball(mask, uniform)
         else:
-            after = PIN_MASK[leave]
-            left = count - pins
+            pins, leave, foul, gutter = form.ball(MASK_PINS[mask], rng)
+            if foul:
+                pins, after = 0, mask
+            else:
+                after = PIN_MASK[leave]
+        left = count - pins
         strike = full and not foul and pins == 10
         spare = first and not foul and left == 0
         if frame < 10:
@@ -146,6 +152,7 @@ def seat_script(pos: Position, seat: int, profile, rng: random.Random,
                 if game >= games:
                     return events, series
                 form = profile.for_game(rng)
+                table = ball_table(form)
                 frame, in_game, credited = 1, 0, []
             else:
                 frame += 1
