@@ -37,12 +37,13 @@ True
 from __future__ import annotations
 
 from bisect import bisect
+from collections import Counter
 from itertools import accumulate
 from math import comb
 
 from alley_poker.odds.ball_model import BowlerProfile
-from alley_poker.odds.compact import FULL_RACK, MASK_PINS, PIN_MASK, POPCOUNT
-from alley_poker.odds.leaves import _FIRST_BALL_CLUSTERS, SPLIT_LEAVES, SPLIT_TOTALS
+from alley_poker.odds.compact import FULL_RACK, MASK_PINS, PIN_MASK, POPCOUNT, SPLIT
+from alley_poker.odds.leaves import _FIRST_BALL_CLUSTERS, SPLIT_CLASS, SPLIT_LEAVES, SPLIT_TOTALS
 from alley_poker.odds.rates import Rates
 
 #: Past the last running total: ``random()`` is below 1, so a bisect always finds a place
@@ -57,6 +58,37 @@ _KIND_LEAVES: tuple[tuple[tuple[int, ...], list[float]], ...] = (
     *((tuple(PIN_MASK[leave] for leave in _FIRST_BALL_CLUSTERS[size][0]),
        _FIRST_BALL_CLUSTERS[size][1]) for size in range(1, 10)),
 )
+
+
+_SEVEN_TEN = PIN_MASK[frozenset({7, 10})]
+
+
+def _conversion_class(mask: int) -> tuple[int, str | None, bool]:
+    """What a leave's conversion depends on, as ``Rates.cleared`` reads it: how many pins,
+    the split class (a split the table of splits does not name is wide), the 7-10."""
+    split = SPLIT_CLASS.get(MASK_PINS[mask])
+    if split is None and POPCOUNT[mask] > 1 and SPLIT[mask]:
+        split = "wide"
+    return POPCOUNT[mask], split, mask == _SEVEN_TEN
+
+
+#: Each leave's conversion class, by mask.
+_CLASS_OF: tuple[tuple[int, str | None, bool], ...] = tuple(
+    _conversion_class(mask) for mask in range(FULL_RACK + 1))
+
+
+def _kind_classes(leaves: tuple[int, ...], totals: list[float]) -> dict:
+    """The chance of each conversion class among one kind's leaves."""
+    chances: Counter = Counter()
+    previous = 0.0
+    for leave, total in zip(leaves, totals, strict=True):
+        chances[_CLASS_OF[leave]] += (total - previous) / totals[-1]
+        previous = total
+    return chances
+
+
+#: For each kind of first-ball leave (as :data:`_KIND_LEAVES`), its conversion classes.
+_KIND_CLASSES = tuple(_kind_classes(leaves, totals) for leaves, totals in _KIND_LEAVES)
 
 
 def _miss_leaves(mask: int) -> tuple[tuple[int, ...], list[float]]:
@@ -81,7 +113,8 @@ _MISSES: list[tuple[tuple[int, ...], list[float]] | None] = [None] * (FULL_RACK 
 class BallTable:
     """One game's form as running totals over ``random()`` (see the module)."""
 
-    __slots__ = ("_rates", "foul", "gutter", "kinds", "later", "strike")
+    __slots__ = ("_by_class", "_frames", "_rates", "foul", "gutter", "kinds", "later",
+                 "shares", "strike")
 
     def __init__(self, rates: Rates):
         self._rates = rates
@@ -91,18 +124,31 @@ class BallTable:
         leave = 1 - self.strike
         shares = [rates.split] + [(1 - rates.split) * size / rates.leave_totals[-1]
                                   for size in rates.leave_sizes]
+        self.shares = shares
         kinds = [self.strike + leave * total for total in accumulate(shares)]
         kinds[-1] = _END
         self.kinds = kinds
-        #: For each leave (by mask): the running totals of foul, gutter and clearing it.
+        #: For each leave (by mask): the running totals of foul and gutter, and clearing it.
         self.later: list[tuple[float, float] | None] = [None] * (FULL_RACK + 1)
+        self._by_class: dict[tuple, tuple[float, float]] = {}
+        self._frames: tuple[tuple[tuple, ...], list[float]] | None = None
 
     def _later(self, mask: int) -> tuple[float, float]:
-        rates = self._rates
-        gutter = rates.foul + rates.gutter2
-        clear = gutter + (1 - gutter) * rates.cleared(MASK_PINS[mask])
-        self.later[mask] = totals = (gutter, clear)
+        cls = _CLASS_OF[mask]
+        totals = self._by_class.get(cls)
+        if totals is None:
+            rates = self._rates
+            gutter = rates.foul + rates.gutter2
+            clear = gutter + (1 - gutter) * rates.conversion_of(*cls)
+            totals = self._by_class[cls] = (gutter, clear)
+        self.later[mask] = totals
         return totals
+
+    def frames(self) -> tuple[tuple[tuple, ...], list[float]]:
+        """Frames 1-9 from a fresh rack, whole: :func:`frame_table`."""
+        if self._frames is None:
+            self._frames = frame_table(self)
+        return self._frames
 
     def ball(self, mask: int, random) -> tuple[int, int, bool, bool]:
         """A ball at the pins ``mask`` (:data:`~alley_poker.odds.compact.FULL_RACK`: a fresh
@@ -134,6 +180,64 @@ def _miss_table(mask: int) -> tuple[tuple[int, ...], list[float]]:
     return table
 
 
+#: What a frame was, as :func:`frame_table` gives it.
+OPEN, SPARE, STRIKE = range(3)
+
+
+def frame_table(table: BallTable) -> tuple[tuple[tuple, ...], list[float]]:
+    """Every way a frame of frames 1-9 can go from a fresh rack, with running totals of
+    their chances, for the fast engine to draw a whole frame with one ``random()``.
+
+    A frame is ``(kind, first ball's pins, second ball's pins, first ball a gutter, second
+    ball a gutter)``: all that the cards and the score read of it (a foul credits 0 and
+    moves no card; which pins stood does not outlive the frame).  Its chance is the sum
+    over the balls that make it, each ball's chance the tables' (:meth:`BallTable.ball`):
+    the first ball's foul, gutter, strike or leave (a leave's second ball reads only its
+    pins and its conversion class, so the leaves are summed by class), then the second
+    ball's foul, gutter, clearing or miss (0 to all-but-one pins down, as
+    :func:`_miss_leaves` weighs them), or after a foul or a gutter a ball at a full rack
+    (a "strike" then being a spare).
+    """
+    rates = table._rates
+    foul, gutter, strike = rates.foul, rates.gutter, rates.strike
+    leave = 1 - table.strike
+    # The first ball's leaves, by conversion class.
+    classes: Counter = Counter()
+    for share, kind in zip(table.shares, _KIND_CLASSES, strict=True):
+        for cls, chance in kind.items():
+            classes[cls] += leave * share * chance
+    # Summed by the leave's size: its chance, and its chance of being cleared.
+    by_size = [0.0] * 11
+    cleared = [0.0] * 11
+    for cls, chance in classes.items():
+        by_size[cls[0]] += chance
+        cleared[cls[0]] += chance * rates.conversion_of(*cls)
+    frames: dict[tuple, float] = {(STRIKE, 10, 0, False, False): strike}
+    second_gutter = rates.gutter2
+    hit = 1 - foul - second_gutter
+    for pins in range(1, 10):
+        chance = by_size[pins]
+        if not chance:
+            continue
+        first = 10 - pins
+        missed = hit * (chance - cleared[pins]) / (2 * pins - 1)
+        frames[OPEN, first, 0, False, False] = chance * foul + missed
+        frames[OPEN, first, 0, False, True] = chance * second_gutter
+        frames[SPARE, first, pins, False, False] = hit * cleared[pins]
+        for fallen in range(1, pins):
+            frames[OPEN, first, fallen, False, False] = 2 * missed
+    for lost, chance in ((False, foul), (True, gutter)):  # a full rack for the second ball
+        frames[OPEN, 0, 0, lost, False] = chance * foul
+        frames[OPEN, 0, 0, lost, True] = chance * gutter
+        frames[SPARE, 0, 10, lost, False] = chance * strike
+        for pins in range(1, 10):
+            frames[OPEN, 0, 10 - pins, lost, False] = chance * by_size[pins]
+    outcomes = tuple(outcome for outcome, chance in frames.items() if chance > 0)
+    totals = list(accumulate(frames[outcome] for outcome in outcomes))
+    totals[-1] = _END
+    return outcomes, totals
+
+
 def ball_table(form) -> BallTable | None:
     """The tables of a plain ``BowlerProfile`` (what ``for_game`` returns: a game's form);
     None for a mixture or any other model (the engine then calls its ``ball``).
@@ -148,4 +252,4 @@ def ball_table(form) -> BallTable | None:
     return table
 
 
-__all__ = ["BallTable", "ball_table"]
+__all__ = ["OPEN", "SPARE", "STRIKE", "BallTable", "ball_table", "frame_table"]

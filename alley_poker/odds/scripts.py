@@ -34,10 +34,15 @@ automatic choice), so it moves nothing and is not kept.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from dataclasses import dataclass
 
-from alley_poker.odds.ball_tables import ball_table
+from alley_poker.odds.ball_tables import SPARE, STRIKE, ball_table
 from alley_poker.odds.compact import FULL_RACK, MASK_PINS, PIN_MASK, POPCOUNT, Position
+
+#: Frames 1-9 from a fresh rack are drawn whole (``ball_tables.frame_table``) when the model
+#: has tables; off, every ball is drawn on its own (the tests compare the two).
+FRAME_TABLES = True
 
 
 @dataclass(frozen=True)
@@ -67,18 +72,21 @@ def invent_leave(count: int, rng: random.Random) -> frozenset[int]:
 
 def game_score(balls: list) -> int:
     """A finished game's score from its balls ``(pins credited, strike, spare, frame,
-    ends frame)``, as :attr:`alley_poker.bowling.Game.frames` adds it up."""
+    ends frame)``, as :attr:`alley_poker.bowling.Game.frames` adds it up: frames 1-9 are a
+    strike (10 and the next two balls) or two balls (10 and the next ball for a spare),
+    the tenth is its balls."""
     total = index = 0
-    count = len(balls)
-    for frame in range(1, 11):
-        start = index
-        while index < count and balls[index][3] == frame:
+    for _ in range(9):
+        first = balls[index]
+        if first[1]:
+            total += 10 + balls[index + 1][0] + balls[index + 2][0]
             index += 1
-        if frame == 10 or not (balls[start][1] or balls[index - 1][2]):
-            total += sum(ball[0] for ball in balls[start:index])
         else:
-            bonus = 2 if balls[start][1] else 1
-            total += 10 + sum(ball[0] for ball in balls[index:index + bonus])
+            second = balls[index + 1]
+            total += 10 + balls[index + 2][0] if second[2] else first[0] + second[0]
+            index += 2
+    for ball in balls[index:]:
+        total += ball[0]
     return total
 
 
@@ -98,6 +106,9 @@ def seat_script(pos: Position, seat: int, profile, rng: random.Random,
     form = profile.for_game(rng)
     table = ball_table(form)
     uniform = rng.random
+    use_frames = FRAME_TABLES
+    if table is not None and use_frames:
+        frames, frame_totals = table.frames()
     frame, number, full, mask, first = pos.frame, pos.ball, pos.full_rack, pos.standing, \
         pos.rack_first
     if mask < 0:
@@ -107,6 +118,42 @@ def seat_script(pos: Position, seat: int, profile, rng: random.Random,
     streak = pos.streak
     head = ((game + 1) << 4 | frame) << 4 | seat
     while True:
+        if number == 1 and frame < 10 and table is not None and use_frames:
+            # A whole frame from a fresh rack in one draw (ball_tables.frame_table), judged
+            # as the balls below judge its one or two balls.
+            kind, pins, second, lost, gutter = frames[bisect(frame_totals, uniform())]
+            previous = streak if in_game or spans else None
+            if kind == STRIKE:
+                due = strike_cards
+                if previous is not None and previous[0] == "strike":
+                    due = max(due, min(previous[1] + 1, cap))
+                streak = ("strike", due)
+                events.append(head << 8 | due << 2 | 2)
+                in_game += 1
+                if scores:
+                    credited.append((10, True, False, frame, True))
+            else:
+                if lost:  # the first ball a gutter at a full rack: both ways of telling
+                    events.append(head << 8 | 1)
+                if kind == SPARE:
+                    due = spare_cards
+                    if previous is not None and previous[0] == "spare":
+                        due = max(due, min(previous[1] + 1, cap))
+                    streak = ("spare", due)
+                    if due:
+                        events.append((head << 2 | 1) << 6 | due << 2)
+                else:
+                    streak = None
+                    # The second ball never faces a full rack in gutter_detection's eyes.
+                    if gutter and not full_rack_gutters:
+                        events.append((head << 2 | 1) << 6 | 1)
+                in_game += 2
+                if scores:
+                    credited.append((pins, False, False, frame, False))
+                    credited.append((second, False, kind == SPARE, frame, True))
+            frame += 1
+            head = ((game + 1) << 4 | frame) << 4 | seat
+            continue
         count = POPCOUNT[mask]
         if table is not None:
             pins, after, foul, gutter = table.ball(mask, uniform)
@@ -153,6 +200,8 @@ def seat_script(pos: Position, seat: int, profile, rng: random.Random,
                     return events, series
                 form = profile.for_game(rng)
                 table = ball_table(form)
+                if table is not None and use_frames:
+                    frames, frame_totals = table.frames()
                 frame, in_game, credited = 1, 0, []
             else:
                 frame += 1

@@ -1,10 +1,12 @@
 """The fast engine's ball tables draw from exactly the ball model's distribution.
 
-Two checks, for forms across the range of skills (and a bowler with offsets of their own)
-at a full rack and at leaves of every kind: the chance of every outcome the tables give,
-read off their running totals, against the model's chances worked out from its parts
-(rates, leave tables, conversions; to 1e-12); and balls drawn from the tables against balls
-drawn by ``BowlerProfile.ball`` itself, a two-sample chi-square per form and rack.
+For forms across the range of skills (and a bowler with offsets of their own), at a full
+rack and at leaves of every kind: the chance of every outcome the tables give, read off
+their running totals, against the model's chances worked out from its parts (rates, leave
+tables, conversions; to 1e-12); balls drawn from the tables against balls drawn by
+``BowlerProfile.ball`` itself, a two-sample chi-square per form and rack; the whole-frame
+table against its two balls' chances; and seats' scripts bowled frame by frame against
+scripts bowled ball by ball.
 """
 
 from __future__ import annotations
@@ -16,10 +18,18 @@ from math import comb
 
 import pytest
 
-from alley_poker.odds import ball_tables
+from alley_poker.ledger.rules import RuleBook
+from alley_poker.odds import ball_tables, scripts
 from alley_poker.odds.ball_model import BowlerProfile
-from alley_poker.odds.ball_tables import _KIND_LEAVES, _miss_leaves, ball_table
-from alley_poker.odds.compact import FULL_RACK, MASK_PINS, PIN_MASK
+from alley_poker.odds.ball_tables import (
+    _KIND_LEAVES,
+    OPEN,
+    SPARE,
+    STRIKE,
+    _miss_leaves,
+    ball_table,
+)
+from alley_poker.odds.compact import FULL_RACK, MASK_PINS, PIN_MASK, Position
 from alley_poker.odds.leaves import _FIRST_BALL_CLUSTERS, SPLITS
 
 FORMS = [BowlerProfile.for_average("A", 40), BowlerProfile.for_average("B", 150),
@@ -160,3 +170,47 @@ def test_other_models_have_no_tables():
     assert ball_table(object()) is None
     assert ball_tables.ball_table(_form(mixture)) is not None
     assert MASK_PINS[FULL_RACK] == RACKS[0]
+
+
+@pytest.mark.parametrize("profile", FORMS, ids=lambda p: p.name)
+def test_a_whole_frame_is_its_two_balls(profile):
+    table = ball_table(_form(profile))
+    want: Counter = Counter()
+    for (pins, after, foul, gutter), chance in table_chances(table, FULL_RACK).items():
+        if pins == 10 and not foul:
+            want[STRIKE, 10, 0, False, False] += chance
+            continue
+        for (second, left, foul2, gutter2), chance2 in table_chances(table, after).items():
+            kind = SPARE if left == 0 and not foul2 else OPEN
+            want[kind, pins, second, gutter, gutter2] += chance * chance2
+    outcomes, totals = table.frames()
+    got = dict(zip(outcomes, _differences([*totals[:-1], 1.0]), strict=True))
+    assert set(got) == {outcome for outcome, chance in want.items() if chance > 0}
+    for outcome, chance in want.items():
+        assert got.get(outcome, 0.0) == pytest.approx(chance, abs=1e-12), outcome
+
+
+@pytest.mark.parametrize("book", [{}, {"gutter_detection": "full_rack",
+                                       "streak_spans_games": True, "spare_cards": 0}])
+def test_scripts_bowled_frame_by_frame_are_scripts_bowled_ball_by_ball(book, monkeypatch):
+    fresh = Position(0, 1, 1, True, FULL_RACK, 10, False, 0, (), 0, None)
+    rules = scripts.ScriptRules.of(RuleBook.default().with_overrides(book), games=2)
+    profile = BowlerProfile.for_average("Ann", 120)
+
+    def features(frames: bool, seed: int) -> Counter:
+        monkeypatch.setattr(scripts, "FRAME_TABLES", frames)
+        rng = random.Random(seed)
+        seen: Counter = Counter()
+        for _ in range(6000):
+            events, series = scripts.seat_script(fresh, 1, profile, rng, rules)
+            seen["series", series // 20] += 1
+            seen["cards", sum((event >> 2) & 15 for event in events)] += 1
+            seen["gutters", sum(event & 1 for event in events)] += 1
+            seen["strikes", sum(event >> 1 & 1 for event in events)] += 1
+        return seen
+
+    by_ball, by_frame = features(False, 21), features(True, 22)
+    for feature in ("series", "cards", "gutters", "strikes"):
+        a = Counter({key: n for key, n in by_ball.items() if key[0] == feature})
+        b = Counter({key: n for key, n in by_frame.items() if key[0] == feature})
+        assert _chi2_p(a, b) > 1e-4 / 8, feature
