@@ -232,10 +232,11 @@ def frame_table(table: BallTable) -> tuple[tuple[tuple, ...], list[float]]:
         frames[SPARE, 0, 10, lost, False] = chance * strike
         for pins in range(1, 10):
             frames[OPEN, 0, 10 - pins, lost, False] = chance * by_size[pins]
-    outcomes = tuple(outcome for outcome, chance in frames.items() if chance > 0)
-    totals = list(accumulate(frames[outcome] for outcome in outcomes))
+    # An outcome of no chance (a rate of 0) has a running total equal to the one before
+    # it: bisect never lands on it.
+    totals = list(accumulate(frames.values()))
     totals[-1] = _END
-    return outcomes, totals
+    return tuple(frames), totals
 
 
 def ball_table(form) -> BallTable | None:

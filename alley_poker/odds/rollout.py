@@ -53,41 +53,43 @@ def play_cards(start: Start, judge: HandJudge, events: list[int], series: list[i
     freaky = rules.freaky_friday
     courtesy = rules.empty_pile == "courtesy_shuffle"
 
-    def draw(seat: int) -> None:
+    def draw(seat: int, count: int = 1) -> None:
+        """``count`` draws in turn (one call for a mark's cards)."""
         nonlocal good
-        if hole[seat] < 0:
-            hole[seat] += 1
-            return
-        if pile:
-            index = pick(len(pile))
-            card = pile[index]
-            pile[index] = pile[-1]
-            pile.pop()
-            if card in armed:
-                # Drawing an armed joker swaps the powers and disarms every armed joker.
-                good = JOKER_B if good == JOKER_A else JOKER_A
-                armed.clear()
-        else:
-            if not courtesy:
-                return
-            counts = [len(hand) for hand in hands]
-            most = max(counts)
-            candidates = [other for other in range(seats)
-                          if other != seat and counts[other] == most and most > 0]
-            if not candidates:
-                return  # nobody else holds a card, or the drawer holds the most
-            victim = (candidates[0] if len(candidates) == 1
-                      else candidates[pick(len(candidates))])
-            card = hands[victim].pop(pick(counts[victim]))
+        hand = hands[seat]
+        for _ in range(count):
+            if hole[seat] < 0:
+                hole[seat] += 1
+                continue
+            if pile:
+                index = pick(len(pile))
+                card = pile[index]
+                pile[index] = pile[-1]
+                pile.pop()
+                if armed and card in armed:
+                    # Drawing an armed joker swaps the powers and disarms every armed joker.
+                    good = JOKER_B if good == JOKER_A else JOKER_A
+                    armed.clear()
+            else:
+                if not courtesy:
+                    continue
+                most = max(map(len, hands))
+                candidates = [other for other, held in enumerate(hands)
+                              if other != seat and len(held) == most] if most else None
+                if not candidates:
+                    continue  # nobody else holds a card, or the drawer holds the most
+                victim = (candidates[0] if len(candidates) == 1
+                          else candidates[pick(len(candidates))])
+                card = hands[victim].pop(pick(most))
+                if acquired[seat] == 0:
+                    first_drawn[seat] = -1  # a card taken is no Morgan Maneuver
+                acquired[seat] += 1
+                hand.append(card)
+                continue
             if acquired[seat] == 0:
-                first_drawn[seat] = -1  # a card taken is no Morgan Maneuver
+                first_drawn[seat] = card
             acquired[seat] += 1
-            hands[seat].append(card)
-            return
-        if acquired[seat] == 0:
-            first_drawn[seat] = card
-        acquired[seat] += 1
-        hands[seat].append(card)
+            hand.append(card)
 
     def give_back(seat: int, card: int) -> None:
         hands[seat].remove(card)
@@ -117,14 +119,13 @@ def play_cards(start: Start, judge: HandJudge, events: list[int], series: list[i
     first_strike = set(start.first_strike)
     for event in events:
         seat = (event >> 8) & 15
-        for _ in range((event >> 2) & 15):
-            draw(seat)
+        if event & 60:
+            draw(seat, (event >> 2) & 15)
         if event & 2 and bonus:
             game = event >> 16
             if game not in first_strike:
                 first_strike.add(game)
-                for _ in range(bonus):
-                    draw(seat)
+                draw(seat, bonus)
         if event & 1:
             hand = hands[seat]
             bad = JOKER_B if good == JOKER_A else JOKER_A
