@@ -182,6 +182,19 @@ def _miss_table(mask: int) -> tuple[tuple[int, ...], list[float]]:
 
 #: What a frame was, as :func:`frame_table` gives it.
 OPEN, SPARE, STRIKE = range(3)
+#: Every frame :func:`frame_table` gives a chance, in its order: a strike; a leave of 1 to
+#: 9 pins, then a foul or a miss of all (0), a gutter, a spare, or 1 to all-but-one pins;
+#: a foul, then a gutter, at a full rack, then a foul, a gutter, a spare, or 1 to 9 pins.
+FRAME_OUTCOMES: tuple[tuple[int, int, int, bool, bool], ...] = (
+    (STRIKE, 10, 0, False, False),
+    *(outcome for pins in range(1, 10) for outcome in (
+        (OPEN, 10 - pins, 0, False, False), (OPEN, 10 - pins, 0, False, True),
+        (SPARE, 10 - pins, pins, False, False),
+        *((OPEN, 10 - pins, fallen, False, False) for fallen in range(1, pins)))),
+    *(outcome for lost in (False, True) for outcome in (
+        (OPEN, 0, 0, lost, False), (OPEN, 0, 0, lost, True), (SPARE, 0, 10, lost, False),
+        *((OPEN, 0, 10 - pins, lost, False) for pins in range(1, 10)))),
+)
 
 
 def frame_table(table: BallTable) -> tuple[tuple[tuple, ...], list[float]]:
@@ -212,31 +225,22 @@ def frame_table(table: BallTable) -> tuple[tuple[tuple, ...], list[float]]:
     for cls, chance in classes.items():
         by_size[cls[0]] += chance
         cleared[cls[0]] += chance * rates.conversion_of(*cls)
-    frames: dict[tuple, float] = {(STRIKE, 10, 0, False, False): strike}
     second_gutter = rates.gutter2
     hit = 1 - foul - second_gutter
+    chances = [strike]  # in the order of FRAME_OUTCOMES
     for pins in range(1, 10):
         chance = by_size[pins]
-        if not chance:
-            continue
-        first = 10 - pins
         missed = hit * (chance - cleared[pins]) / (2 * pins - 1)
-        frames[OPEN, first, 0, False, False] = chance * foul + missed
-        frames[OPEN, first, 0, False, True] = chance * second_gutter
-        frames[SPARE, first, pins, False, False] = hit * cleared[pins]
-        for fallen in range(1, pins):
-            frames[OPEN, first, fallen, False, False] = 2 * missed
-    for lost, chance in ((False, foul), (True, gutter)):  # a full rack for the second ball
-        frames[OPEN, 0, 0, lost, False] = chance * foul
-        frames[OPEN, 0, 0, lost, True] = chance * gutter
-        frames[SPARE, 0, 10, lost, False] = chance * strike
-        for pins in range(1, 10):
-            frames[OPEN, 0, 10 - pins, lost, False] = chance * by_size[pins]
+        chances += (chance * foul + missed, chance * second_gutter, hit * cleared[pins])
+        chances += [2 * missed] * (pins - 1)
+    for chance in (foul, gutter):  # a full rack for the second ball
+        chances += (chance * foul, chance * gutter, chance * strike)
+        chances += [chance * by_size[pins] for pins in range(1, 10)]
     # An outcome of no chance (a rate of 0) has a running total equal to the one before
     # it: bisect never lands on it.
-    totals = list(accumulate(frames.values()))
+    totals = list(accumulate(chances))
     totals[-1] = _END
-    return tuple(frames), totals
+    return FRAME_OUTCOMES, totals
 
 
 def ball_table(form) -> BallTable | None:
