@@ -55,11 +55,14 @@ def service(database: Path) -> AlleyService:
     return service
 
 
-#: A close before noon is the next morning's, so the night going on is open at every hour of
-#: the day: a phone code can be made whenever the suite runs.  (With the default 23:30 close, a
-#: code asked for between 23:30 and midnight is refused, as it should be, and a test that
-#: mints one would fail only when run then.)
-OPEN_NIGHT = {"NIGHT_CLOSE": "04:00"}
+#: Phone codes can be made whenever the suite runs.  A close before noon is the next
+#: morning's, so the night going on is open at every hour; and a league night (the tests'
+#: Tuesday league: 19:00 in Chicago, a night of 12 hours, so "tonight" until 07:00 there) must
+#: close no earlier than the league's own night ends, in the league's zone.  (The close was
+#: 04:00 UTC once: from 04:00 to 13:00 UTC a code for tonight's league match was refused,
+#: rightly, and the test minting one failed whenever the suite ran then.)  With the default
+#: 23:30 close a code asked for between 23:30 and midnight is refused, as it should be.
+OPEN_NIGHT = {"NIGHT_CLOSE": "11:59", "NIGHT_TIMEZONE": "America/Chicago"}
 
 
 @pytest.fixture

@@ -18,9 +18,11 @@ later ones build on earlier ones' state, as a night does).
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from alley_poker.ledger import commands as c
 from alley_poker.web import create_app
@@ -298,6 +300,27 @@ STRETCHED_UNDO = """(() => {
 })();"""
 
 
+#: Every card of a panel at least ``least`` px wide, and the same widths as at the last poll.
+_CARDS_DRAWN = """([panel, least]) => {
+    const widths = [...document.querySelectorAll(panel + ' .card')].map(c => c.offsetWidth);
+    const seen = JSON.stringify(widths), same = window.__cardWidthsSeen === seen;
+    window.__cardWidthsSeen = seen;
+    return same && widths.length >= 8 && Math.min(...widths) >= least;
+}"""
+
+
+def card_widths_once_drawn(page, panel: str, least: int = 44) -> list[int]:
+    """The widths of ``panel``'s cards once the kiosk has drawn and fitted them.
+
+    The kiosk redraws a panel when the screen is pushed or polled again and refits its cards
+    on the next frame, so one read can land mid-redraw (every card 0 px wide): wait until the
+    cards are at least ``least`` px wide and the same at two polls in a row, and give the
+    widths as they are if that never comes (the caller's assertion then names them)."""
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(_CARDS_DRAWN, arg=[panel, least], polling=100, timeout=10_000)
+    return page.eval_on_selector_all(f"{panel} .card", "cs => cs.map(c => c.offsetWidth)")
+
+
 def open_team_kiosk(module_browser, url: str, width: int, height: int, device_token=None,
                     init_script: str | None = None):
     page = module_browser.new_page(viewport={"width": width, "height": height})
@@ -321,15 +344,12 @@ def test_the_kiosk_cuts_nothing_covers_no_card_and_says_it_plainly(module_browse
     carmen = "section.bowler[data-bowler=Carmen]"
     for width, height in WIDTHS:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_function(f"w => innerWidth === w && document.querySelector("
-                               f"'{carmen} .card').offsetWidth > 0", arg=width)
-        page.evaluate("new Promise(done => requestAnimationFrame(() => "
-                      "requestAnimationFrame(done)))")  # the cards refit on the next frame
+        page.wait_for_function("w => innerWidth === w", arg=width)
+        widths = card_widths_once_drawn(page, carmen)
+        assert len(widths) >= 8 and min(widths) >= 44, (width, widths)
         assert page.evaluate(KIOSK_BOUNDS) == [], width
         line = page.inner_text("#match-line")
         assert "game 1 of 1" in line and "frame" in line and "team" not in line, line
-        widths = page.eval_on_selector_all(f"{carmen} .card", "cs => cs.map(c => c.offsetWidth)")
-        assert len(widths) >= 8 and min(widths) >= 44, (width, widths)
         # Words: the running total on X X, badges that rank hands, the guess explained.
         assert page.inner_text("section.bowler[data-bowler=Eve] .total") == "Total 30+"
         places = page.eval_on_selector_all(".place", "ps => ps.map(p => p.textContent)")
@@ -345,9 +365,7 @@ def test_the_kiosk_cuts_nothing_covers_no_card_and_says_it_plainly(module_browse
     page.set_viewport_size({"width": 1280, "height": 800})
     bowl(centre["service"], "team", "Hiroko", 10)
     page.wait_for_selector("#banner:not([hidden])")
-    page.evaluate("new Promise(done => requestAnimationFrame(() => "
-                  "requestAnimationFrame(done)))")  # the cards refit on the next frame
-    widths = page.eval_on_selector_all(f"{carmen} .card", "cs => cs.map(c => c.offsetWidth)")
+    widths = card_widths_once_drawn(page, carmen)
     assert min(widths) >= 44, widths
     page.click("[data-glossary-open]")
     page.locator("dialog.glossary").wait_for()

@@ -187,7 +187,7 @@ def test_a_link_lasts_until_the_nights_close(service):
 
 
 def test_no_code_for_a_night_that_has_closed(app, service):
-    """A league match of an earlier night: its night closed at 04:00 the morning after."""
+    """A league match of an earlier night: its night closed at 11:59 the morning after."""
     night = {"league_id": "tue", "night_id": "tue-2026-11-24", "night_date": "2026-11-24"}
     service.create_match("late", {(3, 1): "Cy", (4, 1): "Di"}, games=1, actor=DESK,
                          league={**night, "people": {"Cy": 31, "Di": 32}})
@@ -199,7 +199,7 @@ def test_no_code_for_a_night_that_has_closed(app, service):
                           headers={"X-CSRFToken": csrf})
     assert refused.status_code == 409
     assert refused.get_json()["error"]["message"] == (
-        "the night of 2026-11-24 closed at 04:00: no more codes for it")
+        "the night of 2026-11-24 closed at 11:59: no more codes for it")
     with service.repository.store.engine.connect() as connection:
         assert connection.execute(select(phone_links)).all() == []  # nothing was minted
 
