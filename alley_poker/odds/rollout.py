@@ -71,13 +71,16 @@ def play_cards(start: Start, judge: HandJudge, events: list[int], series: list[i
                     good = JOKER_B if good == JOKER_A else JOKER_A
                     armed.clear()
             else:
+                # The pile stays empty for this call's draws, and a draw that takes nothing
+                # changes nothing: when one is skipped, so is every one after it.
                 if not courtesy:
-                    continue
-                most = max(map(len, hands))
-                candidates = [other for other, held in enumerate(hands)
-                              if other != seat and len(held) == most] if most else None
-                if not candidates:
-                    continue  # nobody else holds a card, or the drawer holds the most
+                    break
+                lengths = list(map(len, hands))
+                most = max(lengths)
+                if not most or (lengths[seat] == most and lengths.count(most) == 1):
+                    break  # nobody else holds a card, or the drawer alone holds the most
+                candidates = [other for other in range(seats)
+                              if other != seat and lengths[other] == most]
                 victim = (candidates[0] if len(candidates) == 1
                           else candidates[pick(len(candidates))])
                 card = hands[victim].pop(pick(most))
