@@ -6,7 +6,10 @@ run's balls can be bowled one seat at a time, before any card moves: from the se
 position (:class:`~alley_poker.odds.compact.Position`) to the end of its last game, through
 exactly the two calls a bowler's model offers (``profile.for_game(rng)`` when a game starts,
 and for the game in progress when the run starts; ``form.ball(standing, rng)`` for every
-ball).  Each ball is judged as :meth:`alley_poker.bowling.Game.roll` and
+ball).  For the model the engine knows, a plain ``BowlerProfile``, the balls come from
+tables of that model's own chances instead (:mod:`alley_poker.odds.ball_tables`: one
+``random()`` a ball, or a whole frame of frames 1-9 from a fresh rack; the same
+distribution, fewer random numbers).  Each ball is judged as :meth:`alley_poker.bowling.Game.roll` and
 :func:`alley_poker.ledger.play.record_ball` judge it (strike, spare, foul, the gutter ball by
 the rule book's ``gutter_detection``, the streak and the cards it earns), and only the balls
 that move cards are kept, as one int each (an *event*):
