@@ -9,10 +9,11 @@ and for the game in progress when the run starts; ``form.ball(standing, rng)`` f
 ball).  For the model the engine knows, a plain ``BowlerProfile``, the balls come from
 tables of that model's own chances instead (:mod:`alley_poker.odds.ball_tables`: one
 ``random()`` a ball, or a whole frame of frames 1-9 from a fresh rack; the same
-distribution, fewer random numbers).  Each ball is judged as :meth:`alley_poker.bowling.Game.roll` and
-:func:`alley_poker.ledger.play.record_ball` judge it (strike, spare, foul, the gutter ball by
-the rule book's ``gutter_detection``, the streak and the cards it earns), and only the balls
-that move cards are kept, as one int each (an *event*):
+distribution, fewer random numbers).  Each ball is judged as
+:meth:`alley_poker.bowling.Game.roll` and :func:`alley_poker.ledger.play.record_ball` judge
+it (strike, spare, foul, the gutter ball by the rule book's ``gutter_detection``, the streak
+and the cards it earns), and only the balls that move cards are kept, as one int each (an
+*event*):
 
     bits 16-19 game (1-based), 12-15 frame, 8-11 seat, 6-7 ball of the frame,
     2-5 cards earned, 1 strike (the first-strike bonus), 0 gutter ball (a card lost)
@@ -147,7 +148,9 @@ def seat_script(pos: Position, seat: int, profile, rng: random.Random,
                         events.append((head << 2 | 1) << 6 | due << 2)
                 else:
                     streak = None
-                    # The second ball never faces a full rack in gutter_detection's eyes.
+                    # A second ball's gutter costs a card by the scorer's flag only: the
+                    # "full_rack" detection never counts a frame's second ball (below, its
+                    # ``full`` is False even after a foul or a gutter left ten pins).
                     if gutter and not full_rack_gutters:
                         events.append((head << 2 | 1) << 6 | 1)
                 in_game += 2
