@@ -36,6 +36,7 @@ True
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect
 from collections import Counter
 from itertools import accumulate
@@ -128,8 +129,9 @@ class BallTable:
         kinds = [self.strike + leave * total for total in accumulate(shares)]
         kinds[-1] = _END
         self.kinds = kinds
-        #: For each leave (by mask): the running totals of foul and gutter, and clearing it.
-        self.later: list[tuple[float, float] | None] = [None] * (FULL_RACK + 1)
+        #: For each leave met (by mask): the running totals of foul and gutter, and clearing
+        #: it (a dict: a form meets a few dozen leaves, and a night makes thousands of forms).
+        self.later: dict[int, tuple[float, float]] = {}
         self._by_class: dict[tuple, tuple[float, float]] = {}
         self._frames: tuple[tuple[tuple, ...], list[float]] | None = None
 
@@ -165,7 +167,7 @@ class BallTable:
             leaves, totals = _KIND_LEAVES[bisect(self.kinds, u)]
             after = leaves[bisect(totals, random() * totals[-1])]
             return 10 - POPCOUNT[after], after, False, False
-        gutter, clear = self.later[mask] or self._later(mask)
+        gutter, clear = self.later.get(mask) or self._later(mask)
         if u < gutter:
             return 0, mask, False, True
         if u < clear:
@@ -243,6 +245,14 @@ def frame_table(table: BallTable) -> tuple[tuple[tuple, ...], list[float]]:
     return FRAME_OUTCOMES, totals
 
 
+#: The tables made so far, by the form's rates (one object per form step: ``rates_for``),
+#: oldest first; as many as ``rates_for`` keeps, the oldest forgotten first.  Kept here, not
+#: on the rates, so that a forgotten table and its rates are freed at once (no cycle).
+_TABLES: dict[Rates, BallTable] = {}
+_TABLES_KEPT = 16_384
+_TABLES_LOCK = threading.Lock()
+
+
 def ball_table(form) -> BallTable | None:
     """The tables of a plain ``BowlerProfile`` (what ``for_game`` returns: a game's form);
     None for a mixture or any other model (the engine then calls its ``ball``).
@@ -251,9 +261,13 @@ def ball_table(form) -> BallTable | None:
     if type(form) is not BowlerProfile or form.members:
         return None
     rates = form._rates
-    table = rates.ball_table
+    table = _TABLES.get(rates)
     if table is None:
-        table = rates.ball_table = BallTable(rates)
+        table = BallTable(rates)
+        with _TABLES_LOCK:
+            while len(_TABLES) >= _TABLES_KEPT:
+                del _TABLES[next(iter(_TABLES))]
+            _TABLES[rates] = table
     return table
 
 

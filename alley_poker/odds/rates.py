@@ -84,7 +84,7 @@ def _beta_binomial(n: int, p: float, spread: float) -> list[float]:
 class Rates:
     """Every rate of one bowler in one game's form: ``skill`` plus the bowler's offsets."""
 
-    __slots__ = ("_cleared", "ball_table", "foul", "gutter", "gutter2", "leave_p", "leave_sizes",
+    __slots__ = ("_cleared", "foul", "gutter", "gutter2", "leave_p", "leave_sizes",
                  "leave_totals", "multi", "single", "skill", "split", "strike")
 
     def __init__(self, skill: float, offsets: tuple[float, ...] = NO_OFFSETS,
@@ -105,9 +105,6 @@ class Rates:
         self.single = _line(_SINGLE, skill, o_single)  # log-odds
         self.multi = o_multi
         self._cleared: dict[frozenset[int], float] = {}
-        #: The fast engine's tables of these rates, made when first asked for
-        #: (:func:`alley_poker.odds.ball_tables.ball_table`).
-        self.ball_table = None
 
     def cleared(self, standing: frozenset[int]) -> float:
         """:meth:`conversion` of ``standing`` with its split class, worked out once per
