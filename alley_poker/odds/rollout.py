@@ -57,6 +57,20 @@ def play_cards(start: Start, judge: HandJudge, events: list[int], series: list[i
         """``count`` draws in turn (one call for a mark's cards)."""
         nonlocal good
         hand = hands[seat]
+        size = len(pile)
+        if not armed and size >= count and hole[seat] >= 0:
+            # The common case, as the loop below plays it (the same picks, in turn): every
+            # card from the pile, and no armed joker to watch for.
+            for _ in range(count):
+                index = pick(size)
+                size -= 1
+                hand.append(pile[index])
+                pile[index] = pile[size]
+                pile.pop()
+            if acquired[seat] == 0:
+                first_drawn[seat] = hand[-count]
+            acquired[seat] += count
+            return
         for _ in range(count):
             if hole[seat] < 0:
                 hole[seat] += 1
