@@ -321,6 +321,19 @@ def card_widths_once_drawn(page, panel: str, least: int = 44) -> list[int]:
     return page.eval_on_selector_all(f"{panel} .card", "cs => cs.map(c => c.offsetWidth)")
 
 
+def panel_box(page, panel: str) -> dict:
+    """What a failed card-width check needs to say: the panel's and its hand's boxes, the
+    card width the kiosk set, and what covers the screen."""
+    return page.evaluate("""panel => {
+        const p = document.querySelector(panel), h = p && p.querySelector('.hand');
+        const box = e => e ? [e.clientWidth, e.clientHeight, getComputedStyle(e).display] : null;
+        return {panel: box(p), hand: box(h), cardW: h && h.style.getPropertyValue('--card-w'),
+                panels: box(document.querySelector('.panels')),
+                connection: document.getElementById('connection')?.dataset.state,
+                body: document.body.className, height: innerHeight};
+    }""", panel)
+
+
 def open_team_kiosk(module_browser, url: str, width: int, height: int, device_token=None,
                     init_script: str | None = None):
     page = module_browser.new_page(viewport={"width": width, "height": height})
@@ -346,7 +359,7 @@ def test_the_kiosk_cuts_nothing_covers_no_card_and_says_it_plainly(module_browse
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_function("w => innerWidth === w", arg=width)
         widths = card_widths_once_drawn(page, carmen)
-        assert len(widths) >= 8 and min(widths) >= 44, (width, widths)
+        assert len(widths) >= 8 and min(widths) >= 44, (width, widths, panel_box(page, carmen))
         assert page.evaluate(KIOSK_BOUNDS) == [], width
         line = page.inner_text("#match-line")
         assert "game 1 of 1" in line and "frame" in line and "team" not in line, line
@@ -366,7 +379,9 @@ def test_the_kiosk_cuts_nothing_covers_no_card_and_says_it_plainly(module_browse
     bowl(centre["service"], "team", "Hiroko", 10)
     page.wait_for_selector("#banner:not([hidden])")
     widths = card_widths_once_drawn(page, carmen)
-    assert min(widths) >= 44, widths
+    if not widths or min(widths) < 44:
+        page.screenshot(path=tmp_path / "kiosk-night-banner.png", full_page=True)
+    assert min(widths) >= 44, (widths, panel_box(page, carmen))
     page.click("[data-glossary-open]")
     page.locator("dialog.glossary").wait_for()
     assert "The hole" in page.inner_text("dialog.glossary")
@@ -434,8 +449,6 @@ def test_a_feed_back_to_ok_drops_its_old_error(module_browser, centre):
 def test_league_pages_and_the_first_night_guide(module_browser, centre):
     url = centre["url"]
     for width, height in WIDTHS:
-        centre["service"].bus.publish("alley", {"kind": "feed_health", "feeds": [
-            {"source": "scorer", "lanes": [1, 2], "state": "green"}]})
         page = sign_in(module_browser, url, width, height)
         page.goto(f"{url}/commissioner/leagues/tue/night")
         page.locator("#night-running li[data-match]").wait_for()
@@ -452,6 +465,10 @@ def test_league_pages_and_the_first_night_guide(module_browser, centre):
         box = net.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, (width, box)
 
+        # A feed report is stale after 15 s (the worker sends one every few seconds): sent
+        # now, not before the pages above, which a loaded machine can take longer than that.
+        centre["service"].bus.publish("alley", {"kind": "feed_health", "feeds": [
+            {"source": "scorer", "lanes": [1, 2], "state": "green"}]})
         page.click("nav >> text=First night")
         steps = page.locator("#first-night li")
         steps.first.wait_for()
