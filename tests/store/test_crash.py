@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+from sqlalchemy.engine import make_url
 
 from alley_poker.ledger import check_invariants, event_from_record, replay
 from alley_poker.store import EventStore, MatchRepository
@@ -63,6 +65,41 @@ def start_worker(url: str, seed: int, matches: int, steps: int, start: int, erro
         stderr=errors.open("ab"),
         text=True,
     )
+
+
+def named_connections(url: str, name: str) -> str:
+    """``url`` with its PostgreSQL sessions named ``name`` (SQLite's URL as it is)."""
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("postgresql"):
+        return url
+    return parsed.update_query_dict({"application_name": name}).render_as_string(
+        hide_password=False)
+
+
+def wait_for_killed_sessions(url: str, name: str, timeout: float = 30.0) -> None:
+    """Wait until the server has ended every session of the killed worker.
+
+    SIGKILL ends the client at once, but its PostgreSQL session lives on until the server
+    reads the closed socket, and a COMMIT already in that socket is carried out first: the
+    command then lands *after* the worker died.  Judging the store (and choosing where to
+    resume) before that would resume one command early and run it twice.
+    """
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("postgresql"):
+        return  # SQLite commits inside the process: nothing outlives it
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    try:
+        deadline = time.monotonic() + timeout
+        with engine.connect() as connection:
+            while connection.execute(
+                sa.text("SELECT count(*) FROM pg_stat_activity WHERE application_name = :name"),
+                {"name": name},
+            ).scalar_one():
+                assert time.monotonic() < deadline, f"the killed worker's session {name} lingers"
+                time.sleep(0.02)
+                connection.rollback()
+    finally:
+        engine.dispose()
 
 
 def read_acks(lines: list[str], log: CrashLog, expected: list[dict[str, int]]) -> None:
@@ -112,10 +149,12 @@ def crash_and_restart(url: str, tmp_path: Path, *, seed: int, matches: int, step
     chaos = random.Random(seed)
     log = CrashLog()
     errors = tmp_path / f"worker-{seed}.stderr"
+    session_name = f"crash-worker-{os.getpid()}-{seed}"
     start = 0
     for round_number in range(kills + 1):
         log.resumed_from.append(start)
-        worker = start_worker(url, seed, matches, steps, start, errors)
+        worker = start_worker(named_connections(url, session_name), seed, matches, steps,
+                              start, errors)
         lines: list[str] = []
         if round_number < kills:
             if round_number == 0 or chaos.random() < 0.2:
@@ -142,6 +181,7 @@ def crash_and_restart(url: str, tmp_path: Path, *, seed: int, matches: int, step
             assert status in (0, -signal.SIGKILL), errors.read_text()[-3000:]
             log.killed_before_ready += "READY\n" not in lines
         read_acks(lines, log, expected)
+        wait_for_killed_sessions(url, session_name)
         start = verify_store(url, night, expected, log)
     assert start == len(night)
     return log
