@@ -266,7 +266,7 @@ TestLedgerMachine.settings = settings(
 @pytest.mark.slow
 def test_ledger_machine_long_runs():
     run_state_machine_as_test(LedgerMachine, settings=settings(
-        max_examples=40, stateful_step_count=100, deadline=None,
+        max_examples=60, stateful_step_count=100, deadline=None,
         suppress_health_check=list(HealthCheck)))
 
 

@@ -36,7 +36,7 @@ from tests.odds.differential_states import recorded_states
 #: The family-wise chance of a false alarm, split between the per-state and the total test.
 FALSE_ALARM = 1e-3
 #: Matches whose states the full (slow) test compares, and the runs per state.
-ALL_MATCHES, SLOW_LEDGER_RUNS, SLOW_FAST_RUNS = 48, 100, 400
+ALL_MATCHES, SLOW_LEDGER_RUNS, SLOW_FAST_RUNS = 48, 150, 600
 #: The slow test's states are checked in this many tests (side by side under xdist).
 SLOW_PARTS = 4
 #: The quick test: a covering subset, fewer runs.

@@ -262,7 +262,7 @@ class EveryBallCounts(RuleBasedStateMachine):
 
 QUICK = settings(max_examples=8, stateful_step_count=25, deadline=None,
                  suppress_health_check=list(HealthCheck))
-LONG = settings(max_examples=90, stateful_step_count=30, deadline=None,
+LONG = settings(max_examples=120, stateful_step_count=30, deadline=None,
                 suppress_health_check=list(HealthCheck))
 
 
