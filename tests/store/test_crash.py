@@ -67,12 +67,15 @@ def start_worker(url: str, seed: int, matches: int, steps: int, start: int, erro
     )
 
 
+def on_postgres(url: str) -> bool:
+    return make_url(url).drivername.startswith("postgresql")
+
+
 def named_connections(url: str, name: str) -> str:
     """``url`` with its PostgreSQL sessions named ``name`` (SQLite's URL as it is)."""
-    parsed = make_url(url)
-    if not parsed.drivername.startswith("postgresql"):
+    if not on_postgres(url):
         return url
-    return parsed.update_query_dict({"application_name": name}).render_as_string(
+    return make_url(url).update_query_dict({"application_name": name}).render_as_string(
         hide_password=False)
 
 
@@ -84,8 +87,7 @@ def wait_for_killed_sessions(url: str, name: str, timeout: float = 30.0) -> None
     command then lands *after* the worker died.  Judging the store (and choosing where to
     resume) before that would resume one command early and run it twice.
     """
-    parsed = make_url(url)
-    if not parsed.drivername.startswith("postgresql"):
+    if not on_postgres(url):
         return  # SQLite commits inside the process: nothing outlives it
     engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
     try:
@@ -97,6 +99,8 @@ def wait_for_killed_sessions(url: str, name: str, timeout: float = 30.0) -> None
             ).scalar_one():
                 assert time.monotonic() < deadline, f"the killed worker's session {name} lingers"
                 time.sleep(0.02)
+                # A transaction reads pg_stat_activity once and keeps that snapshot: end it,
+                # or the loop would see the dead session for ever.
                 connection.rollback()
     finally:
         engine.dispose()
