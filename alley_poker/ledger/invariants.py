@@ -38,29 +38,32 @@ def _problems(state: MatchState):
     for table in ("hands", "hole", "streak", "acquired", "balls", "paid", "won"):
         if set(getattr(state, table)) != set(state.bowlers):
             yield f"{table} does not cover exactly the seated bowlers"
-    places = Counter(state.pile)
+    # Counted only when the cheap check finds a repeat: this runs after every command.
+    cards = list(state.pile)
     for bowler, hand in state.hands.items():
-        held = Counter(hand)
-        for card, count in held.items():
-            if count > 1:
-                yield f"{bowler} holds {card} {count} times"
-        places.update(held)
+        if len(set(hand)) != len(hand):
+            for card, count in Counter(hand).items():
+                if count > 1:
+                    yield f"{bowler} holds {card} {count} times"
+        cards.extend(hand)
+    placed = set(cards)
     # A match voided before it started never had a deck dealt (and never will).
     dealt = state.status in ("playing", "ending", "settled") or (
         state.status == "void" and bool(state.powers))
     if dealt:
-        for card, count in places.items():
-            if count > 1:
-                yield f"{card} is in {count} places"
-        missing = _DECK - set(places)
+        if len(placed) != len(cards):
+            for card, count in Counter(cards).items():
+                if count > 1:
+                    yield f"{card} is in {count} places"
+        missing = _DECK - placed
         if missing:
             yield f"cards missing from pile and hands: {' '.join(sorted(missing))}"
-        extra = set(places) - _DECK
+        extra = placed - _DECK
         if extra:
             yield f"unknown cards: {' '.join(sorted(extra))}"
         if sorted(state.powers.values()) != ["bad", "good"] or set(state.powers) != set(JOKERS):
             yield f"joker powers are not one good and one bad: {state.powers}"
-    elif places:
+    elif cards:
         yield "cards are dealt before the match started"
     if not state.armed <= set(JOKERS) or not state.armed <= set(state.pile):
         yield f"armed jokers {sorted(state.armed)} must be jokers in the draw pile"
