@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -79,6 +80,13 @@ class DecisionScheduler:
             job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
         )
         self._unsubscribe: Callable[[], None] | None = None
+        # A job's own events reach schedule/unschedule on the job's thread (an expiry closes
+        # its decision and may open the next), and APScheduler's shutdown holds its job-store
+        # lock while it waits for that thread: a job calling into the scheduler then waits
+        # for ever (a CI run hung so).  Once stopping, schedule and unschedule do nothing; the
+        # lock makes "not stopping, so call APScheduler" one step that shutdown waits out.
+        self._changing = threading.Lock()
+        self._stopping = False
 
     def _stored_match_ids(self) -> list[str]:
         store = getattr(self.service.repository, "store", None)
@@ -92,6 +100,8 @@ class DecisionScheduler:
         The bus listener comes first so a decision opened during the rebuild is not missed;
         a decision seen by both just replaces its own job.
         """
+        with self._changing:
+            self._stopping = False
         self._unsubscribe = self.service.bus.subscribe(self._on_message)
         self.scheduler.start()
         self.rebuild()
@@ -101,6 +111,8 @@ class DecisionScheduler:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        with self._changing:
+            self._stopping = True
         if self.scheduler.running:
             self.scheduler.shutdown(wait=True)
 
@@ -122,16 +134,20 @@ class DecisionScheduler:
     def schedule(self, match_id: str, decision_id: str, deadline: str) -> None:
         """(Re)place the job expiring ``decision_id`` at ``deadline`` (ISO 8601, aware)."""
         run_at = datetime.fromisoformat(deadline) + GRACE
-        self.scheduler.add_job(
-            self.expire, trigger="date", run_date=run_at, args=(match_id, decision_id),
-            id=job_id(match_id, decision_id), replace_existing=True,
-            name=f"expire {decision_id} of {match_id}",
-        )
+        with self._changing:
+            if self._stopping:  # the next start rebuilds it from the ledger
+                return
+            self.scheduler.add_job(
+                self.expire, trigger="date", run_date=run_at, args=(match_id, decision_id),
+                id=job_id(match_id, decision_id), replace_existing=True,
+                name=f"expire {decision_id} of {match_id}",
+            )
 
     def unschedule(self, match_id: str, decision_id: str) -> None:
         # Gone already when this very expiry closed the decision, or never scheduled.
-        with contextlib.suppress(JobLookupError):
-            self.scheduler.remove_job(job_id(match_id, decision_id))
+        with self._changing, contextlib.suppress(JobLookupError):
+            if not self._stopping:
+                self.scheduler.remove_job(job_id(match_id, decision_id))
 
     def pending_jobs(self) -> list[str]:
         """Ids of the decision jobs still waiting, soonest first (a shared scheduler's other

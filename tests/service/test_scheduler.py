@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 import time
 from pathlib import Path
 
@@ -190,4 +191,35 @@ def test_standing_jobs_added_again_are_still_one_job_each(database):
         assert sorted(ids) == sorted({BACKUP_JOB, BACKUP_CATCH_UP_JOB, NIGHT_CLOSE_JOB}), ids
     finally:
         scheduler.shutdown()
+        service.repository.store.close()
+
+
+def test_a_shutdown_while_an_expiry_is_being_dealt_with_does_not_hang(database):
+    # The expiry's own decision_closed reaches the scheduler on the job's thread; a listener
+    # that subscribed first holds that thread until shutdown has begun, which is when APScheduler
+    # holds its job-store lock and waits for the job (before the fix: for ever).
+    service = service_over(database)
+    expiring, shutting_down = threading.Event(), threading.Event()
+
+    def slow_listener(topic, message):
+        if any(event.get("type") == "decision_closed" for event in message.get("events", [])):
+            expiring.set()
+            shutting_down.wait(5)
+            time.sleep(0.5)  # shutdown is now inside APScheduler, joining this thread
+
+    service.bus.subscribe(slow_listener)
+    scheduler = DecisionScheduler(service)
+    scheduler.start()
+    gutter_after_a_strike(service, QUICK)
+    try:
+        assert expiring.wait(5), "the decision was not expired"
+        stopping = threading.Thread(target=scheduler.shutdown, daemon=True)
+        stopping.start()
+        shutting_down.set()
+        stopping.join(10)
+        assert not stopping.is_alive(), "shutdown hung waiting for the expiry"
+        closed = [r for r in service.repository.store.load("m1")
+                  if r["type"] == "decision_closed"]
+        assert [r["data"]["outcome"] for r in closed] == ["expired"]
+    finally:
         service.repository.store.close()
