@@ -114,6 +114,11 @@ class DecisionScheduler:
         with self._changing:
             self._stopping = True
         if self.scheduler.running:
+            # Paused, its loop starts no new round; get_jobs waits (on the job-store lock) for
+            # a round in progress to finish, whose removal of a job it just ran would fail
+            # with JobLookupError in its thread once the state said stopped.
+            self.scheduler.pause()
+            self.scheduler.get_jobs()
             self.scheduler.shutdown(wait=True)
 
     def rebuild(self) -> int:

@@ -14,6 +14,9 @@ from alley_poker.ledger import commands as c
 from alley_poker.service import AlleyService, open_service
 from alley_poker.service.scheduler import DecisionScheduler, job_id
 
+# An exception in APScheduler's own thread (it ends the scheduler's loop) fails the test.
+pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+
 DESK = "commissioner:test-desk"
 #: The shortest deadline a rule book allows: one second.
 QUICK = {"lose_card_deadline_s": 1}
