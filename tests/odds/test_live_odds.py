@@ -4,6 +4,7 @@ ever the newest state of a match (a real pool process computes them where it mat
 from __future__ import annotations
 
 import threading
+from itertools import pairwise
 
 import pytest
 
@@ -37,8 +38,14 @@ def test_a_first_estimate_comes_first_then_the_odds_settle():
     finally:
         odds.stop()
     runs = [message["iterations"] for message in screen.messages]
-    assert runs == [20, 40, 80, 160]
-    assert [message["settled"] for message in screen.messages] == [False] * 3 + [True]
+    # The first estimate, then each time the runs (at least) double, then settled.  The exact
+    # counts between depend on how chunks in flight finish (a loaded CI run published
+    # 20, 40, 136, 160), not on the rule.
+    assert runs[0] == 20 and runs[-1] == 160, runs
+    assert all(later >= 2 * earlier for earlier, later in pairwise(runs[:-1])), runs
+    assert runs[-1] > runs[-2] and len(runs) >= 3, runs
+    settled = [message["settled"] for message in screen.messages]
+    assert settled == [False] * (len(runs) - 1) + [True]
     for message in screen.messages:
         assert message["seq"] == state.seq and not message["exact"]
         assert abs(sum(b["win"] for b in message["bowlers"].values()) - 1) < 1e-3
