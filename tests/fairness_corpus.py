@@ -314,11 +314,16 @@ def rechain(export: dict[str, Any]) -> dict[str, Any]:
     the database and recomputing every hash: chain head and inputs recomputed (an export
     whose inputs cannot be read is written as version 1, as ``export`` does)."""
     export["chain_head"] = chain.head(export["events"])
+    return _with_inputs(export, lambda: [event_from_record(r) for r in export["events"]])
+
+
+def _with_inputs(export: dict[str, Any], events) -> dict[str, Any]:
+    """``export`` with the inputs of ``events()`` (version 2), or, when the log does not
+    rebuild, without inputs as version 1, as ``export`` writes it."""
     try:
-        events = [event_from_record(record) for record in export["events"]]
-        export["inputs"] = action_inputs(export["match_id"], events)
+        export["inputs"] = action_inputs(export["match_id"], events())
         export["version"] = EXPORT_VERSION
-    except Exception:  # any log that does not rebuild: written as `export` writes it
+    except Exception:  # any log that does not rebuild
         export.pop("inputs", None)
         export["version"] = 1
     return export
@@ -357,15 +362,9 @@ def _rechained_from(export: dict[str, Any], index: int, before: str,
     for record in export["events"][index:]:
         current = chain.link_hash(current, record)
     export["chain_head"] = current
-    try:
-        events = [*parsed[:index], event_from_record(export["events"][index]),
-                  *parsed[index + 1:]]
-        export["inputs"] = action_inputs(export["match_id"], events)
-        export["version"] = EXPORT_VERSION
-    except Exception:  # as rechain: a log that does not rebuild is written as version 1
-        export.pop("inputs", None)
-        export["version"] = 1
-    return export
+    return _with_inputs(export, lambda: [*parsed[:index],
+                                         event_from_record(export["events"][index]),
+                                         *parsed[index + 1:]])
 
 
 def mutant_seq(description: str) -> int:
