@@ -13,7 +13,9 @@
 
   let board = {};       // match_id -> board.json entry
   let before = [];      // the pins the next ball faces
-  let judged = null;    // the server's reading of the diagram
+  let judged = null;    // the server's reading of the diagram as it stands now
+  let judging = Promise.resolve();  // the reading asked for last
+  let asked = 0;        // readings asked for: an older answer arriving late is not used
   let shownBall = "";   // which ball the diagram is for
   let entered = 0;      // entries made on this page
 
@@ -22,7 +24,16 @@
       .map(function (p) { return Number(p.dataset.pin); });
   }
 
-  async function judge() {
+  // Every change of the diagram asks the server again; until its answer comes, no reading
+  // stands (Enter waits for it), so a quick tap never enters the previous ball's pins.
+  function judge() {
+    judging = readDiagram();
+    return judging;
+  }
+
+  async function readDiagram() {
+    const mine = ++asked;
+    judged = null;
     const at = current();
     const params = new URLSearchParams({ before: before.join("-") || "none",
                                          standing: standing().join("-") || "none" });
@@ -30,12 +41,14 @@
     // still stand, but a 7-10 left by the second ball is an open frame, not a split.
     if (at && at.frame) params.set("full_rack", String(Boolean(at.full_rack)));
     try {
-      judged = await T.call("GET", "/commissioner/pins.json?" + params);
+      const reading = await T.call("GET", "/commissioner/pins.json?" + params);
+      if (mine !== asked) return;
+      judged = reading;
       leave.textContent = "Standing: " + judged.leave + " · " + judged.pins + " down";
       splitFlag.dataset.split = String(judged.split);
       splitFlag.textContent = judged.split ? "⚡ SPLIT (" + judged.leave + ")" : "Not a split";
     } catch (problem) {
-      judged = null;
+      if (mine !== asked) return;
       leave.textContent = "✖ " + problem.message;
     }
   }
@@ -159,7 +172,12 @@
     }
   }
 
-  document.getElementById("enter-ball").addEventListener("click", function () {
+  document.getElementById("enter-ball").addEventListener("click", async function () {
+    // The reading of the diagram as it is now, even if a tap asked again while we waited.
+    for (let waited = null; waited !== judging;) {
+      waited = judging;
+      await waited;
+    }
     if (!judged) { T.say("The pin diagram does not add up yet.", "refused"); return; }
     // The split flag is the server's reading of the pins left (at a full rack only).
     enter({ pins: judged.pins, standing: judged.standing, split: judged.split },

@@ -152,6 +152,34 @@ def test_manual_entry_by_pin_diagram_shows_the_split_and_records_the_ball(
         "document.querySelector('#entries li').textContent.includes('gutter')")
     assert service.state("m1").balls["Ann"][0][-1]["gutter"] is True
 
+def test_enter_pressed_before_the_new_diagram_is_read_enters_the_new_ball(tablet, live_server,
+                                                                          service):
+    """A quick tap on Enter, while the server's reading of the diagram is still on its way
+    (here held back 1.5 s), waits for it: never the previous ball's pins."""
+    tablet.add_init_script("""
+        const realFetch = window.fetch;
+        window.fetch = function (path, options) {
+          const slow = String(path).includes("/commissioner/pins.json") && window.slowPins;
+          return slow ? new Promise(function (done) { setTimeout(done, 1500); })
+                          .then(function () { return realFetch(path, options); })
+                      : realFetch(path, options);
+        };
+    """)
+    tablet.goto(f"{live_server.url}/commissioner/manual-entry?match_id=m1")
+    tablet.wait_for_function("document.getElementById('entry-bowler').value === 'Ann'")
+    tablet.click(".pin[data-pin='7']")
+    tablet.click(".pin[data-pin='10']")
+    tablet.wait_for_selector("#split[data-split=true]")
+    tablet.evaluate("window.slowPins = true")
+    tablet.click("#enter-ball")
+    tablet.wait_for_function(
+        "document.getElementById('entry-where').textContent.includes('ball 2')")
+    tablet.click("#enter-ball")  # the 7 and the 10 both down, tapped before the reading came
+    tablet.wait_for_function(
+        "document.querySelector('#entries li').textContent.includes('2 down')")
+    assert [b["pins"] for b in service.state("m1").balls["Ann"][0]] == [8, 2]
+    assert "Refused" not in tablet.inner_text("body")
+
 
 def test_manual_entry_takes_a_7_10_after_a_first_ball_gutter_and_moves_to_the_next_bowler(
         tablet, live_server, service):
