@@ -79,7 +79,7 @@ CHUNK_SECONDS = 0.1
 #: How long one refinement chunk should take.  Shorter than the first estimate's: a new
 #: ball's first estimate waits for a chunk in progress on a busy night (a league night's
 #: first estimates came 18 % sooner at p95 than with chunks of CHUNK_SECONDS; each chunk
-#: costs the pool under a millisecond of its own).
+#: costs the pool about a millisecond of its own).
 REFINE_SECONDS = 0.03
 #: The fewest runs in a chunk, however long a run takes.
 MIN_CHUNK = 10

@@ -152,6 +152,7 @@ def test_manual_entry_by_pin_diagram_shows_the_split_and_records_the_ball(
         "document.querySelector('#entries li').textContent.includes('gutter')")
     assert service.state("m1").balls["Ann"][0][-1]["gutter"] is True
 
+
 def test_enter_pressed_before_the_new_diagram_is_read_enters_the_new_ball(tablet, live_server,
                                                                           service):
     """A quick tap on Enter, while the server's reading of the diagram is still on its way
