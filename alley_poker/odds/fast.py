@@ -35,12 +35,13 @@ from collections import OrderedDict
 from collections.abc import Mapping
 
 from alley_poker.ledger import MatchState
+from alley_poker.odds import compiled
 from alley_poker.odds.ball_model import BowlerProfile
-from alley_poker.odds.compact import HandJudge, Start, compile_start, judge_for
+from alley_poker.odds.compact import PIN_MASK, HandJudge, Start, compile_start, judge_for
 from alley_poker.odds.exact import enumerate_rest
 from alley_poker.odds.profiles import CentreAverages, profiles_for
 from alley_poker.odds.rollout import play_cards, shares
-from alley_poker.odds.scripts import ScriptRules, seat_script
+from alley_poker.odds.scripts import ScriptRules, invent_leave, seat_script
 from alley_poker.odds.types import LIVE, BowlerOdds, MatchOdds, from_result
 
 _JUDGES: dict[str, HandJudge] = {}
@@ -136,13 +137,12 @@ def fast_win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
     if profiles is None:
         profiles = profiles_for(state.balls, centre or CentreAverages(), averages)
     models = [profiles.get(bowler) or CentreAverages().profile(bowler) for bowler in bowlers]
-    rules = ScriptRules.of(state.rules, state.games)
     rng = random.Random(seed)
-    pick = _picker(rng)
+    # The cards draw from a generator of their own, so the same runs' card play picks the
+    # same cards whichever card play (C or Python) plays it.
+    card_rng = random.Random(rng.getrandbits(64))
+    script = _script_maker(start, models, state.rules, state.games, rng)
     seats = range(len(bowlers))
-    positions = start.positions
-    wins = [0.0] * len(bowlers)
-    cents = [0.0] * len(bowlers)
     entry = reuse = None
     if warm is not None:
         signature = _signature(start, models)
@@ -151,40 +151,111 @@ def fast_win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
             reuse = [entry.source_signature[seat] == signature[seat] for seat in seats]
             if not any(reuse):
                 reuse = None
+    runs = array("I")
     for _ in range(iterations):
         kept = entry.source.pop() if reuse is not None and entry.source else None
         # A run is kept as one array: for each seat its series, its events' count, its events.
         packed = array("I")
-        events: list[int] = []
-        series = []
         at = 0
         for seat in seats:
             if kept is not None:
-                total, count = kept[at], kept[at + 1]
+                count = kept[at + 1]
                 if reuse[seat]:
-                    script = kept[at + 2:at + 2 + count]
+                    packed.extend(kept[at:at + 2 + count])
                     warm.reused_seats += 1
                 at += 2 + count
             if kept is None or not reuse[seat]:
-                script, total = seat_script(positions[seat], seat, models[seat], rng, rules)
+                packed.frombytes(script(seat))
                 if warm is not None:
                     warm.bowled_seats += 1
-            packed.append(total)
-            packed.append(len(script))
-            packed.extend(script)
-            events.extend(script)
-            series.append(total)
         if entry is not None and len(entry.runs) < warm.keep:
             entry.runs.append(packed)
+        runs.extend(packed)
+    wins, cents = _play_runs(start, judge, runs, iterations, card_rng)
+    return MatchOdds(state.match_id, state.seq, iterations, {
+        bowler: BowlerOdds(wins[seat] / iterations, cents[seat] / iterations)
+        for seat, bowler in enumerate(bowlers)}, exact=False)
+
+
+def _script_maker(start: Start, models: list, rules, games: int, rng: random.Random):
+    """The function that bowls a seat's script for a run, packed as a run keeps it (its
+    series, its events' count, its events, as uint32 bytes): compiled when it is built and
+    every model has tables, else :func:`~alley_poker.odds.scripts.seat_script`.  Each
+    game's form comes from ``rng``; the balls from a generator of their own, so both ways
+    bowl the same balls."""
+    script_rules = ScriptRules.of(rules, games)
+    positions = start.positions
+    balls = random.Random(rng.getrandbits(64))
+    if not COMPILED_BALLS or not all(type(model) is BowlerProfile for model in models):
+
+        def in_python(seat: int) -> bytes:
+            events, total = seat_script(positions[seat], seat, models[seat], rng,
+                                        script_rules, balls)
+            return array("I", (total, len(events), *events)).tobytes()
+
+        return in_python
+
+    state = compiled.twister(balls)
+    words = compiled.rules_words(script_rules)
+    at = [None if pos.standing < 0 else compiled.position_words(pos, seat, pos.standing)
+          for seat, pos in enumerate(positions)]
+    done = [array("I", (pos.series, 0)).tobytes() for pos in positions]
+    form_bytes = compiled.form_bytes
+
+    def compiled_script(seat: int) -> bytes:
+        pos = positions[seat]
+        if pos.game >= games:
+            return done[seat]
+        for_game = models[seat].for_game
+        forms = tuple([form_bytes(for_game(rng)) for _ in range(pos.game, games)])
+        if None in forms:  # a form without tables: its balls through its own ball()
+            events, total = seat_script(pos, seat, models[seat], rng, script_rules)
+            return array("I", (total, len(events), *events)).tobytes()
+        position = at[seat]
+        if position is None:  # a count-only feed: which pins stand is invented per run
+            position = compiled.position_words(
+                pos, seat, PIN_MASK[invent_leave(pos.count, rng)])
+        return compiled.bowl(position, words, forms, state)
+
+    return compiled_script
+
+
+#: The C card play when it is built (:mod:`alley_poker.odds.compiled`); the tests turn it off
+#: to hold the two to the same winners.
+COMPILED_CARDS = compiled.AVAILABLE
+#: The C bowling likewise.
+COMPILED_BALLS = compiled.AVAILABLE
+
+
+def _play_runs(start: Start, judge: HandJudge, runs: array, count: int,
+               card_rng: random.Random) -> tuple[list[float], list[float]]:
+    """Each seat's wins (a tie of *k* as 1/*k*) and cents summed over ``count`` packed runs
+    (per run, per seat: its series, its events' count, its events), the cards drawn from
+    ``card_rng``."""
+    if COMPILED_CARDS:
+        words = compiled.start_words(start, judge)
+        if words is not None:
+            return compiled.play_runs(words, runs, count, card_rng)
+    seats = len(start.bowlers)
+    wins = [0.0] * seats
+    cents = [0.0] * seats
+    pick = _picker(card_rng)
+    at = 0
+    for _ in range(count):
+        events: list[int] = []
+        series = []
+        for _seat in range(seats):
+            total, length = runs[at], runs[at + 1]
+            series.append(total)
+            events.extend(runs[at + 2:at + 2 + length])
+            at += 2 + length
         events.sort()
         winners = play_cards(start, judge, events, series, pick)
         for seat in winners:
             wins[seat] += 1 / len(winners)
         for seat, share in shares(start, winners).items():
             cents[seat] += share
-    return MatchOdds(state.match_id, state.seq, iterations, {
-        bowler: BowlerOdds(wins[seat] / iterations, cents[seat] / iterations)
-        for seat, bowler in enumerate(bowlers)}, exact=False)
+    return wins, cents
 
 
 def _picker(rng: random.Random):

@@ -95,21 +95,28 @@ def game_score(balls: list) -> int:
 
 
 def seat_script(pos: Position, seat: int, profile, rng: random.Random,
-                rules: ScriptRules) -> tuple[list[int], int]:
-    """The rest of one seat's match: its events (see the module) and its scratch series."""
+                rules: ScriptRules, balls: random.Random | None = None
+                ) -> tuple[list[int], int]:
+    """The rest of one seat's match: its events (see the module) and its scratch series.
+
+    Each game's form comes from ``rng`` (all of them first), the balls from ``balls``
+    (``rng`` when not given): so the compiled bowling (:mod:`alley_poker.odds.compiled`),
+    given the same forms and the state of ``balls``, bowls the same balls."""
     events: list[int] = []
     game, games = pos.game, rules.games
     series = pos.series
     if game >= games:
         return events, series
+    balls = balls or rng
+    forms = [profile.for_game(rng) for _ in range(game, games)]
     scores = rules.scores
     spans = rules.streak_spans_games
     cap = rules.streak_cap
     full_rack_gutters = rules.full_rack_gutters
     strike_cards, spare_cards = rules.strike_cards, rules.spare_cards
-    form = profile.for_game(rng)
+    form = forms[0]
     table = ball_table(form)
-    uniform = rng.random
+    uniform = balls.random
     use_frames = FRAME_TABLES
     if table is not None and use_frames:
         frames, frame_totals = table.frames()
@@ -164,7 +171,7 @@ def seat_script(pos: Position, seat: int, profile, rng: random.Random,
         if table is not None:
             pins, after, foul, gutter = table.ball(mask, uniform)
         else:
-            pins, leave, foul, gutter = form.ball(MASK_PINS[mask], rng)
+            pins, leave, foul, gutter = form.ball(MASK_PINS[mask], balls)
             if foul:
                 pins, after = 0, mask
             else:
@@ -204,7 +211,7 @@ def seat_script(pos: Position, seat: int, profile, rng: random.Random,
                 game += 1
                 if game >= games:
                     return events, series
-                form = profile.for_game(rng)
+                form = forms[game - pos.game]
                 table = ball_table(form)
                 if table is not None and use_frames:
                     frames, frame_totals = table.frames()
