@@ -274,13 +274,13 @@ class OddsConfig(_Strict):
 
     @property
     def first_estimate(self) -> int:
-        """The first estimate's runs: as set, else 1200 or ``iterations`` when that is fewer.
+        """The first estimate's runs: as set, else 2400 or ``iterations`` when that is fewer.
 
         >>> OddsConfig(iterations=100).first_estimate, OddsConfig().first_estimate
-        (100, 1200)
+        (100, 2400)
         """
         if self.first_iterations is None:
-            return min(1200, self.iterations)
+            return min(2400, self.iterations)
         return self.first_iterations
 
     @model_validator(mode="after")

@@ -37,7 +37,10 @@ def _new_match(number: int):
     rng = random.Random(70_000 + number)
     bowlers = ("Ann", "Bob", "Cy", "Di")[:rng.randint(2, 4)]
     games = rng.choice((1, 1, 2, 3))
+    # Each its own match id, as a centre's matches are: the pool keeps each match's runs
+    # from one ball to the next by it.
     match = PracticeMatch(bowlers, games=games, seed=70_000 + number,
+                          match_id=f"night-{number}",
                           rules=rng.choice((None, {"buy_in": False})),
                           averages={name: rng.randint(110, 220) for name in bowlers})
     # Started somewhere between its first ball and its last frames.

@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--states", type=int, default=STATES)
     parser.add_argument("--levels", default="400,4000",
                         help="fixed run counts to measure the error at")
-    parser.add_argument("--first-iterations", type=int, default=1200,
+    parser.add_argument("--first-iterations", type=int, default=2400,
                         help="the live odds' first estimate, at most (as [odds])")
     parser.add_argument("--settled-iterations", type=int, default=20_000,
                         help="the live odds' runs once settled, at most (as [odds])")

@@ -28,17 +28,17 @@ class PracticeMatch:
     """A match in memory; ``source`` deals its cards (a seeded Random, or a fair seed)."""
 
     def __init__(self, bowlers=("Ann", "Bob", "Cy"), *, games=1, rules=None, seed=0,
-                 fair=False, averages=None):
+                 fair=False, averages=None, match_id="m1"):
         self.rng = random.Random(seed)
         self.source = SeededDeal(bytes([seed % 256]) * 32) if fair else self.rng
         self.now = START
-        self.state = MatchState.empty("m1")
+        self.state = MatchState.empty(match_id)
         self.profiles = {b: BowlerProfile.for_average(b, (averages or {}).get(b, 160))
                          for b in bowlers}
         # Each game's form, drawn when it starts (the games are rebuilt for every ball, so
         # the ball model could not keep it with the game).
         self.in_game: dict[tuple[str, int], BowlerProfile] = {}
-        self.do(c.CreateMatch("m1", list(bowlers), games, None, rules, actor="desk:pat"))
+        self.do(c.CreateMatch(match_id, list(bowlers), games, None, rules, actor="desk:pat"))
         for bowler in bowlers:
             self.do(c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
         self.do(c.StartMatch(actor="desk:pat"))

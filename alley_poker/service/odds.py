@@ -66,7 +66,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alley_poker.ledger import MatchState
-from alley_poker.odds import ENGINES, CentreAverages
+from alley_poker.odds import ENGINES, CentreAverages, compiled
 from alley_poker.service.bus import EventBus
 from alley_poker.service.odds_history import CentreKnowledge
 from alley_poker.service.odds_pool import odds_chunk, start_pool_process
@@ -89,7 +89,7 @@ REFINE_CHUNK = 5000
 #: ±1.5 points at 3.3 standard errors, the accuracy asked of them), or at ``iterations`` runs.
 SETTLED_ERROR = 0.0045
 #: A run's cost before any was measured for the match: per ball left to bowl, and per run.
-_GUESS_PER_BALL, _GUESS_PER_RUN = 10e-6, 1e-4
+_GUESS_PER_BALL, _GUESS_PER_RUN = 1e-6, 40e-6
 #: Balls in a game, near enough, to guess how many are left.
 _BALLS_PER_GAME = 17
 
@@ -165,6 +165,10 @@ class LiveOdds:
         if engine not in ENGINES:
             raise ValueError(f"odds engine must be one of {ENGINES}, not {engine!r}")
         self.engine = engine  # "ledger": the reference engine (benchmarks compare them)
+        if engine == "fast" and not compiled.AVAILABLE:
+            log.warning("odds: the card play and the balls run in Python, several times "
+                        "slower (alley_poker.odds._card_play is not built: pip install -e . "
+                        "builds it where a C compiler is installed)")
         self.bus = bus
         self.iterations = iterations
         self.first_iterations = first_iterations

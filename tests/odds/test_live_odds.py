@@ -59,15 +59,15 @@ def test_a_long_match_gets_its_first_estimate_from_fewer_runs():
     screen = _Screen(bus)
     names = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
     state = PracticeMatch(names, games=3, seed=5).play(6).state
-    odds = LiveOdds(bus, iterations=60, first_iterations=60, processes=0)
+    odds = LiveOdds(bus, iterations=1000, first_iterations=1000, processes=0)
     try:
         odds.request("m1", state)
         assert odds.wait_idle(120)
     finally:
         odds.stop()
     first, last = screen.messages[0], screen.messages[-1]
-    assert first["iterations"] < 60 and not first["settled"]
-    assert last["iterations"] == 60 and last["settled"]
+    assert first["iterations"] < 1000 and not first["settled"]
+    assert last["iterations"] == 1000 and last["settled"]
 
 
 @pytest.mark.slow
