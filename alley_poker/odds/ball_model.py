@@ -129,8 +129,7 @@ class BowlerProfile:
         they are (a mixture), then the game's form (skill plus a normal draw)."""
         if self.in_form:
             return self
-        base = rng.choice(self.members) if self.members else self
-        step = round(rng.gauss(0.0, base.form_sd) * FORM_GRID) if base.form_sd > 0 else 0
+        base, step = self._game_form(rng)
         forms = self._forms
         drawn = forms.get((id(base), step))
         if drawn is None:
@@ -138,6 +137,23 @@ class BowlerProfile:
                 base, name=self.name, average=self.average, handicap=self.handicap,
                 skill=base.skill + step / FORM_GRID, form_sd=0.0, members=(), in_form=True)
         return drawn
+
+    def _game_form(self, rng: random.Random) -> tuple[BowlerProfile, int]:
+        """A game's draws: which member (a mixture), and its form's step on the grid."""
+        base = rng.choice(self.members) if self.members else self
+        step = round(rng.gauss(0.0, base.form_sd) * FORM_GRID) if base.form_sd > 0 else 0
+        return base, step
+
+    def game_rates(self, rng: random.Random) -> Rates:
+        """The rates of the game ``for_game(rng)`` would return, from the very same draws,
+        without making that profile: the compiled engine reads nothing else of a game's
+        form, and a night's newcomers (mixtures of the centre's bowlers, learnt again after
+        every ball) would otherwise keep a form object per member and step (half a million
+        in a pool process at 100 lanes)."""
+        if self.in_form:
+            return self._rates
+        base, step = self._game_form(rng)
+        return rates_for(base.skill + step / FORM_GRID, base.offsets, base.foul_rate)
 
     def ball(self, standing: frozenset[int],
              rng: random.Random) -> tuple[int, frozenset[int], bool, bool]:

@@ -260,7 +260,12 @@ def ball_table(form) -> BallTable | None:
     that form)."""
     if type(form) is not BowlerProfile or form.members:
         return None
-    rates = form._rates
+    return rates_table(form._rates)
+
+
+def rates_table(rates: Rates) -> BallTable:
+    """The tables of a game bowled at ``rates`` (made once, kept as :func:`ball_table`
+    keeps them)."""
     table = _TABLES.get(rates)
     if table is None:
         table = BallTable(rates)
@@ -271,4 +276,4 @@ def ball_table(form) -> BallTable | None:
     return table
 
 
-__all__ = ["OPEN", "SPARE", "STRIKE", "BallTable", "ball_table", "frame_table"]
+__all__ = ["OPEN", "SPARE", "STRIKE", "BallTable", "ball_table", "frame_table", "rates_table"]

@@ -24,7 +24,7 @@ from alley_poker.odds.ball_tables import (
     _KIND_LEAVES,
     FRAME_OUTCOMES,
     BallTable,
-    ball_table,
+    rates_table,
 )
 from alley_poker.odds.compact import (
     CARD_CODE,
@@ -109,12 +109,9 @@ _FORMS: dict[BallTable, bytes] = {}
 _FORMS_KEPT = 16_384
 
 
-def form_bytes(form) -> bytes | None:
-    """The C table of a game's form (what ``for_game`` returned); None for a model with no
-    tables (bowled in Python, through its ``ball``)."""
-    table = ball_table(form)
-    if table is None:
-        return None
+def form_bytes(rates) -> bytes:
+    """The C table of a game bowled at ``rates`` (``BowlerProfile.game_rates``)."""
+    table = rates_table(rates)
     words = _FORMS.get(table)
     if words is None:
         if len(_FORMS) >= _FORMS_KEPT:

@@ -69,14 +69,27 @@ class _Match:
 
 
 class WarmRuns:
-    """Scripts kept between the states of each match (one per pool process)."""
+    """Scripts kept between the states of each match (one per pool process).
 
-    def __init__(self, keep: int = 12_000, matches: int = 32):
-        self.keep, self.matches = keep, matches
+    At most ``keep`` runs a match, ``matches`` matches, and ``budget`` bytes in all (each
+    run's array counted with its object's own ~64 bytes): a run of a twelve-bowler,
+    three-game match is 2 KB, so without a byte budget 32 such matches would keep 0.8 GB in
+    each pool process at 100 lanes.  Past the budget a state's runs are not kept (its next
+    state runs cold); the oldest matches go first when a new one comes."""
+
+    #: What one kept run costs beyond its words (the array object), in bytes.
+    RUN_OVERHEAD = 64
+
+    def __init__(self, keep: int = 12_000, matches: int = 32, budget: int = 32 << 20):
+        self.keep, self.matches, self.budget = keep, matches, budget
         self._by_match: OrderedDict[str, _Match] = OrderedDict()
         self._lock = threading.Lock()
+        self.kept_bytes = 0       # the runs kept now, in all matches
         self.reused_seats = 0     # figures for tests and benchmarks
         self.bowled_seats = 0
+
+    def _size(self, runs: list[array]) -> int:
+        return sum(len(run) for run in runs) * 4 + len(runs) * self.RUN_OVERHEAD
 
     def open(self, match_id: str, seq: int, signature: tuple) -> _Match | None:
         """The kept scripts for a run of state ``seq``; None for a state older than the
@@ -86,19 +99,50 @@ class WarmRuns:
             if entry is None or entry.seq < seq:
                 fresh = _Match(seq, signature)
                 if entry is not None:
+                    self.kept_bytes -= self._size(entry.source)  # the older state's left
                     fresh.source = entry.runs
                     fresh.source_signature = entry.signature
                 self._by_match[match_id] = entry = fresh
                 while len(self._by_match) > self.matches:
-                    self._by_match.popitem(last=False)
+                    self._drop(self._by_match.popitem(last=False)[1])
             elif entry.seq > seq or entry.signature != signature:
                 return None
             self._by_match.move_to_end(match_id)
             return entry
 
+    def keep_run(self, entry: _Match, run: array) -> None:
+        """Keep ``run`` of ``entry``'s state for its next state, while there is room."""
+        if len(entry.runs) >= self.keep:
+            return
+        size = len(run) * 4 + self.RUN_OVERHEAD
+        with self._lock:
+            while self.kept_bytes + size > self.budget and len(self._by_match) > 1:
+                oldest = next(iter(self._by_match))
+                if self._by_match[oldest] is entry:
+                    break
+                self._drop(self._by_match.pop(oldest))
+            if self.kept_bytes + size > self.budget:
+                return
+            self.kept_bytes += size
+        entry.runs.append(run)
+
+    def reuse_run(self, entry: _Match) -> array | None:
+        """A run of the state before, each used once (None when none is left)."""
+        with self._lock:
+            if not entry.source:
+                return None
+            run = entry.source.pop()
+            self.kept_bytes -= len(run) * 4 + self.RUN_OVERHEAD
+        return run
+
+    def _drop(self, entry: _Match) -> None:
+        self.kept_bytes -= self._size(entry.runs) + self._size(entry.source)
+
     def forget(self, match_id: str) -> None:
         with self._lock:
-            self._by_match.pop(match_id, None)
+            entry = self._by_match.pop(match_id, None)
+            if entry is not None:
+                self._drop(entry)
 
 
 def _signature(start: Start, profiles: list) -> tuple:
@@ -153,7 +197,7 @@ def fast_win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
                 reuse = None
     runs = array("I")
     for _ in range(iterations):
-        kept = entry.source.pop() if reuse is not None and entry.source else None
+        kept = warm.reuse_run(entry) if reuse is not None else None
         # A run is kept as one array: for each seat its series, its events' count, its events.
         packed = array("I")
         at = 0
@@ -168,8 +212,8 @@ def fast_win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
                 packed.frombytes(script(seat))
                 if warm is not None:
                     warm.bowled_seats += 1
-        if entry is not None and len(entry.runs) < warm.keep:
-            entry.runs.append(packed)
+        if entry is not None:
+            warm.keep_run(entry, packed)
         runs.extend(packed)
     wins, cents = _play_runs(start, judge, runs, iterations, card_rng)
     return MatchOdds(state.match_id, state.seq, iterations, {
@@ -206,11 +250,8 @@ def _script_maker(start: Start, models: list, rules, games: int, rng: random.Ran
         pos = positions[seat]
         if pos.game >= games:
             return done[seat]
-        for_game = models[seat].for_game
-        forms = tuple([form_bytes(for_game(rng)) for _ in range(pos.game, games)])
-        if None in forms:  # a form without tables: its balls through its own ball()
-            events, total = seat_script(pos, seat, models[seat], rng, script_rules)
-            return array("I", (total, len(events), *events)).tobytes()
+        game_rates = models[seat].game_rates
+        forms = tuple([form_bytes(game_rates(rng)) for _ in range(pos.game, games)])
         position = at[seat]
         if position is None:  # a count-only feed: which pins stand is invented per run
             position = compiled.position_words(

@@ -11,6 +11,7 @@ import pytest
 
 from alley_poker.ledger import commands as c
 from alley_poker.odds import BowlerProfile, WarmRuns, win_odds
+from alley_poker.odds.fast import fast_win_odds
 from alley_poker.odds.practice import PracticeMatch
 from alley_poker.service.bus import InProcessBus
 from alley_poker.service.odds import LiveOdds
@@ -156,3 +157,27 @@ def test_the_fast_judge_values_hands_as_the_evaluator_does(options):
         if state.hands[bowler]:
             ids = [CARD_ID[card] for card in state.hands[bowler]]
             assert CARD_TEXT[judge.automatic_loss(ids, good)] == automatic_loss(state, bowler)
+
+
+def test_the_kept_runs_stay_within_their_byte_budget_and_the_count_adds_up():
+    # A pool process at 100 lanes sees dozens of long matches: what it keeps is bounded by
+    # bytes, the oldest matches going first, and what it counts is what it holds.
+    warm = WarmRuns(budget=200_000)
+    matches = [PracticeMatch(("Ann", "Bob", "Cy", "Di"), games=3, seed=seed,
+                             match_id=f"m{seed}").play(10) for seed in range(4)]
+    for match in matches:
+        fast_win_odds(match.state, iterations=600, seed=1, warm=warm)
+        assert warm.kept_bytes <= warm.budget
+    held = [entry for entry in warm._by_match.values()]
+    assert 0 < len(held) < len(matches)          # the oldest matches made room
+    assert warm.kept_bytes == sum(warm._size(e.runs) + warm._size(e.source) for e in held)
+    newest = matches[-1]
+    newest.play(11)
+    before = warm.reused_seats
+    fast_win_odds(newest.state, iterations=300, seed=2, warm=warm)
+    assert warm.reused_seats > before            # the newest match's runs were kept
+    assert warm.kept_bytes == sum(warm._size(e.runs) + warm._size(e.source)
+                                  for e in warm._by_match.values())
+    warm.forget(newest.state.match_id)
+    assert warm.kept_bytes == sum(warm._size(e.runs) + warm._size(e.source)
+                                  for e in warm._by_match.values())
