@@ -22,7 +22,7 @@ def odds() -> None:
               default=None, help="The centre's configuration (its database and centre).")
 @click.option("--database", "database_url", default=None,
               help="A database URL instead of the configuration's.")
-@click.option("--iterations", type=click.IntRange(10, 100_000), default=200,
+@click.option("--iterations", type=click.IntRange(10, 100_000), default=1000,
               show_default=True, help="Runs of the simulation per prediction.")
 @click.option("--frames", default="0,3,6,9", show_default=True,
               help="Predict before frame 1 (0) and after these frames of each game.")
