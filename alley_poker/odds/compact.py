@@ -91,6 +91,11 @@ class HandJudge:
         self.morgan = morgan
         self._cache: dict[int, int] = {}
 
+    @property
+    def flags(self) -> int:
+        """The evaluator's options (``hand_keys.NO_COPIES``, ``WILDS_CAPPED``)."""
+        return self._flags
+
     def key(self, cards, good: int) -> int:
         """The value of ``cards`` (ids) when joker ``good`` holds the good power."""
         hand = EMPTY_HAND

@@ -1,15 +1,19 @@
-"""The card play in C (``_card_play.c``): a batch of runs in one call, the same winners as
-:func:`alley_poker.odds.rollout.play_cards` run for run.
+"""The fast engine's runs in C (``_card_play.c``): a seat's script of balls in one call
+(:func:`bowl`), a batch of runs' card play in another (:func:`play_runs`), the same balls
+and winners as :func:`alley_poker.odds.scripts.seat_script` and
+:func:`alley_poker.odds.rollout.play_cards` give.
 
 The module is built by ``pip install`` (``setup.py``; optional: a machine without a C
-compiler gets the Python card play, which is slower, not different).  :data:`AVAILABLE` says
-which one a process has; the live odds log it when the pool starts.
+compiler gets the Python engine, which is slower, not different).  :data:`AVAILABLE` says
+which one a process has; the live odds warn when it is the Python.
 
-A batch is handed over as two ``array``s of ints (:func:`start_words`, and the runs as
-:mod:`alley_poker.odds.fast` packs them for :class:`~alley_poker.odds.fast.WarmRuns`: per
-run, per seat, its series, its events' count and its events), and the random picks come from
-the caller's :class:`random.Random`: its Mersenne Twister state goes in and comes back, so
-the C and the Python card play of the same runs from the same generator pick the same cards.
+What goes in is plain ``array``s of ints and floats: the state's start
+(:func:`start_words`), the runs as :mod:`alley_poker.odds.fast` packs them for
+:class:`~alley_poker.odds.fast.WarmRuns` (per run, per seat, its series, its events' count
+and its events), a seat's position, each game's form as its tables' running totals
+(:func:`form_bytes`).  The random numbers come from the caller's :class:`random.Random`
+(its Mersenne Twister state goes in, and comes back for the cards), so the C and the Python
+draw the same numbers and make the same runs.
 """
 
 from __future__ import annotations
@@ -64,14 +68,14 @@ def _tables() -> array:
     return words
 
 
-
-
 # -- the balls ------------------------------------------------------------------------------
 
 #: The conversion classes of a leave (ball_tables._CLASS_OF), numbered for the C tables.
 _CLASSES: tuple = tuple(dict.fromkeys(_CLASS_OF))
 _CLASS_INDEX = {cls: index for index, cls in enumerate(_CLASSES)}
-_MAX_LEAVES, _MAX_CLASSES = 64, 32
+_MAX_LEAVES, _MAX_CLASSES = 64, 32  # as _card_play.c's MAX_LEAVES and CLASSES
+if len(_CLASSES) > _MAX_CLASSES or any(len(leaves) > _MAX_LEAVES for leaves, _ in _KIND_LEAVES):
+    AVAILABLE = False  # the ball tables outgrew the C's: the Python engine plays
 
 
 def _ball_tables() -> tuple[array, array, array, array]:
@@ -150,7 +154,7 @@ def bowl(position: array, rules: array, forms: tuple[bytes, ...], state: array) 
 
 
 def evaluator_flags(judge: HandJudge) -> int:
-    return judge._flags & (NO_COPIES | WILDS_CAPPED)
+    return judge.flags & (NO_COPIES | WILDS_CAPPED)
 
 
 def start_words(start: Start, judge: HandJudge) -> array | None:

@@ -2,7 +2,7 @@
 ball to the next, exact once only the cards are left (docs/odds.md, "The fast engine").
 
 A run is each seat's script of balls (:mod:`alley_poker.odds.scripts`) and then the card play
-over all of them (:mod:`alley_poker.odds.rollout`).  The balls are most of a run's cost, and
+over all of them (:mod:`alley_poker.odds.rollout`).  The balls are much of a run's cost, and
 a seat's script depends only on that seat: its position, its streak and its ball model.
 So :class:`WarmRuns` keeps each match's scripts (up to :attr:`WarmRuns.keep` runs) and the
 next state's runs reuse them for every seat whose position, streak and model have not
@@ -12,6 +12,10 @@ distribution the run would draw afresh (the seat's balls never depend on anythin
 changed), and each is used once per state, so the estimate stays unbiased with no
 reweighting: only the cost goes down.  The card play is always run anew, from the new state's
 cards.
+
+Both the balls and the card play run compiled (:mod:`alley_poker.odds.compiled`) when the
+module is built, drawing the very random numbers the Python draws: the same odds, several
+times sooner.
 
 >>> import random
 >>> from alley_poker.odds.practice import PracticeMatch

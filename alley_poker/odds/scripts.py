@@ -4,8 +4,8 @@ the few balls the cards care about.
 The bowling never looks at the cards, and one bowler's balls never look at another's, so a
 run's balls can be bowled one seat at a time, before any card moves: from the seat's
 position (:class:`~alley_poker.odds.compact.Position`) to the end of its last game, through
-exactly the two calls a bowler's model offers (``profile.for_game(rng)`` when a game starts,
-and for the game in progress when the run starts; ``form.ball(standing, rng)`` for every
+exactly the two calls a bowler's model offers (``profile.for_game(rng)`` for each game left,
+the one in progress included, all drawn first; ``form.ball(standing, balls)`` for every
 ball).  For the model the engine knows, a plain ``BowlerProfile``, the balls come from
 tables of that model's own chances instead (:mod:`alley_poker.odds.ball_tables`: one
 ``random()`` a ball, or a whole frame of frames 1-9 from a fresh rack; the same

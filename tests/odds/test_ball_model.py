@@ -185,3 +185,17 @@ def test_a_league_that_gutters_more_moves_its_bowlers_offsets_and_its_newcomers_
     new_tue = learn_profile("T", [], centre, average=110, league="tue")
     assert new_kid.gutter_rate > new_tue.gutter_rate * 1.3
     assert abs(new_kid.average - new_tue.average) <= 1
+
+
+@pytest.mark.parametrize("profile", [
+    BowlerProfile.for_average("Ann", 170),
+    BowlerProfile.for_average("Bob", 95).for_game(random.Random(3)),   # a game's own form
+    CentreAverages().profile("Cy"),                                   # a newcomer's mixture
+], ids=["usual", "in_form", "mixture"])
+def test_game_rates_are_the_rates_of_the_game_for_game_draws(profile):
+    # The compiled engine asks for a game's rates alone; they must be what for_game's form
+    # would have bowled with, from the same random numbers, leaving the generator alike.
+    one, other = random.Random(11), random.Random(11)
+    for _ in range(200):
+        assert profile.game_rates(one) == profile.for_game(other)._rates
+    assert one.random() == other.random()
