@@ -95,3 +95,7 @@ def test_bad_batches_are_refused_with_the_reason(monkeypatch):
         compiled.play_runs(words, one_run + one_run, 1, random.Random(1))
     with pytest.raises(ValueError, match="cut short"):
         compiled.play_runs(words[:5], one_run, 1, random.Random(1))
+    not_a_card = array("i", words)
+    not_a_card[9] = 99                        # the pile's first card
+    with pytest.raises(ValueError, match="no card"):
+        compiled.play_runs(not_a_card, one_run, 1, random.Random(1))

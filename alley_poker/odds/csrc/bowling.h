@@ -152,6 +152,11 @@ static PyObject *bowl(PyObject *self, PyObject *args)
     }
     /* the twister's words are followed by its index: one buffer, changed in place */
     t = (Twister *)twister_buf.buf;
+    if (t->index < 0 || t->index > MT_N) {
+        PyErr_SetString(PyExc_ValueError, "bowl(): the twister's index is out of range");
+        t = NULL;
+        goto done;
+    }
     int game = pos[0], frame = pos[1], number = pos[2], full = pos[3], mask = pos[4];
     int first = pos[5], in_game = pos[6], series = pos[7], streak = pos[8], streak_due = pos[9];
     int seat = pos[10], credited_n = pos[11];

@@ -205,6 +205,24 @@ static PyObject *play_runs(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "the start is cut short");
         goto done;
     }
+    /* Every card a card id, 54 at most in all (so neither the pile nor a hand can outgrow
+     * its 64 places as cards move), every decision a seat's, the generator's index its. */
+    int cards = start.pile_n, bad_card = 0;
+    for (int i = 0; i < start.pile_n; i++)
+        bad_card |= start.pile[i] < 0 || start.pile[i] > JOKER_B;
+    for (int seat = 0; seat < start.seats; seat++) {
+        cards += start.hand_n[seat];
+        for (int i = 0; i < start.hand_n[seat]; i++)
+            bad_card |= start.hand[seat][i] < 0 || start.hand[seat][i] > JOKER_B;
+    }
+    for (int i = 0; i < decision_n; i++)
+        bad_card |= decisions[2 * i + 1] < 0 || decisions[2 * i + 1] >= start.seats;
+    if (bad_card || cards > 54 || mt_index < 0 || mt_index > MT_N) {
+        PyErr_SetString(PyExc_ValueError,
+                        "the start holds a card that is no card, more than 54 cards, a "
+                        "decision of no seat, or a generator index out of range");
+        goto done;
+    }
 
     int seats = start.seats;
     double wins[MAX_SEATS] = {0}, cents[MAX_SEATS] = {0};
