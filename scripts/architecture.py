@@ -158,10 +158,21 @@ def imports_of(name: str, path: Path, tree: ast.Module,
             targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
                        for alias in node.names]
         for target in targets:
+            if _compiled(target, name, path):
+                continue  # an extension built from C: it imports none of ours
             imported = _internal(target, modules)
             if imported is not None and imported != name and imported not in found:
                 found[imported] = Import(name, imported, node.lineno)
     return sorted(found.values(), key=lambda found_import: found_import.line)
+
+
+def _compiled(target: str, name: str, path: Path) -> bool:
+    """Whether ``target`` is a module built from a C source of ours (``setup.py``), as seen
+    from module ``name`` in file ``path``: the tree's root is as many folders up as
+    ``name`` has packages."""
+    up = name.count(".") + (path.name == "__init__.py")
+    root = path.parents[up]
+    return root.joinpath(*target.split(".")).with_suffix(".c").is_file()
 
 
 def import_graph(root: Path = ROOT, packages: Iterable[str] = PACKAGES,

@@ -43,7 +43,7 @@ from alley_poker.odds.compact import (
 from alley_poker.odds.scripts import ScriptRules
 
 try:
-    from alley_poker.odds import _card_play
+    import alley_poker.odds._card_play as _card_play
 except ImportError:  # not built: the Python card play
     _card_play = None
 
