@@ -180,3 +180,17 @@ def test_doctor_says_when_the_backups_have_no_room(centre):
     problems = examine(centre / "config" / "alley.toml", env=env,
                        backup_headroom_mb=10**12)
     assert len(problems) == 1 and "are free for the backups" in problems[0], problems
+
+
+def test_doctor_says_when_the_odds_would_run_without_their_compiled_engine(centre, monkeypatch):
+    from alley_poker.odds import compiled
+    from alley_poker.setup_centre.doctor import examine
+
+    env = read_env_file(centre / "alley-poker.env")
+    monkeypatch.setattr(compiled, "AVAILABLE", False)
+    problems = examine(centre / "config" / "alley.toml", env=env)
+    assert len(problems) == 1 and "compiled engine is not built" in problems[0], problems
+    config = centre / "config" / "alley.toml"
+    assert "[odds]" not in config.read_text()  # the defaults' odds: on
+    config.write_text(config.read_text() + "\n[odds]\nenabled = false\n")
+    assert examine(config, env=env) == []

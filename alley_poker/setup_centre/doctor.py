@@ -196,6 +196,19 @@ def check_backups(config: Any, headroom_mb: int = BACKUP_HEADROOM_MB) -> list[st
     return []
 
 
+def check_odds(config: Any) -> list[str]:
+    if not config.odds.enabled:
+        return []
+    from alley_poker.odds import compiled
+
+    if compiled.AVAILABLE:
+        return []
+    return ["The live odds are on, but their compiled engine is not built: they will settle "
+            "several times slower (a league night's within seconds, not a second). Install "
+            "a C compiler and Python's headers (apt install gcc python3-dev) and reinstall "
+            "alley-poker, or set [odds] enabled = false."]
+
+
 def examine(config_path: Path | None, *, env: Mapping[str, str], user_name: str | None = None,
             backup_headroom_mb: int = BACKUP_HEADROOM_MB) -> list[str]:
     """Every problem found with the centre's set-up (none: ready to serve)."""
@@ -217,4 +230,5 @@ def examine(config_path: Path | None, *, env: Mapping[str, str], user_name: str 
     problems += check_database(config, user)
     problems += check_clock(config)
     problems += check_backups(config, backup_headroom_mb)
+    problems += check_odds(config)
     return problems
