@@ -243,14 +243,18 @@ def test_the_tablet_pages_reflow_at_phone_width_and_cut_off_no_name_or_card(
     assert len(cells) == 2
     for left, right, not_clipped in cells:
         assert left >= 0 and right <= 390 and not_clipped
-    # The table became one card per bowler, each value beside its column's title.
-    # Waited for, not read once: the dashboard may redraw the row between reads.
+    # The table became one card per bowler (the row a flex box), each value beside its
+    # column's title.  Waited for on the row as it stands, not read through a locator: the
+    # dashboard redraws a row as its odds come in, and a row read while being replaced has
+    # no style at all ('' for display: ci33 saw it once the odds came several times a
+    # second).
     page.wait_for_function(
-        """() => { const c = document.querySelector("article.match-card[data-match=long-night] "
-              + "tr.bowler-row[data-bowler=Maximilian-Alexander] td.hand");
-              return c !== null && getComputedStyle(c, '::before').content === '"Hand: "'; }""",
+        """() => { const r = document.querySelector("article.match-card[data-match=long-night] "
+              + "tr.bowler-row[data-bowler=Maximilian-Alexander]");
+              const c = r && r.querySelector("td.hand");
+              return c !== null && getComputedStyle(r).display === "flex"
+                  && getComputedStyle(c, '::before').content === '"Hand: "'; }""",
         timeout=5_000)
-    assert row.evaluate("r => getComputedStyle(r).display") == "flex"
 
 
 def feed_health_report() -> dict:
