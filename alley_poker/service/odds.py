@@ -167,8 +167,9 @@ class LiveOdds:
         self.engine = engine  # "ledger": the reference engine (benchmarks compare them)
         if engine == "fast" and not compiled.AVAILABLE:
             log.warning("odds: the card play and the balls run in Python, several times "
-                        "slower (alley_poker.odds._card_play is not built: pip install -e . "
-                        "builds it where a C compiler is installed)")
+                        "slower: alley_poker.odds._card_play is not built (installing "
+                        "alley-poker builds it where a C compiler and Python's headers are "
+                        "installed; alley-poker doctor says so too)")
         self.bus = bus
         self.iterations = iterations
         self.first_iterations = first_iterations
