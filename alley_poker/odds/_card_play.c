@@ -104,7 +104,6 @@ static PyMethodDef methods[] = {
     {"bowl", bowl, METH_VARARGS,
      "bowl(position, rules, forms, twister) -> bytes: a seat's series, count and events."},
     {"setup_balls", setup_balls, METH_VARARGS, "Hand over ball_tables' static tables."},
-    {"form_size", form_size, METH_NOARGS, "The bytes of one game's form table."},
     {"hand_value", hand_value, METH_VARARGS, "hand_value(cards, good, flags) -> key"},
     {"lose_card", lose_card, METH_VARARGS, "lose_card(cards, good, flags) -> card id"},
     {NULL, NULL, 0, NULL},

@@ -88,8 +88,9 @@ REFINE_CHUNK = 5000
 #: The odds have settled once no bowler's chance has a standard error above this (about
 #: ±1.5 points at 3.3 standard errors, the accuracy asked of them), or at ``iterations`` runs.
 SETTLED_ERROR = 0.0045
-#: A run's cost before any was measured for the match: per ball left to bowl, and per run.
-_GUESS_PER_BALL, _GUESS_PER_RUN = 1e-6, 40e-6
+#: A run's cost before any was measured for the match: per ball left to bowl, and per run
+#: (the compiled engine's; the Python one's are several times dearer).
+_GUESS_PER_BALL, _GUESS_PER_RUN = (1e-6, 40e-6) if compiled.AVAILABLE else (10e-6, 1e-4)
 #: Balls in a game, near enough, to guess how many are left.
 _BALLS_PER_GAME = 17
 

@@ -121,6 +121,16 @@ static int game_score(const Credited *balls, int n)
 }
 
 enum { STREAK_NONE, STREAK_STRIKE, STREAK_SPARE };
+
+/* The cards a mark of ``kind`` earns: ``base``, or one more than the streak before it (up
+ * to ``cap``) when the mark before was of the same kind (record_ball's streak rule). */
+static int cards_due(int base, int kind, int previous, int streak_due, int cap)
+{
+    if (previous != kind)
+        return base;
+    int more = streak_due + 1 < cap ? streak_due + 1 : cap;
+    return base > more ? base : more;
+}
 enum { OPEN_FRAME, SPARE_FRAME, STRIKE_FRAME };
 
 /* bowl(position, rules, forms, twister) -> bytes: the seat's series, its events' count and
@@ -199,11 +209,7 @@ static PyObject *bowl(PyObject *self, PyObject *args)
             int previous = (in_game || spans) ? streak : STREAK_NONE;
             int due;
             if (kind == STRIKE_FRAME) {
-                due = strike_cards;
-                if (previous == STREAK_STRIKE) {
-                    int more = streak_due + 1 < cap ? streak_due + 1 : cap;
-                    due = due > more ? due : more;
-                }
+                due = cards_due(strike_cards, STREAK_STRIKE, previous, streak_due, cap);
                 streak = STREAK_STRIKE;
                 streak_due = due;
                 out[2 + event_n++] = head << 8 | (uint32_t)due << 2 | 2;
@@ -214,11 +220,7 @@ static PyObject *bowl(PyObject *self, PyObject *args)
                 if (lost)
                     out[2 + event_n++] = head << 8 | 1;
                 if (kind == SPARE_FRAME) {
-                    due = spare_cards;
-                    if (previous == STREAK_SPARE) {
-                        int more = streak_due + 1 < cap ? streak_due + 1 : cap;
-                        due = due > more ? due : more;
-                    }
+                    due = cards_due(spare_cards, STREAK_SPARE, previous, streak_due, cap);
                     streak = STREAK_SPARE;
                     streak_due = due;
                     if (due)
@@ -249,11 +251,7 @@ static PyObject *bowl(PyObject *self, PyObject *args)
         int due = 0;
         if (strike || spare) {
             int kind = strike ? STREAK_STRIKE : STREAK_SPARE;
-            due = strike ? strike_cards : spare_cards;
-            if (previous == kind) {
-                int more = streak_due + 1 < cap ? streak_due + 1 : cap;
-                due = due > more ? due : more;
-            }
+            due = cards_due(strike ? strike_cards : spare_cards, kind, previous, streak_due, cap);
             streak = kind;
             streak_due = due;
         } else if (ends) {
@@ -383,11 +381,6 @@ done:
     PyBuffer_Release(&totals);
     PyBuffer_Release(&classes);
     return result;
-}
-
-static PyObject *form_size(PyObject *self, PyObject *args)
-{
-    return PyLong_FromSize_t(sizeof(FormTable));
 }
 
 #endif
