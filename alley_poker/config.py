@@ -241,16 +241,16 @@ class RedisConfig(_Strict):
 
 
 class OddsConfig(_Strict):
-    """The live win odds on the kiosk and the tablet (docs/odds.md): on by default (the
-    first estimate ≈ 0.2 s after a ball on a 24-lane league night, two cores; settled
-    seconds later: docs/performance.md)."""
+    """The live win odds on the kiosk and the tablet (docs/odds.md): on by default (on a
+    24-lane league night, two cores, the first estimate some 0.06 s after a ball and the
+    settled odds some 0.2 s after it, at the 95th percentile: docs/performance.md)."""
 
     enabled: bool = True
     #: Simulated matches once the odds have settled: more is steadier and slower to settle
     #: (docs/odds.md has figures).
     iterations: Annotated[int, Field(ge=20, le=200_000)] = 20_000
     #: Simulated matches of the first estimate, which the screens get at once after a ball
-    #: (left out: 1200, or ``iterations`` when that is fewer; a chunk of about a tenth of a
+    #: (left out: 2400, or ``iterations`` when that is fewer; a chunk of about a tenth of a
     #: second per process at most, so more runs only when the runs are cheap).
     first_iterations: Annotated[int | None, Field(ge=20, le=200_000)] = None
     #: Processes that compute them, apart from the balls (0: a thread of the web process).

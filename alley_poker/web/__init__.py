@@ -99,11 +99,12 @@ DEFAULTS: dict[str, Any] = {
     # Per phone link: decisions and reads (page data, live joins) a minute.
     "PHONE_DECISIONS_PER_MINUTE": 20,
     "PHONE_READS_PER_MINUTE": 120,
-    # Live win odds ([odds] in alley.toml; off unless asked for): Monte Carlo runs per
-    # update, pool processes (0: in a thread of this process), the centre's average.
+    # Live win odds ([odds] in alley.toml, which turns them on unless it says otherwise; an
+    # app made without a config, as a test's, has none): Monte Carlo runs per update, pool
+    # processes (0: in a thread of this process), the centre's average.
     "ODDS_ENABLED": False,
     "ODDS_ITERATIONS": 20_000,
-    "ODDS_FIRST_ITERATIONS": None,  # None: 400, or the settled count when it is smaller
+    "ODDS_FIRST_ITERATIONS": None,  # None: LiveOdds' 400, or the settled count when smaller
     "ODDS_PROCESSES": 1,
     "ODDS_CENTRE_AVERAGE": 150,
 }

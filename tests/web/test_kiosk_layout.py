@@ -213,7 +213,8 @@ def test_on_a_phone_nothing_is_cut_off_and_the_panels_reflow(browser, team_serve
         shown = page.locator(f"section.bowler[data-bowler={name}] .card").count()
         assert shown == len(state.hands[name]), name
     # One column: each panel as wide as the phone allows.
-    lefts = page.eval_on_selector_all(
-        "section.bowler", "ps => ps.map(p => Math.round(p.getBoundingClientRect().left))")
+    # Found and measured in one script: a redraw between the two would leave them detached.
+    lefts = page.evaluate("() => [...document.querySelectorAll('section.bowler')]"
+                          ".map(p => Math.round(p.getBoundingClientRect().left))")
     assert len(set(lefts)) == 1, lefts
     page.screenshot(path=tmp_path / f"kiosk-{count}-bowlers-390.png", full_page=True)

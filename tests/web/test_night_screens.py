@@ -300,25 +300,34 @@ STRETCHED_UNDO = """(() => {
 })();"""
 
 
-#: Every card of a panel at least ``least`` px wide, and the same widths as at the last poll.
-_CARDS_DRAWN = """([panel, least]) => {
-    const widths = [...document.querySelectorAll(panel + ' .card')].map(c => c.offsetWidth);
+#: A panel's card widths, read in one go (see ``card_widths_once_drawn``).
+_CARD_WIDTHS = "panel => [...document.querySelectorAll(panel + ' .card')].map(c => c.offsetWidth)"
+
+#: The card widths once every card of a panel is at least ``least`` px wide and the widths
+#: are those of the last poll too (the cards refit as the moments above them change height);
+#: false until then.
+_CARDS_DRAWN = f"""([panel, least]) => {{
+    const widths = ({_CARD_WIDTHS})(panel);
     const seen = JSON.stringify(widths), same = window.__cardWidthsSeen === seen;
     window.__cardWidthsSeen = seen;
-    return same && widths.length >= 8 && Math.min(...widths) >= least;
-}"""
+    return same && widths.length >= 8 && Math.min(...widths) >= least && widths;
+}}"""
 
 
 def card_widths_once_drawn(page, panel: str, least: int = 44) -> list[int]:
-    """The widths of ``panel``'s cards once the kiosk has drawn and fitted them.
+    """The widths of ``panel``'s cards once the kiosk has drawn and fitted them, or as they
+    are if that never comes (the caller's assertion then names them).
 
-    The kiosk redraws a panel when the screen is pushed or polled again and refits its cards
-    on the next frame, so one read can land mid-redraw (every card 0 px wide): wait until the
-    cards are at least ``least`` px wide and the same at two polls in a row, and give the
-    widths as they are if that never comes (the caller's assertion then names them)."""
+    Each read finds the cards and measures them in one script: the kiosk redraws its panels
+    on every push and screen read, and Playwright's ``eval_on_selector_all`` finds the
+    elements and runs the function in two round trips, so a redraw between them left it
+    measuring cards already replaced (no layout box: every card 0 px wide, once in some 20
+    runs on a loaded machine, while the screen showed them 44 px wide)."""
     with contextlib.suppress(PlaywrightTimeout):
-        page.wait_for_function(_CARDS_DRAWN, arg=[panel, least], polling=100, timeout=10_000)
-    return page.eval_on_selector_all(f"{panel} .card", "cs => cs.map(c => c.offsetWidth)")
+        drawn = page.wait_for_function(_CARDS_DRAWN, arg=[panel, least], polling=100,
+                                       timeout=10_000)
+        return drawn.json_value()
+    return page.evaluate(_CARD_WIDTHS, panel)
 
 
 def panel_box(page, panel: str) -> dict:
