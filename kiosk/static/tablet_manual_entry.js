@@ -18,6 +18,11 @@
   let asked = 0;        // readings asked for: an older answer arriving late is not used
   let shownBall = "";   // which ball the diagram is for
   let entered = 0;      // entries made on this page
+  // One ball on its way at a time: the second tap of a double tap came back as a second ball
+  // (a gutter twice is two legal balls) or as a red "Refused" (Enter re-sent the reading of
+  // the ball just entered), so taps while a ball is on its way are dropped.
+  let sending = false;
+  const entryButtons = document.querySelector(".entry-buttons");
 
   function standing() {
     return pins.filter(function (p) { return p.getAttribute("aria-pressed") === "true"; })
@@ -146,10 +151,13 @@
   bowlerSelect.addEventListener("change", showWhere);
 
   async function enter(body, words) {
+    if (sending) return;
     const matchId = matchSelect.value, bowler = bowlerSelect.value;
     if (!matchId || !bowler) { T.say("Choose a match and a bowler first.", "refused"); return; }
     body = Object.assign({ bowler: bowler }, body);
     const was = current();
+    sending = true;
+    entryButtons.setAttribute("aria-busy", "true");
     try {
       const reply = await T.command(matchId, "record-ball", body);
       const item = T.el("li", "entry", bowler + ": " + words);
@@ -169,10 +177,14 @@
       }
     } catch (problem) {
       T.say("Refused: " + problem.message, "refused");
+    } finally {
+      sending = false;
+      entryButtons.removeAttribute("aria-busy");
     }
   }
 
   document.getElementById("enter-ball").addEventListener("click", async function () {
+    if (sending) return;
     // The reading of the diagram as it is now, even if a tap asked again while we waited.
     for (let waited = null; waited !== judging;) {
       waited = judging;

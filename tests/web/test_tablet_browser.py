@@ -182,6 +182,48 @@ def test_enter_pressed_before_the_new_diagram_is_read_enters_the_new_ball(tablet
     assert "Refused" not in tablet.inner_text("body")
 
 
+#: Every ball the page sends is counted, and held back 0.4 s on its way (a busy Wi-Fi), so
+#: the second tap of a double tap lands while the first ball is still being entered.
+_SLOW_BALLS = """
+    const realFetch = window.fetch;
+    window.ballsSent = 0;
+    window.ballsAnswered = 0;
+    window.fetch = function (path, options) {
+      if (!String(path).endsWith("/commands/record-ball")) return realFetch(path, options);
+      window.ballsSent += 1;
+      return new Promise(function (done) { setTimeout(done, 400); })
+        .then(function () { return realFetch(path, options); })
+        .finally(function () { window.ballsAnswered += 1; });
+    };
+"""
+
+
+def test_a_double_tap_in_manual_entry_enters_one_ball(tablet, live_server, service):
+    """A desk attendant's double tap sends one ball: a gutter tapped twice is not two gutter
+    balls, and Enter tapped twice neither re-sends the ball just entered (a red "Refused")."""
+    tablet.add_init_script(_SLOW_BALLS)
+    tablet.goto(f"{live_server.url}/commissioner/manual-entry?match_id=m1")
+    tablet.wait_for_function("document.getElementById('entry-bowler').value === 'Ann'")
+    tablet.dblclick("#enter-gutter")
+    tablet.wait_for_function("window.ballsSent && window.ballsAnswered === window.ballsSent")
+    assert tablet.evaluate("window.ballsSent") == 1
+    assert [b["pins"] for b in service.state("m1").balls["Ann"][0]] == [0]
+    tablet.wait_for_function(
+        "document.getElementById('entry-where').textContent.includes('ball 2')")
+
+    tablet.click(".pin[data-pin='7']")
+    tablet.click(".pin[data-pin='10']")
+    tablet.wait_for_function(
+        "document.getElementById('leave').textContent === 'Standing: 7-10 · 8 down'")
+    tablet.dblclick("#enter-ball")
+    tablet.wait_for_function("document.getElementById('entry-bowler').value === 'Bob'")
+    tablet.wait_for_function("window.ballsAnswered === window.ballsSent")
+    assert tablet.evaluate("window.ballsSent") == 2
+    assert [b["pins"] for b in service.state("m1").balls["Ann"][0]] == [0, 8]
+    assert tablet.locator("#entries li").count() == 2
+    assert "Refused" not in tablet.inner_text("body")
+
+
 def test_manual_entry_takes_a_7_10_after_a_first_ball_gutter_and_moves_to_the_next_bowler(
         tablet, live_server, service):
     tablet.goto(f"{live_server.url}/commissioner/manual-entry?match_id=m1")
