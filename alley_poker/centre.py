@@ -84,6 +84,7 @@ def open_worker_service(config: AlleyConfig, bus: Any) -> AlleyService:
                                 first_iterations=odds.first_estimate,
                                 processes=odds.processes,
                                 centre_average=odds.centre_average, service=service,
+                                settled_error=odds.settled_points / 100,
                                 averages=bowler_averages(seating.requests),
                                 knowledge=CentreKnowledgeSource(
                                     service.repository.store, average=odds.centre_average))

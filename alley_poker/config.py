@@ -259,6 +259,10 @@ class OddsConfig(_Strict):
     processes: Annotated[int, Field(ge=0, le=16)] = 2
     #: The centre's average game: the ball model every bowler starts from.
     centre_average: Annotated[int, Field(ge=100, le=240)] = 150
+    #: The odds settle once every bowler's chance is known to within this many points (one
+    #: standard error; ±1.5 points at 3.75 of them).  More settles a busier centre sooner
+    #: and less precisely (docs/performance.md: the centre sizes each keeps up with).
+    settled_points: Annotated[float, Field(ge=0.1, le=5.0)] = 0.40
 
     def app_settings(self) -> dict[str, Any]:
         """The web app's settings for these odds (``create_app``).
@@ -270,7 +274,8 @@ class OddsConfig(_Strict):
         """
         return {"ODDS_ENABLED": self.enabled, "ODDS_ITERATIONS": self.iterations,
                 "ODDS_FIRST_ITERATIONS": self.first_estimate,
-                "ODDS_PROCESSES": self.processes, "ODDS_CENTRE_AVERAGE": self.centre_average}
+                "ODDS_PROCESSES": self.processes, "ODDS_CENTRE_AVERAGE": self.centre_average,
+                "ODDS_SETTLED_ERROR": self.settled_points / 100}
 
     @property
     def first_estimate(self) -> int:

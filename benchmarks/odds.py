@@ -47,6 +47,7 @@ import statistics
 import time
 from multiprocessing import get_context
 
+from alley_poker.config import OddsConfig
 from benchmarks._odds_league_night import league_night
 from benchmarks._odds_reference_file import REFERENCE, engine_of, load, stale_reason
 from benchmarks._odds_states import STAGES, STATES
@@ -170,7 +171,7 @@ def _plot(table: list[dict], brier: float, predictions: int, matches: int, path:
 
 
 def latency(states: int, first: int, settled: int, processes: int,
-            refs: list[dict[str, float]], engine: str) -> dict:
+            refs: list[dict[str, float]], engine: str, settled_points: float) -> dict:
     """Request to first estimate, and to settled odds, through the service's LiveOdds; and
     how far the first estimates and the settled odds are from the reference."""
     from alley_poker.service.bus import InProcessBus
@@ -181,7 +182,7 @@ def latency(states: int, first: int, settled: int, processes: int,
     bus.subscribe(lambda topic, message: arrivals.append((time.perf_counter(),
                                                           message["odds"])))
     odds = LiveOdds(bus, iterations=settled, first_iterations=first, processes=processes,
-                    engine=engine)
+                    engine=engine, settled_error=settled_points / 100)
     firsts, settles, first_errors, settled_errors, runs = [], [], [], [], []
     try:
         odds.request("warm-up", _state(0)[0])  # the pool's processes start and import once
@@ -230,6 +231,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="the live odds' first estimate, at most (as [odds])")
     parser.add_argument("--settled-iterations", type=int, default=20_000,
                         help="the live odds' runs once settled, at most (as [odds])")
+    parser.add_argument("--settled-points", type=float, default=OddsConfig().settled_points,
+                        help="the live odds settle at this standard error, in points (as "
+                             "[odds] settled_points)")
     parser.add_argument("--reference-iterations", type=int, default=20_000,
                         help="runs of a reference computed now, when the recorded one is "
                              "missing or stale")
@@ -274,14 +278,15 @@ def main(argv: list[str] | None = None) -> None:
                                   args.predict_every, pool, args.plot, args.engine))
     result["loadavg_1m_cold_latency_start"] = round(os.getloadavg()[0], 2)
     result.update(latency(args.states, args.first_iterations, args.settled_iterations,
-                          args.processes, refs, args.engine))
+                          args.processes, refs, args.engine, args.settled_points))
     if args.league_night_commands:
         result.update(league_night(
             pairs=args.pairs, rate=args.rate, commands=args.league_night_commands,
             processes=args.processes, first=args.first_iterations,
             settled=args.settled_iterations,
             reference_runs=args.league_night_reference_runs,
-            reference_every=args.league_night_reference_every, engine=args.engine))
+            reference_every=args.league_night_reference_every, engine=args.engine,
+            settled_points=args.settled_points))
     result["loadavg_1m_end"] = round(os.getloadavg()[0], 2)
     result["seconds"] = round(time.monotonic() - started, 1)
     print_result(result, as_json=args.json)

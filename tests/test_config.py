@@ -67,6 +67,8 @@ def test_environment_overrides_the_database_url():
         (("[centre]", "[night]\ntimezone = 'Mars/Base'\n[centre]"),
          "night.timezone: 'Mars/Base' is not a time zone name"),
         (("[centre]", "[night]\nends = '23:00'\n[centre]"), "night.ends: unknown key"),
+        (("[centre]", "[odds]\nsettled_points = 0\n[centre]"),
+         "odds.settled_points: Input should be greater than or equal to 0.1"),
     ],
 )
 def test_a_broken_file_names_the_file_the_key_and_the_problem(change, message):

@@ -85,9 +85,12 @@ REFINE_SECONDS = 0.03
 MIN_CHUNK = 10
 #: The most runs in a refinement chunk (a state sent to a pool process once per chunk).
 REFINE_CHUNK = 5000
-#: The odds have settled once no bowler's chance has a standard error above this (about
-#: ±1.5 points at 3.3 standard errors, the accuracy asked of them), or at ``iterations`` runs.
-SETTLED_ERROR = 0.0045
+#: The odds have settled once no bowler's chance has a standard error above this, or at
+#: ``iterations`` runs.  ±1.5 points is the accuracy asked of them, checked against a
+#: reference of 20,000 runs that is itself ±0.35 points: at ±0.45 the difference's own
+#: standard error was 0.57 points and the largest of a league night's ~200 chances came to
+#: 1.36 and 1.49 points; at ±0.40 it is 0.53 (a quarter more runs: docs/performance.md).
+SETTLED_ERROR = 0.0040
 #: A run's cost before any was measured for the match: per ball left to bowl, and per run
 #: (the compiled engine's; the Python one's are several times dearer).
 _GUESS_PER_BALL, _GUESS_PER_RUN = (1e-6, 40e-6) if compiled.AVAILABLE else (10e-6, 1e-4)
@@ -163,6 +166,9 @@ class LiveOdds:
         if not 0 <= processes <= 16:
             raise ValueError(f"odds processes must be 0-16, not {processes}")
         CentreAverages(average=centre_average)  # refuses an impossible average now
+        if not 0 < settled_error < 0.5:
+            raise ValueError(f"odds settled_error must be a standard error between 0 and 0.5 "
+                             f"(a chance's), not {settled_error}")
         if engine not in ENGINES:
             raise ValueError(f"odds engine must be one of {ENGINES}, not {engine!r}")
         self.engine = engine  # "ledger": the reference engine (benchmarks compare them)

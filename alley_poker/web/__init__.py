@@ -23,7 +23,7 @@ from alley_poker.service import AlleyService, open_service
 from alley_poker.service.health import FeedStatusBoard
 from alley_poker.service.league_desk import bowler_averages, open_league_desk
 from alley_poker.service.night_close import NightCloseBoard
-from alley_poker.service.odds import LiveOdds
+from alley_poker.service.odds import SETTLED_ERROR, LiveOdds
 from alley_poker.service.odds_history import CentreKnowledgeSource
 from alley_poker.store.api_tokens import ApiTokenStore
 from alley_poker.store.kiosk_devices import KioskDeviceStore
@@ -107,6 +107,7 @@ DEFAULTS: dict[str, Any] = {
     "ODDS_FIRST_ITERATIONS": None,  # None: LiveOdds' 400, or the settled count when smaller
     "ODDS_PROCESSES": 1,
     "ODDS_CENTRE_AVERAGE": 150,
+    "ODDS_SETTLED_ERROR": SETTLED_ERROR,  # a chance's standard error at which they settle
 }
 
 
@@ -181,6 +182,7 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
                                 first_iterations=None if first is None else int(first),
                                 processes=int(app.config["ODDS_PROCESSES"]),
                                 centre_average=int(app.config["ODDS_CENTRE_AVERAGE"]),
+                                settled_error=float(app.config["ODDS_SETTLED_ERROR"]),
                                 service=service, averages=_league_averages(app),
                                 knowledge=CentreKnowledgeSource(
                                     service.repository.store,

@@ -134,7 +134,7 @@ def test_a_nearly_certain_match_settles_early_and_a_close_one_runs_on():
         lopsided.stop()
     settled = screen.messages[-1]
     assert settled["settled"] and settled["bowlers"]["Ace"]["win"] > 0.9
-    assert settled["iterations"] < 5000  # ±0.45 points (one standard error) at ~98%
+    assert settled["iterations"] < 5000  # ±0.40 points (one standard error) at ~98%
     screen.messages.clear()
     close = LiveOdds(bus, iterations=1600, first_iterations=100, processes=0)
     try:
@@ -143,6 +143,12 @@ def test_a_nearly_certain_match_settles_early_and_a_close_one_runs_on():
     finally:
         close.stop()
     assert screen.messages[-1]["iterations"] == 1600 and screen.messages[-1]["settled"]
+
+
+@pytest.mark.parametrize("settled_error", [0, -0.01, 0.5])
+def test_odds_that_could_never_settle_or_always_would_are_refused(settled_error):
+    with pytest.raises(ValueError, match="settled_error must be a standard error between 0"):
+        LiveOdds(InProcessBus(), settled_error=settled_error, processes=0)
 
 
 def test_the_pool_ends_with_a_server_killed_by_sigkill(tmp_path):
