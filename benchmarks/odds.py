@@ -47,7 +47,7 @@ import statistics
 import time
 from multiprocessing import get_context
 
-from alley_poker.config import OddsConfig
+from alley_poker.service.odds import SETTLED_ERROR
 from benchmarks._odds_league_night import league_night
 from benchmarks._odds_reference_file import REFERENCE, engine_of, load, stale_reason
 from benchmarks._odds_states import STAGES, STATES
@@ -231,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="the live odds' first estimate, at most (as [odds])")
     parser.add_argument("--settled-iterations", type=int, default=20_000,
                         help="the live odds' runs once settled, at most (as [odds])")
-    parser.add_argument("--settled-points", type=float, default=OddsConfig().settled_points,
+    parser.add_argument("--settled-points", type=float, default=SETTLED_ERROR * 100,
                         help="the live odds settle at this standard error, in points (as "
                              "[odds] settled_points)")
     parser.add_argument("--reference-iterations", type=int, default=20_000,

@@ -8,9 +8,10 @@ from itertools import pairwise
 
 import pytest
 
+from alley_poker.config import OddsConfig
 from alley_poker.odds.practice import PracticeMatch
 from alley_poker.service.bus import InProcessBus
-from alley_poker.service.odds import LiveOdds
+from alley_poker.service.odds import SETTLED_ERROR, LiveOdds
 
 
 class _Screen:
@@ -143,6 +144,10 @@ def test_a_nearly_certain_match_settles_early_and_a_close_one_runs_on():
     finally:
         close.stop()
     assert screen.messages[-1]["iterations"] == 1600 and screen.messages[-1]["settled"]
+
+
+def test_the_centres_default_settles_the_odds_where_the_service_does():
+    assert OddsConfig().settled_points / 100 == pytest.approx(SETTLED_ERROR)
 
 
 @pytest.mark.parametrize("settled_error", [0, -0.01, 0.5])
