@@ -58,9 +58,9 @@ def _reference(args: tuple) -> dict[str, float]:
 
 def league_night(*, pairs: int, rate: float, commands: int, processes: int, first: int,
                  settled: int, reference_runs: int, reference_every: int,
-                 engine: str = "fast", settled_points: float = 0.40) -> dict:
+                 engine: str = "fast", settled_points: float | None = None) -> dict:
     from alley_poker.service.bus import InProcessBus
-    from alley_poker.service.odds import LiveOdds
+    from alley_poker.service.odds import SETTLED_ERROR, LiveOdds
 
     bus = InProcessBus()
     arrivals: dict[tuple[str, int], list[tuple[float, dict]]] = {}
@@ -73,7 +73,8 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
 
     bus.subscribe(arrived)
     live = LiveOdds(bus, iterations=settled, first_iterations=first, processes=processes,
-                    engine=engine, settled_error=settled_points / 100)
+                    engine=engine, settled_error=(SETTLED_ERROR if settled_points is None
+                                                  else settled_points / 100))
     matches = {f"pair-{pair}": _new_match(pair) for pair in range(pairs)}
     started_matches = pairs
     requests: list[tuple[str, int, float, object]] = []
