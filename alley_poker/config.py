@@ -242,8 +242,8 @@ class RedisConfig(_Strict):
 
 class OddsConfig(_Strict):
     """The live win odds on the kiosk and the tablet (docs/odds.md): on by default (on a
-    24-lane league night, two cores, the first estimate some 0.06 s after a ball and the
-    settled odds some 0.2 s after it, at the 95th percentile: docs/performance.md)."""
+    24-lane league night, two cores, the first estimate about 0.1 s after a ball and the
+    settled odds about 0.3 s after it, at the 95th percentile: docs/performance.md)."""
 
     enabled: bool = True
     #: Simulated matches once the odds have settled: more is steadier and slower to settle

@@ -321,7 +321,7 @@ def card_widths_once_drawn(page, panel: str, least: int = 44) -> list[int]:
     Each read finds the cards and measures them in one script: the kiosk redraws its panels
     on every push and screen read, and Playwright's ``eval_on_selector_all`` finds the
     elements and runs the function in two round trips, so a redraw between them left it
-    measuring cards already replaced (no layout box: every card 0 px wide, once in some 20
+    measuring cards already replaced (no layout box: every card 0 px wide, 4 times in some 65
     runs on a loaded machine, while the screen showed them 44 px wide)."""
     with contextlib.suppress(PlaywrightTimeout):
         drawn = page.wait_for_function(_CARDS_DRAWN, arg=[panel, least], polling=100,
