@@ -173,6 +173,18 @@ class CommissionerRemoveBowler(Command):
 
 
 @dataclass(frozen=True)
+class CommissionerBowlerGone(Command):
+    """The desk marks a seated bowler as not there (never came, or left), at any time in
+    play: one who has not bowled is taken out with their payments refunded; one who has
+    bowled keeps their hand to the showdown or folds, as the rule book's ``leaving_bowler``
+    says.  Either way no more of their balls are taken (docs/rules.md)."""
+
+    bowler: str
+    reason: str = ""
+    actor: str = field(kw_only=True)
+
+
+@dataclass(frozen=True)
 class CommissionerVoidGuess(Command):
     bowler: str
     reason: str = ""
@@ -224,8 +236,9 @@ class CommissionerUndoResult(Command):
 
 @dataclass(frozen=True)
 class CommissionerSettleAsHandsStand(Command):
-    """The night closed with the match unfinished: end it now and pay the best hand as the
-    hands stand (no more balls, open decisions lapse, no end-of-match draws or buys)."""
+    """End the match now, whenever the desk needs to (the night's close, a lane gone down, a
+    match that cannot finish), and pay the best hand as the hands stand: no more balls,
+    open decisions closed by the desk with ``reason``, no end-of-match draws or buys."""
 
     reason: str = ""
     actor: str = field(kw_only=True)

@@ -154,27 +154,34 @@ def expire_decision(ctx: Context, cmd: c.ExpireDecision) -> None:
     if ctx.now < parse_iso(decision["deadline"]):
         refuse(f"{decision_words(decision)} is not due until {decision['deadline']}",
                "deadline")
+    automatic_choice(ctx, decision, "expired")
+
+
+def automatic_choice(ctx: Context, decision: dict, outcome: str) -> None:
+    """Close ``decision`` with the choice its deadline makes (docs/rules.md), recorded as
+    ``outcome``: "expired" at the deadline, "left" when its bowler left the match."""
+    state = ctx.state
     bowler, kind = decision["bowler"], decision["kind"]
     if kind == "lose_card":
         if state.hands[bowler]:
             card = automatic_loss(state, bowler)
             shown = state.display_card(card)
             return_cards(ctx, bowler, [card], "lose_card")
-            close_decision(ctx, decision, "expired", shown)
+            close_decision(ctx, decision, outcome, shown)
         else:
             ctx.emit("hole_deepened", bowler=bowler, why="lose_card")
-            close_decision(ctx, decision, "expired", None)
+            close_decision(ctx, decision, outcome, None)
     elif kind == "steal":
         close_decision(ctx, decision, "lapsed", None)
     elif kind == "end_draw":
         if is_unbeatable(state, bowler):
-            close_decision(ctx, decision, "expired", "decline (unbeatable hand)")
+            close_decision(ctx, decision, outcome, "decline (unbeatable hand)")
         else:
             draw_one(ctx, bowler, "lowest score")
-            close_decision(ctx, decision, "expired", "draw")
+            close_decision(ctx, decision, outcome, "draw")
             lapse_buys_if_pile_empty(ctx)
     else:
-        close_decision(ctx, decision, "expired", "decline")
+        close_decision(ctx, decision, outcome, "decline")
 
 
 def void_guess(ctx: Context, cmd: c.CommissionerVoidGuess) -> None:

@@ -47,9 +47,13 @@ def open_decision(ctx: Context, bowler: str, kind: str, *, choices: object, reas
     return decision_id
 
 
-def close_decision(ctx: Context, decision: dict, outcome: str, choice: object = None) -> None:
+def close_decision(ctx: Context, decision: dict, outcome: str, choice: object = None, *,
+                   reason: str | None = None) -> None:
+    """Close ``decision``; ``reason`` (the desk's own words) only when a desk action that
+    names one closes it."""
+    extra = {} if reason is None else {"reason": reason}
     ctx.emit("decision_closed", decision_id=decision["id"], bowler=decision["bowler"],
-             outcome=outcome, choice=choice)
+             outcome=outcome, choice=choice, **extra)
 
 
 def find_decision(ctx: Context, bowler: str, kind: str, decision_id: str | None) -> dict:

@@ -20,13 +20,17 @@ from alley_poker.ledger.values import hand_value, is_morgan
 
 
 def all_games_complete(state: MatchState) -> bool:
-    return all(state.game_complete(b, state.games) for b in state.bowlers)
+    """Every bowler still bowling has finished the last game (a bowler who left never will,
+    and the match does not wait for them)."""
+    return all(state.game_complete(b, state.games) for b in state.bowlers if state.in_play(b))
 
 
 def scratch_series(state: MatchState,
                    game_of: Callable[[list[dict]], Game] = rebuild_game) -> dict[str, int]:
-    """Each bowler's natural (scratch) series over the match's games."""
-    return {b: sum(game_of(games).score() for games in state.balls[b])
+    """Each bowler's natural (scratch) series over the match's games (a bowler who left:
+    the running total of the games as they left them)."""
+    return {b: sum(game_of(games).score() if state.in_play(b) else
+                   game_of(games).score_so_far() for games in state.balls[b])
             for b in state.bowlers}
 
 
@@ -45,8 +49,10 @@ def begin_end(ctx: Context) -> None:
     series = scratch_series(state, ctx.game_of)
     by_handicap = state.rules.lowest_score_draw_by == "handicap"
     judged = handicap_series(state, series) if by_handicap else series
+    # A bowler who left has an unfinished series: no fair lowest, and nobody there to draw.
+    judged = {b: total for b, total in judged.items() if state.in_play(b)}
     low = min(judged.values())
-    lowest = [b for b in state.bowlers if judged[b] == low]
+    lowest = [b for b in state.bowlers if judged.get(b) == low]
     ctx.emit("match_ending", series=series, lowest=lowest)
     if state.rules.lowest_score_draw:
         kind = "handicapped" if by_handicap else "scratch"
@@ -64,7 +70,7 @@ def advance_end(ctx: Context) -> None:
     if state.end_stage == "draws" and "end_draw" not in kinds:
         ctx.emit("end_phase", stage="buys")
         if state.rules.buy_in and state.pile:
-            for bowler in state.bowlers:
+            for bowler in filter(state.in_play, state.bowlers):
                 open_decision(ctx, bowler, "buy", choices=["buy", "decline"],
                               reason=f"pay {state.ante_cents} cents to draw one card")
         kinds = {d["kind"] for d in state.decisions.values()}
@@ -96,7 +102,8 @@ def showdown(ctx: Context) -> None:
     state = ctx.state
     hands = {}
     values = {}
-    for bowler in state.bowlers:
+    # A bowler who left and folded has no hand in it; one who kept their hand does.
+    for bowler in filter(state.contends, state.bowlers):
         value = hand_value(state, bowler)
         values[bowler] = value
         hands[bowler] = {
@@ -110,7 +117,7 @@ def showdown(ctx: Context) -> None:
         winners = [state.automatic_winner]
     else:
         best = max(values.values())
-        winners = [b for b in state.bowlers if values[b] == best]
+        winners = [b for b in values if values[b] == best]
     ctx.emit("showdown", winners=winners, shares=split_pot(state, winners), hands=hands)
 
 
@@ -143,14 +150,15 @@ def confirm_result(ctx: Context) -> None:
 
 
 def settle_as_hands_stand(ctx: Context) -> None:
-    """The night's close: end an unfinished match here and pay the best hand as it stands.
+    """End an unfinished match here, whenever the desk needs to, and pay the best hand as it
+    stands.
 
     Rev 1.2 decides a match by "standard 5 card poker hand rankings" at its end (III.3); the
     end-of-match extras (III.1 lowest-score draw, III.2 buys) belong to a match bowled to the
-    end, and a series cut short names no fair lowest score.  So: every open decision lapses
-    (a card loss or steal still pending is not taken), no draw or buy is offered, the showdown
-    judges the hands as they are, and the winners are paid at once (docs/rules.md, "The
-    night's close").
+    end, and a series cut short names no fair lowest score.  So: every open decision is closed
+    by the desk with its reason (a card loss or steal still pending is not taken), no draw or
+    buy is offered, the showdown judges the hands as they are, and the winners are paid at
+    once (docs/rules.md, "Settling as the hands stand").
     """
     state = ctx.state
     reason = getattr(ctx.command, "reason", "") or "settled as the hands stand"
@@ -159,7 +167,7 @@ def settle_as_hands_stand(ctx: Context) -> None:
         refuse(f"only a match in play can be settled as the hands stand (match is "
                f"{state.status}{advice})", "status")
     for decision in list(state.decisions.values()):
-        close_decision(ctx, decision, "lapsed", "the night closed")
+        close_decision(ctx, decision, "closed_by_desk", None, reason=reason)
     if state.status == "playing":
         # The series so far, for the record (unfinished games count their running total).
         series = {b: sum(rebuild_game(games).score_so_far() for games in state.balls[b])

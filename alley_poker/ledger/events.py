@@ -39,6 +39,9 @@ EVENT_KEYS: dict[str, frozenset[str]] = {
         "match_started": "pile powers antes",
         "bowler_added": "bowler ante_paid",
         "bowler_removed": "bowler refund_cents",
+        # the desk marked a bowler not there: "removed" (had not bowled; bowler_removed
+        # follows with the refund), "keeps_hand" or "folds" (the rule book's leaving_bowler)
+        "bowler_gone": "bowler outcome reason",
         # provably fair dealing (docs/fairness.md)
         "deal_committed": "scheme commitment salt",
         "seed_revealed": "seed",
@@ -84,8 +87,11 @@ EVENT_KEYS: dict[str, frozenset[str]] = {
 #: Data keys an event type may carry besides :data:`EVENT_KEYS`: added after events of that
 #: type were first stored, so a record without them is still valid and replays as before.
 #: ``match_created`` of a league match names its league night and the bowlers' handicaps.
+#: ``decision_closed`` by a desk action that names its own reason (settling as the hands
+#: stand, a bowler gone) carries that reason.
 OPTIONAL_KEYS: dict[str, frozenset[str]] = {
     "match_created": frozenset({"league", "handicaps"}),
+    "decision_closed": frozenset({"reason"}),
 }
 
 

@@ -15,7 +15,7 @@ CORE = (
     "status", "bowlers", "consents", "pile", "hands", "powers", "armed", "hole", "streak",
     "acquired", "balls", "mark_cards", "first_strike", "balls_recorded", "decisions",
     "reviews", "pot_cents", "paid", "won", "end_stage", "series", "lowest",
-    "automatic_winner", "result",
+    "automatic_winner", "result", "gone",
 )
 
 
@@ -25,12 +25,17 @@ def core_to_json(core: dict[str, Any]) -> dict[str, Any]:
     out["consents"] = sorted(core["consents"])
     out["armed"] = sorted(core["armed"])
     out["first_strike"] = {str(g): b for g, b in sorted(core["first_strike"].items())}
+    # Only a match someone left records ``gone``: an undo's ``restored`` is then exactly what
+    # it was before the key existed (re-running an older log gives the same event).
+    if not out.get("gone"):
+        out.pop("gone", None)
     return out
 
 
 def core_from_json(data: dict[str, Any]) -> dict[str, Any]:
     """Inverse of :func:`core_to_json` (fresh containers, safe to mutate)."""
-    core = {key: data[key] for key in CORE}
+    # ``gone`` came later: an undo recorded before it restores a match where nobody left.
+    core = {key: data[key] if key != "gone" else data.get(key, {}) for key in CORE}
     core["consents"] = set(data["consents"])
     core["armed"] = set(data["armed"])
     core["first_strike"] = {int(g): b for g, b in data["first_strike"].items()}
@@ -49,6 +54,7 @@ def core_from_json(data: dict[str, Any]) -> dict[str, Any]:
     core["won"] = dict(data["won"])
     core["series"] = dict(data["series"])
     core["lowest"] = list(data["lowest"])
+    core["gone"] = dict(core["gone"])
     return core
 
 
@@ -92,6 +98,8 @@ class FoldedState:
         self.lowest: list[str] = []
         self.automatic_winner: str | None = None
         self.result: dict | None = None
+        # Bowlers the desk marked gone after they had bowled: name -> "keeps_hand"/"folds".
+        self.gone: dict[str, str] = {}
         # The last desk action that may be undone: {"action": its first seq, "core": the
         # state before it, "own": its events, "later": the events of each action since}.
         self.undo_point: dict[str, Any] | None = None
@@ -155,6 +163,14 @@ def _bowler_removed(s: FoldedState, d: dict, e: Event) -> None:
     s.consents.discard(bowler)
     for table in (s.hands, s.hole, s.streak, s.acquired, s.balls, s.mark_cards, s.paid, s.won):
         del table[bowler]
+
+
+def _bowler_gone(s: FoldedState, d: dict, e: Event) -> None:
+    bowler = d["bowler"]
+    if bowler not in s.hands or bowler in s.gone:
+        raise ValueError(f"{bowler} is not a bowler still in the match")
+    if d["outcome"] != "removed":   # a removal is bowler_removed's, which follows
+        s.gone[bowler] = d["outcome"]
 
 
 def _pile_shuffled(s: FoldedState, d: dict, e: Event) -> None:
@@ -364,6 +380,7 @@ APPLY = {
     "seed_revealed": _seed_revealed,
     "bowler_added": _bowler_added,
     "bowler_removed": _bowler_removed,
+    "bowler_gone": _bowler_gone,
     "pile_shuffled": _pile_shuffled,
     "pile_stacked": _pile_shuffled,
     "card_drawn": _card_drawn,

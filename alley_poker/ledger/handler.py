@@ -9,7 +9,7 @@ from datetime import datetime
 from alley_poker.bowling import Game
 from alley_poker.fairness.deal import RandomForTests, SeededDeal
 from alley_poker.ledger import commands as c
-from alley_poker.ledger import corrections, deciding, endgame, play, undo
+from alley_poker.ledger import absence, corrections, deciding, endgame, play, undo
 from alley_poker.ledger.context import Context, refuse
 from alley_poker.ledger.decisions import require_commissioner
 from alley_poker.ledger.events import Event
@@ -45,6 +45,7 @@ _HANDLERS: dict[type, Callable[[Context, c.Command], None]] = {
     c.ExpireDecision: deciding.expire_decision,
     c.CommissionerAddBowler: play.add_bowler,
     c.CommissionerRemoveBowler: play.remove_bowler,
+    c.CommissionerBowlerGone: absence.bowler_gone,
     c.CommissionerVoidGuess: deciding.void_guess,
     c.CommissionerApplyReview: corrections.apply_review,
     c.CommissionerDismissReview: corrections.dismiss_review,

@@ -56,6 +56,7 @@ INPUT_EVENTS: dict[str, str] = {
     "DecideSteal": "card_taken", "DecideEndDraw": "decision_closed",
     "DecideBuy": "decision_closed", "ExpireDecision": "decision_closed",
     "CommissionerAddBowler": "bowler_added", "CommissionerRemoveBowler": "bowler_removed",
+    "CommissionerBowlerGone": "bowler_gone",
     "CommissionerVoidGuess": "guess_voided", "CommissionerApplyReview": "review_closed",
     "CommissionerDismissReview": "review_closed",
     "CommissionerUndoLastAction": "action_undone", "CommissionerVoidMatch": "match_voided",
@@ -173,6 +174,8 @@ def _params(name: str, d: dict, state: MatchState | None, events: list[Event]) -
         return {"decision_id": d["decision_id"]}
     if name in ("CommissionerAddBowler", "CommissionerRemoveBowler"):
         return {"bowler": d["bowler"]}  # the reason is not recorded: it changes nothing
+    if name == "CommissionerBowlerGone":
+        return {"bowler": d["bowler"], "reason": d["reason"]}
     if name == "CommissionerVoidGuess":
         return {"bowler": d["bowler"], "reason": d["reason"], "decision_id": d["decision_id"]}
     if name in ("CommissionerApplyReview", "CommissionerDismissReview"):

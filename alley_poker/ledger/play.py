@@ -69,7 +69,7 @@ def create_match(ctx: Context, cmd: c.CreateMatch) -> None:
     if cmd.handicaps is not None:
         tags["handicaps"] = handicap_table(cmd.handicaps, bowlers)
     ctx.emit("match_created", bowlers=bowlers, games=cmd.games, ante_cents=ante,
-             rules=rules.model_dump(), test_mode=bool(cmd.test_mode), **tags)
+             rules=rules.recorded(), test_mode=bool(cmd.test_mode), **tags)
     commit_deal(ctx)
 
 
@@ -167,6 +167,8 @@ def record_ball(ctx: Context, cmd: c.RecordBall) -> None:
                "status")
     require_bowler(ctx, cmd.bowler)
     bowler = cmd.bowler
+    if not state.in_play(bowler):
+        refuse(f"{bowler} has left the match: no more of their balls are taken", "bowler")
     current = state.current_game(bowler)
     if cmd.game is None and current > state.games:
         refuse(f"{bowler} has finished all {state.games} game(s) of the match", "game")

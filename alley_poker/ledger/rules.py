@@ -77,6 +77,9 @@ class RuleBook(BaseModel):
     buy_in: bool = True
     buy_good_joker_wins: bool = True
     odd_cents: Literal["first_seated", "house"] = "first_seated"
+    # A bowler who has bowled and leaves the match (the desk marks them gone): their hand
+    # stays in to the showdown, or they fold it back into the pile (docs/rules.md).
+    leaving_bowler: Literal["keeps_hand", "folds"] = "keeps_hand"
     # The evaluator's house options
     wild_may_duplicate: bool = True
     max_wilds_vs_naturals: bool = False
@@ -85,6 +88,23 @@ class RuleBook(BaseModel):
     steal_deadline_s: Seconds = 120
     end_draw_deadline_s: Seconds = 300
     buy_deadline_s: Seconds = 300
+
+    def recorded(self) -> dict[str, Any]:
+        """The book as a match records it: every key, except a key added after matches were
+        first stored while it holds its default (so re-running an older match's creation
+        gives the very rule book its log recorded; a missing key reads as its default).
+
+        >>> "leaving_bowler" in RuleBook.default().recorded()
+        False
+        >>> RuleBook.default().with_overrides({"leaving_bowler": "folds"}).recorded()[
+        ...     "leaving_bowler"]
+        'folds'
+        """
+        dump = self.model_dump()
+        for key, default in LATER_KEYS.items():
+            if dump[key] == default:
+                del dump[key]
+        return dump
 
     def deadline_s(self, kind: str) -> int:
         """The deadline of a decision kind, in seconds.
@@ -136,6 +156,10 @@ class RuleBook(BaseModel):
             raise RuleBookError(f"rules: expected a table of rule keys, got {overrides!r}")
         return RuleBook.from_dict({**self.model_dump(), **dict(overrides)})
 
+
+#: Keys added after matches were first stored, with their defaults: recorded only when a
+#: match's book differs (:meth:`RuleBook.recorded`).
+LATER_KEYS: dict[str, Any] = {"leaving_bowler": "keeps_hand"}
 
 _DEFAULT: RuleBook | None = None
 

@@ -123,6 +123,14 @@ class MatchState(FoldedState):
                 self.undo_point = None
 
     # --- views ----------------------------------------------------------------------------
+    def in_play(self, bowler: str) -> bool:
+        """True while the bowler still bowls (not marked gone by the desk)."""
+        return bowler not in self.gone
+
+    def contends(self, bowler: str) -> bool:
+        """True when the bowler's hand is in the showdown (not folded by leaving)."""
+        return self.gone.get(bowler) != "folds"
+
     def pending_for(self, bowler: str) -> list[dict]:
         """The bowler's open decisions, oldest first."""
         return [d for d in self.decisions.values() if d["bowler"] == bowler]
@@ -238,6 +246,7 @@ class MatchState(FoldedState):
             "lowest": list(self.lowest),
             "automatic_winner": self.automatic_winner,
             "result": self.result,
+            "gone": dict(self.gone),
         }
 
     def _cheap_checkpoint(self) -> dict[str, Any]:
@@ -270,6 +279,7 @@ class MatchState(FoldedState):
             "lowest": list(self.lowest),
             "automatic_winner": self.automatic_winner,
             "result": self.result,
+            "gone": dict(self.gone),
         }
 
     def restorable(self) -> dict[str, Any] | None:

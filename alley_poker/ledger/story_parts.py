@@ -198,19 +198,24 @@ def _closed(event: Event, state: MatchState) -> list[Part]:
     if outcome == "declined":
         words = "declined the extra draw" if kind == "end_draw" else "declined to buy"
         return [Part(lambda who, items, count: f"{who}{words}", bowler)]
-    if outcome == "expired":
+    if outcome in ("expired", "left"):
+        # A bowler who left has each open choice made for them as its deadline would.
+        lead = "no answer in time" if outcome == "expired" else "not here to answer"
         if kind == "lose_card":
-            words = ("no answer in time: the rules chose the card (the one whose loss leaves "
-                     "the best hand)" if choice else "no answer in time")
+            words = (f"{lead}: the rules chose the card (the one whose loss leaves "
+                     "the best hand)" if choice else lead)
         elif kind == "end_draw":
-            words = ("no answer in time: declined, the hand cannot be beaten"
+            words = (f"{lead}: declined, the hand cannot be beaten"
                      if choice and "unbeatable" in str(choice)
-                     else "no answer in time: the draw was taken")
+                     else f"{lead}: the draw was taken")
         else:
-            words = f"no answer in time: no {DECISION_WORDS.get(kind, kind)}"
+            words = f"{lead}: no {DECISION_WORDS.get(kind, kind)}"
         return [Part(lambda who, items, count: f"{who}{words}" if not who else
                      f"{who.strip()}: {words}", bowler)]
-    why = reason_words(choice) if isinstance(choice, str) else ""
+    # Lapsed: the choice names why; closed by the desk (settled as the hands stand): the
+    # desk's own reason does.
+    said = d.get("reason") if outcome == "closed_by_desk" else choice
+    why = reason_words(said) if isinstance(said, str) else ""
     noun = LAPSED_WORDS.get(kind, "choice")
     return [Part(lambda who, items, count: f"no {noun} for {items}{why}", None,
                  ("lapsed", kind, why), [bowler], others=(bowler,))]
@@ -305,12 +310,23 @@ def _ending(event: Event, state: MatchState) -> list[Part]:
     early = d["command"] == "CommissionerSettleAsHandsStand"
     if not series:
         return [_text("the match ended before its last ball")]
-    words = ("the night closed before the last ball: the hands are judged as they stand. "
-             "Series so far: " if early else "last ball bowled. Series: ")
+    words = ("the desk settled the match before the last ball: the hands are judged as they "
+             "stand. Series so far: " if early else "last ball bowled. Series: ")
     words += ", ".join(f"{b} {s}" for b, s in series.items())
     if d["lowest"]:
         words += f"; lowest: {listing(d['lowest'])}"
     return [_text(words, None, tuple(series))]
+
+
+def _gone(event: Event, state: MatchState) -> list[Part]:
+    d = event.data
+    bowler, why = d["bowler"], reason_words(d["reason"])
+    if d["outcome"] == "removed":   # bowler_removed tells the refund
+        return [_text(f"the desk marked {bowler} not here{why}: not bowled yet", bowler)]
+    hand = ("keeps the hand to the showdown" if d["outcome"] == "keeps_hand"
+            else "folds: the cards go back to the pile, the ante stays in the pot")
+    return [_text(f"the desk marked {bowler} gone{why}: no more balls; {bowler} {hand}",
+                  bowler)]
 
 
 def _skip_why(d: dict[str, Any]) -> str:
@@ -350,6 +366,7 @@ RULES: dict[str, Callable[[Event, MatchState], list[Part]]] = {
         f"{e['bowler']} joined the match and paid {money(e['ante_paid'])}", e["bowler"])],
     "bowler_removed": lambda e, s: [_text(
         f"{e['bowler']} left the match: {money(e['refund_cents'])} refunded", e["bowler"])],
+    "bowler_gone": _gone,
     "deal_committed": lambda e, s: [_text(
         "the shuffled deck was sealed before any card was dealt (its commitment is published)")],
     "seed_revealed": lambda e, s: [_text(

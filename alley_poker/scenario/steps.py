@@ -121,13 +121,14 @@ def commissioner_command(step: Mapping[str, Any]) -> c.Command:
     if action == "correct":
         return correct_command(body, actor)
     reason = take(body, "reason", str, what, default="")
-    if action in ("holland_daze", "void_guess", "add_bowler", "remove_bowler"):
+    if action in ("holland_daze", "void_guess", "add_bowler", "remove_bowler", "bowler_gone"):
         bowler = take(body, "bowler", str, what)
         command: c.Command = {
             "holland_daze": c.HollandDaze,
             "void_guess": c.CommissionerVoidGuess,
             "add_bowler": c.CommissionerAddBowler,
             "remove_bowler": c.CommissionerRemoveBowler,
+            "bowler_gone": c.CommissionerBowlerGone,
         }[action](bowler, reason, actor=actor)
     elif action in ("apply_review", "dismiss_review"):
         review = take(body, "review", str, what)
@@ -145,7 +146,7 @@ def commissioner_command(step: Mapping[str, Any]) -> c.Command:
     else:
         raise StepError(
             f"unknown commissioner action {action!r} (holland_daze, void_guess, resolve, "
-            "add_bowler, remove_bowler, correct, apply_review, dismiss_review, undo, void, "
-            "confirm, undo_result, settle_as_hands_stand)")
+            "add_bowler, remove_bowler, bowler_gone, correct, apply_review, dismiss_review, "
+            "undo, void, confirm, undo_result, settle_as_hands_stand)")
     no_more_keys(body, what)
     return command

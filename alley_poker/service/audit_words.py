@@ -91,7 +91,14 @@ def _closed(d: dict[str, Any]) -> str:
     elif isinstance(choice, str):
         choice = card(choice)
     return (f"{d.get('bowler')}'s decision {d.get('decision_id')} closed: "
-            f"{str(d.get('outcome', '')).replace('_', ' ')}" + (f" ({choice})" if choice else ""))
+            f"{str(d.get('outcome', '')).replace('_', ' ')}" + (f" ({choice})" if choice else "")
+            + _why(d))
+
+
+#: What became of a bowler the desk marked not here.
+GONE_WORDS = {"removed": "had not bowled, taken out of the match",
+              "keeps_hand": "left, keeps the hand to the showdown",
+              "folds": "left, hand folded"}
 
 
 SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
@@ -104,6 +111,9 @@ SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     "bowler_added": lambda d: f"{d.get('bowler')} added (paid {money(d.get('ante_paid'))})",
     "bowler_removed": lambda d: (f"{d.get('bowler')} removed, "
                                  f"{money(d.get('refund_cents'))} refunded"),
+    "bowler_gone": lambda d: (f"{d.get('bowler')} marked not here: "
+                              + GONE_WORDS.get(str(d.get("outcome")), str(d.get("outcome")))
+                              + _why(d)),
     "pile_shuffled": lambda d: "Pile shuffled" + _why(d, "why"),
     "pile_stacked": lambda d: "Pile stacked by the desk (test mode)",
     "ball_recorded": _ball,

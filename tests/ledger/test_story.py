@@ -197,9 +197,9 @@ def test_rulings_come_first_and_offers_to_several_bowlers_are_one_sentence():
     assert tie == ["Last ball bowled. Series: Ann 100, Bob 100, Cy 100; lowest: Ann, Bob and "
                    "Cy; lowest scratch series (100): Ann, Bob and Cy may each draw one more card."]
     closed = story_of("settle_as_hands_stand")
-    assert closed["At the desk"][-1] == "No card lost for Ann (the night closed)."
+    assert closed["At the desk"][-1] == "No card lost for Ann (the night closed at 23:30)."
     assert closed["End of the match"][0].startswith(
-        "The night closed before the last ball: the hands are judged as they stand.")
+        "The desk settled the match before the last ball: the hands are judged as they stand.")
     guesses = story_of("guess_right_wrong_voided")["At the desk"]
     assert "Ann's ball came back on the right: a wrong guess, a card must go back." in guesses
     assert story_of("lose_card_deadline")["Time ran out for Ann"] == [
