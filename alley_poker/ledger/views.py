@@ -57,6 +57,8 @@ def bowler_view(state: MatchState, bowler: str, *, value: Any = None) -> dict[st
         paid_cents=state.paid[bowler],
         won_cents=state.won[bowler],
     )
+    if bowler in state.gone:   # only for a bowler who left: every other view is as it was
+        entry["gone"] = state.gone[bowler]
     return entry
 
 
@@ -156,5 +158,7 @@ def _places(state: MatchState, values: dict[str, Any]) -> list[list[str]]:
     """Bowlers grouped best to worst as if the match ended now (ties share a place)."""
     if state.status in ("new", "open") or not state.bowlers:
         return [list(state.bowlers)] if state.bowlers else []
+    # A folded hand is out of the showdown: it takes no place.
+    values = {b: value for b, value in values.items() if state.contends(b)}
     ordered = sorted(set(values.values()), reverse=True)
-    return [[b for b in state.bowlers if values[b] == value] for value in ordered]
+    return [[b for b in state.bowlers if values.get(b) == value] for value in ordered]

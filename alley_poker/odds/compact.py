@@ -237,12 +237,22 @@ def _position(state: MatchState, bowler: str) -> Position:
     streak = state.streak[bowler]
     streak = None if streak is None else (streak[0], streak[1])
     series = 0
+    if not state.in_play(bowler):
+        # A bowler who left bowls no more: in every run they have finished as they are.
+        series = sum(rebuild_game(balls).score_so_far() for balls in state.balls[bowler])
+        return Position(state.games, 0, 0, False, 0, 0, False, 0, (), series, streak)
     for number, balls in enumerate(state.balls[bowler]):
         game = rebuild_game(balls)
         if not game.is_complete:
             return _in_game(number, game, series, streak)
         series += game.score()
     return Position(state.games, 0, 0, False, 0, 0, False, 0, (), series, streak)
+
+
+#: Added to the judged series of a bowler who left, so no run offers them the lowest-score
+#: draw (the ledger judges the lowest among those still bowling).  The runs may still offer
+#: them a buy the ledger would not: the odds of a match someone left are that much rougher.
+LEFT_SERIES = 1_000_000
 
 
 def _in_game(number: int, game: Game, series: int, streak) -> Position:
@@ -282,8 +292,8 @@ def compile_start(state: MatchState) -> Start:
         decisions=tuple((_KIND[d["kind"]], seat[d["bowler"]])
                         for d in state.decisions.values()),
         positions=tuple(_position(state, b) for b in bowlers),
-        handicap_series=tuple((state.handicaps.get(b, 0) * state.games) if by_handicap else 0
-                              for b in bowlers),
+        handicap_series=tuple(((state.handicaps.get(b, 0) * state.games) if by_handicap else 0)
+                              + (0 if state.in_play(b) else LEFT_SERIES) for b in bowlers),
         pot_cents=state.pot_cents, odd_to_first=rules.odd_cents == "first_seated",
         rules=rules)
 

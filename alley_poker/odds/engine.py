@@ -130,6 +130,8 @@ class _SimulationStart:
         kept: dict[int, tuple[list[dict], Game]] = {}
         lanes = []
         for seat, bowler in enumerate(sim.bowlers):
+            if not sim.in_play(bowler):
+                continue   # a bowler who left bowls no more balls in any run
             games = []
             for number, balls in enumerate(sim.balls[bowler], start=1):
                 game = self.games[bowler, number].copy()

@@ -109,7 +109,8 @@ def sign_out_of_tablet():
 def next_ball(state: MatchState, bowler: str) -> dict[str, Any]:
     """Where ``bowler``'s next ball falls: game, frame, ball and the pins it faces."""
     game_number = state.current_game(bowler) if state.games else 0
-    if not game_number or game_number > state.games or state.status != "playing":
+    if not game_number or game_number > state.games or state.status != "playing" \
+            or not state.in_play(bowler):   # a bowler who left bowls no more: never up
         return {"game": None, "frame": None, "ball": None, "standing": [], "full_rack": False}
     try:
         game = rebuild_game(state.balls[bowler][game_number - 1])

@@ -81,6 +81,10 @@ class MatchViewBowler(_View):
         default=None, description="cards the bowler's next strike earns")
     next_spare_cards: int | SkipJsonSchema[None] = Field(
         default=None, description="cards the bowler's next spare earns")
+    gone: Literal["keeps_hand", "folds"] | SkipJsonSchema[None] = Field(
+        default=None, description="only for a bowler the desk marked gone after they had "
+                                  "bowled: their hand stays in to the showdown, or folded "
+                                  "(the rule book's leaving_bowler); no more balls")
     # Only in a match with handicaps (a league's): absent otherwise.
     handicap: int | SkipJsonSchema[None] = Field(
         default=None, description="handicap match only: pins added to each game")
