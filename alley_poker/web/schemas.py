@@ -14,7 +14,7 @@ pydantic_core._pydantic_core.ValidationError: 1 validation error for RecordBallB
 pins
   Input should be less than or equal to 10 ...
 >>> sorted(COMMAND_BODIES)[:4]
-['add-bowler', 'apply-review', 'buy', 'confirm-result']
+['add-bowler', 'apply-review', 'bowler-gone', 'buy']
 """
 
 from __future__ import annotations
@@ -216,6 +216,28 @@ class RemoveBowlerBody(CommandBody):
         return c.CommissionerRemoveBowler(self.bowler, reason=self.reason, actor=actor)
 
 
+def _said(reason: str) -> str:
+    if not reason.strip():
+        raise ValueError("say why (a few words for the audit)")
+    return reason.strip()
+
+
+#: A reason the desk must give (a few words for the audit trail).
+RequiredReason = Annotated[str, Field(min_length=1, max_length=500), AfterValidator(_said)]
+
+
+class BowlerGoneBody(CommandBody):
+    """Mark a seated bowler not here, at any time in play: one who has not bowled is taken
+    out with their ante refunded; one who has bowled keeps their hand to the showdown or
+    folds, as the match's rule book says (``leaving_bowler``; docs/rules.md)."""
+
+    bowler: BowlerName
+    reason: RequiredReason
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.CommissionerBowlerGone(self.bowler, reason=self.reason, actor=actor)
+
+
 # --- commissioner rulings ----------------------------------------------------------------
 class VoidGuessBody(CommandBody):
     """Void a bowler's ball-return guess (the ball was not seen fairly)."""
@@ -289,8 +311,9 @@ class UndoResultBody(ReasonBody):
 
 
 class SettleAsHandsStandBody(ReasonBody):
-    """The night closed with the match unfinished: end it now and pay the best hand as the
-    hands stand (open decisions lapse; no end-of-match draws or buys; see docs/rules.md)."""
+    """End the match now, whenever the desk needs to, and pay the best hand as the hands
+    stand: open decisions are closed by the desk with this reason; no end-of-match draws or
+    buys (docs/rules.md)."""
 
     def to_command(self, *, actor: str) -> c.Command:
         return c.CommissionerSettleAsHandsStand(reason=self.reason, actor=actor)
@@ -312,6 +335,7 @@ COMMAND_BODIES: dict[str, type[CommandBody]] = {
     "void": VoidBody,
     "add-bowler": AddBowlerBody,
     "remove-bowler": RemoveBowlerBody,
+    "bowler-gone": BowlerGoneBody,
     "void-guess": VoidGuessBody,
     "apply-review": ApplyReviewBody,
     "dismiss-review": DismissReviewBody,

@@ -23,7 +23,8 @@
   const KEYS = {
     match_created: "bowlers games ante_cents rules test_mode", consent_recorded: "bowler ante_cents",
     match_started: "pile powers antes", bowler_added: "bowler ante_paid",
-    bowler_removed: "bowler refund_cents", deal_committed: "scheme commitment salt",
+    bowler_removed: "bowler refund_cents", bowler_gone: "bowler outcome reason",
+    deal_committed: "scheme commitment salt",
     seed_revealed: "seed", pile_shuffled: "order why", pile_stacked: "order",
     card_drawn: "bowler card reason for_ball", card_taken: "bowler from_bowler card via reason for_ball",
     card_returned: "bowler card why", jokers_swapped: "trigger disarmed powers",
@@ -41,7 +42,7 @@
     match_settled: "reason", result_undone: "reversed reason", match_voided: "refunds reason",
     action_undone: "undone_from undone_to restored reason",
   };
-  const OPTIONAL = { match_created: ["league", "handicaps"] };
+  const OPTIONAL = { match_created: ["league", "handicaps"], decision_closed: ["reason"] };
 
   function Disagreement(seq, problem) { this.seq = seq; this.problem = problem; }
   function fail(seq, problem) { throw new Disagreement(seq, problem); }
@@ -92,7 +93,7 @@
   function emptyState() {  // the parts of the match this verifier follows (an undo restores)
     return { status: "new", bowlers: [], hands: {}, pile: [], powers: {}, armed: [], paid: {},
              won: {}, pot: 0, freaky: false, shares: null, paidOut: {}, fairness: null,
-             balls: {}, decisions: {}, lowest: [], consents: [], streak: {} };
+             balls: {}, decisions: {}, lowest: [], consents: [], streak: {}, gone: [] };
   }
   function snapshot(s) {
     const hands = {};
@@ -104,7 +105,7 @@
                out[b] = s.balls[b].map(function (game) { return game.slice(); }); return out;
              }, {}),
              decisions: Object.assign({}, s.decisions), lowest: s.lowest.slice(), consents: s.consents.slice(),
-             streak: Object.assign({}, s.streak) };
+             streak: Object.assign({}, s.streak), gone: s.gone.slice() };
   }
 
   function Walk(exp, seed) {
@@ -214,6 +215,16 @@
     this.take(seq, b, d.refund_cents, "a refund");
     remove(s.bowlers, b); delete s.hands[b]; delete s.paid[b]; delete s.won[b]; delete s.balls[b];
     if (s.consents.indexOf(b) >= 0) remove(s.consents, b);
+  };
+  // A bowler the desk marked not here: removed (bowler_removed follows with the refund), or
+  // gone after bowling, keeping or folding the hand (the card_returned events say which cards).
+  Walk.prototype.bowler_gone = function (e, d, seq) {
+    const b = this.seated(seq, d.bowler);
+    if (this.s.gone.indexOf(b) >= 0) fail(seq, b + " is marked gone twice");
+    if (["removed", "keeps_hand", "folds"].indexOf(d.outcome) < 0) {
+      fail(seq, b + " is marked gone with no outcome the rules know (" + JSON.stringify(d.outcome) + ")");
+    }
+    if (d.outcome !== "removed") this.s.gone.push(b);
   };
   Walk.prototype.pile_stacked = function (e, d, seq) {
     fail(seq, "the pile was stacked by hand (a test-mode facility): this deal is not from the seed");

@@ -180,8 +180,10 @@
           fail(seq, b + "'s series is recorded as " + series[b] + ", but their balls score " + scratch);
         }
       });
-      const least = Math.min.apply(null, s.bowlers.map(function (b) { return series[b]; }));
-      const lowest = s.bowlers.filter(function (b) { return series[b] === least; });
+      // The lowest is judged among the bowlers still bowling (one who left is not offered it).
+      const judged = s.bowlers.filter(function (b) { return s.gone.indexOf(b) < 0; });
+      const least = Math.min.apply(null, judged.map(function (b) { return series[b]; }));
+      const lowest = judged.filter(function (b) { return series[b] === least; });
       // Empty when no end draw is offered (a match settled as the hands stand).
       if (!Array.isArray(d.lowest) || (d.lowest.length && !h.sameList(d.lowest, lowest))) {  // in seat order
         fail(seq, "the lowest series is " + lowest.join(" & ") + "'s (" + least + "), not " + JSON.stringify(d.lowest));

@@ -118,6 +118,11 @@
       row.dataset.bowler = name;
       const who = el("td", "name", name);
       if (at.up) { who.append(el("span", "up", " ▶ UP")); row.classList.add("is-up"); }
+      if (b.gone) {  // the desk marked them not here after they had bowled
+        who.append(el("span", "gone", b.gone === "folds" ? " · left, hand folded"
+                                                         : " · left, keeps the hand"));
+        row.classList.add("is-gone");
+      }
       row.append(who, el("td", "", at.lane || "—"),
                  el("td", "", at.frame ? "game " + at.game + ", frame " + at.frame + ", ball " + at.ball : "—"),
                  el("td", "marks", b.scoresheet || "—"),

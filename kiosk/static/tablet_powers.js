@@ -1,6 +1,7 @@
 // A match card's powers on the tablet: each one tap plus a confirm, with a reason for the
 // audit log shared by them (Holland-daze, confirm result, void guess, undo last action,
-// undo result, remove bowler, void), and moving bowlers to other lane slots.  The
+// undo result, remove bowler, bowler not here, settle as the hands stand, void), and
+// moving bowlers to other lane slots.  The
 // dashboard (tablet_dashboard.js) builds them with ``controls(matchId, card, desk)``, where
 // ``desk`` says what it knows of the match: ``board(matchId)``, ``state(matchId)`` and
 // ``refreshBoard()``.
@@ -41,6 +42,15 @@
      "The winners' payouts are taken back into the pot and the match goes back to its end."],
     ["remove-bowler", "Remove bowler", true, "Remove ",
      "Their cards go back to the pile and everything they paid is refunded."],
+    // At any time: a no-show, or someone who went home.
+    ["bowler-gone", "Bowler not here", true, "Mark as not here: ",
+     "If they have not bowled yet, they leave the match and their ante is refunded. " +
+     "If they have bowled, they bowl no more: they keep their hand to the showdown or fold " +
+     "it, as the league's house rules say. This cannot be undone."],
+    ["settle-as-hands-stand", "Settle now as the hands stand", false,
+     "Settle now, as the hands stand: match ",
+     "The match ends now: no more balls, every open choice is closed, no end draw and no " +
+     "buys. The best hand as it stands takes the pot."],
     ["void", "Void match", false, "VOID match ",
      "The match is cancelled for good: every cent paid is refunded and nobody wins."],
   ];
