@@ -8,8 +8,8 @@ from datetime import datetime
 
 from alley_poker.bowling import Game
 from alley_poker.fairness.deal import RandomForTests, SeededDeal
-from alley_poker.ledger import commands as c
 from alley_poker.ledger import absence, corrections, deciding, endgame, play, undo
+from alley_poker.ledger import commands as c
 from alley_poker.ledger.context import Context, refuse
 from alley_poker.ledger.decisions import require_commissioner
 from alley_poker.ledger.events import Event
