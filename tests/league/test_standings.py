@@ -16,7 +16,14 @@ from alley_poker.league.standings import (
 )
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.endgame import rebuild_game
-from tests.league.play import DESK, FEED, LedgerTable, bowl_match, create_league_match
+from tests.league.play import (
+    DESK,
+    FEED,
+    LedgerTable,
+    bowl_match,
+    create_league_match,
+    decide_all,
+)
 
 PEOPLE = {"Ann": 11, "Bob": 12, "Cy": 13}
 
@@ -184,3 +191,29 @@ def test_a_seat_the_tag_does_not_name_is_a_guest():
     sub = table.state("m")
     assert money.guests_net_cents == sub.won["Sub"] - sub.paid["Sub"]
     assert money.balanced
+
+
+def test_a_no_show_and_a_bowler_who_left_reconcile_in_the_standings():
+    """Cy never came (marked not here after the others bowled: refunded); Ann left after three
+    frames keeping her hand; Bob finished.  The season's money still balances to the cent."""
+    table = LedgerTable(12)
+    create_league_match(table.execute, "m", PEOPLE, games=1)
+    for _frame in range(3):
+        for bowler in ("Ann", "Bob"):
+            for pins in (9, 0):
+                table.execute("m", c.RecordBall(bowler, None, pins, actor=FEED))
+    table.execute("m", c.CommissionerBowlerGone("Cy", reason="never came", actor=DESK))
+    table.execute("m", c.CommissionerBowlerGone("Ann", reason="went home", actor=DESK))
+    while table.state("m").status == "playing":
+        for pins in (9, 0):
+            table.execute("m", c.RecordBall("Bob", None, pins, actor=FEED))
+    decide_all(table.execute, table.state, "m", random.Random(12))
+    table.execute("m", c.CommissionerConfirmResult(actor=DESK))
+    assert table.state("m").status == "settled"
+    projection = rebuild(table.records)
+    rows = {row.bowler_id: row for row in projection.standings("tue")}
+    assert (rows[13].antes_cents, rows[13].refunds_cents, rows[13].net_cents) == (100, 100, 0)
+    assert rows[11].antes_cents == 100 and rows[11].games == 0, "Ann's game was not finished"
+    assert rows[12].games == 1
+    assert sum(row.net_cents for row in rows.values()) == 0
+    assert projection.reconciliation("tue").balanced

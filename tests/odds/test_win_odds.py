@@ -102,3 +102,25 @@ def test_a_match_not_yet_started_or_void_has_no_odds():
 def test_the_centre_average_must_be_a_bowling_average():
     with pytest.raises(ValueError, match="centre average 20 is outside 30-280"):
         CentreAverages(average=20)
+
+
+@pytest.mark.parametrize("engine", ["fast", "ledger"])
+def test_a_bowler_who_left_bowls_no_more_in_the_runs(engine):
+    """Ann leaves holding two aces: keeping her hand she can still win, though she gets no
+    more cards; folding it she cannot.  Every run plays the match to its end without her."""
+    from tests.ledger.helpers import DESK, Match
+
+    odds = {}
+    for rule in ("keeps_hand", "folds"):
+        match = Match(("Ann", "Bob", "Cy"), rules={"leaving_bowler": rule})
+        match.stack("AS", "AH", "2C", "KD")
+        match.balls("Ann", 10)
+        match.balls("Bob", 9, 1)
+        match.balls("Cy", 9, 0)
+        match.do(c.CommissionerBowlerGone("Ann", reason="went home", actor=DESK))
+        odds[rule] = win_odds(match.state, iterations=200, seed=1, engine=engine).bowlers
+        assert sum(b.win for b in odds[rule].values()) == pytest.approx(1)
+    # The ledger's runs never let a folded hand win; the fast engine's runs still offer her
+    # a buy the ledger would not (alley_poker/odds/compact.py, LEFT_SERIES): a rare win.
+    assert odds["folds"]["Ann"].win <= (0 if engine == "ledger" else 0.01)
+    assert 0 < odds["keeps_hand"]["Ann"].win < 0.5
