@@ -132,7 +132,9 @@ def remove_bowler(ctx: Context, cmd: c.CommissionerRemoveBowler) -> None:
 def _before_first_ball(ctx: Context, what: str) -> None:
     state = ctx.state
     if state.status not in ("open", "playing") or state.balls_recorded:
-        refuse(f"the commissioner may {what} only before the first ball", "status")
+        instead = ("; a bowler who is not there is marked not here instead (any time)"
+                   if what == "remove a bowler" else "")
+        refuse(f"the commissioner may {what} only before the first ball{instead}", "status")
 
 
 def stack_pile(ctx: Context, cmd: c.StackPile) -> None:
