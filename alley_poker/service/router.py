@@ -421,6 +421,8 @@ class LaneEventRouter(HeldBallDesk):
                 and self._next_position(state, bowler, ball.game) == (ball.frame, ball.ball))
 
     def _next_position(self, state: MatchState, bowler: str, game: int) -> Position | None:
+        if not state.in_play(bowler):  # left the match: no ball of theirs is next, ever
+            return None
         balls = state.balls[bowler][game - 1]
         return next_position(tuple((b["pins"], b["foul"]) for b in balls))
 

@@ -265,3 +265,24 @@ def test_an_undo_keeps_the_scorers_correction_of_a_ball_the_desk_entered_first(a
     assert [b["pins"] for b in state.balls["Ann"][0]] == [5, 4]
     assert state.balls["Bob"][0] == []
     assert alley.held.open_items("m1") == []
+
+
+def test_the_scorers_balls_for_a_bowler_who_left_are_refused_and_held_never_dealt(alley):
+    from alley_poker.ledger.commands import CommissionerBowlerGone
+
+    for slot in (1, 2):
+        alley.handle_lane_event(ball(1, 1, 9, slot=slot))
+        alley.handle_lane_event(ball(1, 2, 0, slot=slot))
+    alley.execute("m1", CommissionerBowlerGone("Ann", "went home", actor="commissioner:pat"))
+    seq = alley.state("m1").seq
+    # The scorer keeps bowling her slot (a pacer, or a typo at the lane): nothing is dealt,
+    # and no ball waits in memory for a frame that will never come.
+    for number, pins in ((1, 7), (2, 2)):
+        alley.handle_lane_event(ball(2, number, pins, slot=1))
+    assert alley.state("m1").seq == seq and len(alley.state("m1").balls["Ann"][0]) == 2
+    refusals = [m["reason"] for t, m in alley.published if m.get("kind") == "feed_ball_refused"]
+    assert len(refusals) == 2 and "expects no more balls" in refusals[-1]
+    assert not alley.router._held
+    # Bob's slot on the same lane deals as before.
+    alley.handle_lane_event(ball(2, 1, 10, slot=2))
+    assert alley.state("m1").balls["Bob"][0][-1]["mark"] == "strike"
