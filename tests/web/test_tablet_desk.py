@@ -54,7 +54,8 @@ def test_destructive_powers_are_set_apart_as_danger_and_name_their_consequence(
     card.locator("button[data-power=void]").wait_for()
     danger = card.locator(".danger-zone button.danger").evaluate_all(
         "buttons => buttons.map(b => b.dataset.power)")
-    assert set(danger) == {"void-guess", "undo-last", "undo-result", "remove-bowler", "void"}
+    assert set(danger) == {"void-guess", "undo-last", "undo-result", "remove-bowler",
+                           "bowler-gone", "settle-as-hands-stand", "void"}
     # Confirm result is not among them, and does not look like them.
     confirm = card.locator("button[data-power=confirm-result]")
     assert "danger" not in confirm.get_attribute("class")
