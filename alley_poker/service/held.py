@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -72,6 +73,11 @@ class HeldBalls(Protocol):
         """Close an open item; False if it was not open (resolved meanwhile, or unknown)."""
         ...
 
+    def resolve_many(self, item_ids: Sequence[int], outcome: str, *, actor: str,
+                     reason: str = "") -> list[int]:
+        """Close all these open items at once, or none: the ids that were not open."""
+        ...
+
 
 class HeldBallsInMemory:
     """Held balls of a service with no database (tests, a scenario): gone with the process."""
@@ -115,6 +121,22 @@ class HeldBallsInMemory:
             item.update(outcome=outcome, resolved_by=actor, resolved_reason=reason,
                         resolved_at=datetime.now(UTC))
             return True
+
+    def resolve_many(self, item_ids: Sequence[int], outcome: str, *, actor: str,
+                     reason: str = "") -> list[int]:
+        if outcome not in OUTCOMES:
+            raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
+        wanted = sorted(set(item_ids))
+        with self._lock:
+            not_open = [item_id for item_id in wanted if item_id not in self._items
+                        or self._items[item_id]["outcome"] is not None]
+            if not_open:
+                return not_open
+            now = datetime.now(UTC)
+            for item_id in wanted:
+                self._items[item_id].update(outcome=outcome, resolved_by=actor,
+                                            resolved_reason=reason, resolved_at=now)
+            return []
 
 
 def held_view(item: dict[str, Any]) -> dict[str, Any]:

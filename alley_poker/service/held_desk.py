@@ -1,4 +1,5 @@
-"""The desk's actions on held balls: apply one, discard one, re-sync a bowler from the scorer.
+"""The desk's actions on held balls: apply one, discard one or many, re-sync a bowler from
+the scorer.
 
 These run on the router (:class:`~alley_poker.service.router.LaneEventRouter` inherits them)
 because they use its paths: the catch-up path that deals missing balls in order, the waiting
@@ -9,7 +10,9 @@ those paths (:class:`RouterPaths`), so this module does not import the router.  
 
 from __future__ import annotations
 
+import logging
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -20,6 +23,17 @@ from alley_poker.service.held import HeldBalls, ball_from_record
 from alley_poker.service.lanes import LaneMap
 from alley_poker.service.ledger_gateway import LedgerGateway
 from drivers.base import BallRecorded
+
+log = logging.getLogger(__name__)
+
+
+def _balls(count: int) -> str:
+    """How many held balls, in words.
+
+    >>> _balls(1), _balls(142)
+    ('1 held ball', '142 held balls')
+    """
+    return f"{count} held ball{'' if count == 1 else 's'}"
 
 
 @dataclass(frozen=True)
@@ -104,6 +118,38 @@ class HeldBallDesk:
         self.ledger.announce("alley", {"kind": "held_resolved", "id": item_id,
                                        "match_id": item["match_id"], "outcome": "discarded"})
         return DeskOutcome(True, f"discarded: {item['line']}")
+
+    def discard_many(self: RouterPaths, item_ids: Sequence[int], *, actor: str,
+                     reason: str) -> DeskOutcome:
+        """The desk's one command for many held balls (a night's practice balls, a lane whose
+        scorer ran a test game): all of them are discarded with one reason, at one time, by
+        one actor — or, if any is not open any more, none of them."""
+        if not reason.strip():
+            return DeskOutcome(False, "give a reason for discarding the balls: it goes into "
+                                      "the audit trail")
+        wanted = sorted(set(item_ids))
+        if not wanted:
+            return DeskOutcome(False, "choose at least one held ball to discard")
+        items = [self.held_log.get(item_id) for item_id in wanted]
+        not_open = self.held_log.resolve_many(wanted, "discarded", actor=actor, reason=reason)
+        if not_open:
+            return DeskOutcome(False, f"{_balls(len(not_open))} of the {len(wanted)} chosen "
+                                      f"{'is' if len(not_open) == 1 else 'are'} no longer "
+                                      "held (resolved meanwhile, or unknown): nothing was "
+                                      "discarded; refresh the list and choose again")
+        for item in items:
+            if item and item["match_id"] and item["bowler"]:
+                ball = item["ball"]
+                self._waiting(item["match_id"]).pop(
+                    (item["bowler"], ball["game"], ball["frame"], ball["ball"]), None)
+                self._held.get((item["match_id"], item["bowler"], ball["game"]), {}).pop(
+                    (ball["frame"], ball["ball"]), None)
+        self.ledger.announce("alley", {
+            "kind": "held_resolved", "ids": wanted, "outcome": "discarded",
+            "match_ids": sorted({item["match_id"] for item in items
+                                 if item and item["match_id"]})})
+        log.info("%s discarded %d held balls at once: %s", actor, len(wanted), reason)
+        return DeskOutcome(True, f"{_balls(len(wanted))} discarded")
 
     def resync(self: RouterPaths, match_id: str, bowler: str, *, actor: str) -> DeskOutcome:
         """Bring the bowler's balls in the ledger in step with the scorer: balls the scorer

@@ -16,10 +16,24 @@ True
 True
 >>> log.resolve(first, "applied", actor="commissioner:pat"), log.open_items()
 (False, [])
+
+Many at once, all or nothing: one that is not open leaves every one of them open.
+
+>>> ids = [log.hold(lane=1, slot=s, match_id=None, bowler=None, ball=ball, line="l",
+...                 reason="no match") for s in (1, 2)]
+>>> log.resolve_many([*ids, first], "discarded", actor="commissioner:pat", reason="practice")
+[1]
+>>> len(log.open_items())
+2
+>>> log.resolve_many(ids, "discarded", actor="commissioner:pat", reason="practice")
+[]
+>>> log.open_items()
+[]
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import insert, select, update
@@ -89,6 +103,32 @@ class HeldBallLog:
                 .values(outcome=outcome, resolved_by=actor[:128], resolved_reason=reason[:500],
                         resolved_at=utcnow()))
             return result.rowcount == 1
+
+    def resolve_many(self, item_ids: Sequence[int], outcome: str, *, actor: str,
+                     reason: str = "") -> list[int]:
+        """Close every one of ``item_ids`` in one transaction, with one time, actor and reason
+        (the desk's one command), or none of them: the answer is the ids that were not open
+        (resolved meanwhile, or unknown) — empty when all were closed."""
+        if outcome not in OUTCOMES:
+            raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
+        table = held_balls
+        wanted = sorted(set(item_ids))
+        with self.store.write_transaction() as connection:
+            # Locked while read (PostgreSQL): a tablet resolving one of them now waits.
+            open_now = set(connection.execute(
+                select(table.c.id).where(table.c.centre == self.store.centre,
+                                         table.c.id.in_(wanted), table.c.outcome.is_(None))
+                .with_for_update()).scalars())
+            not_open = [item_id for item_id in wanted if item_id not in open_now]
+            if not_open or not wanted:
+                return not_open
+            connection.execute(
+                update(table)
+                .where(table.c.centre == self.store.centre, table.c.id.in_(wanted),
+                       table.c.outcome.is_(None))
+                .values(outcome=outcome, resolved_by=actor[:128],
+                        resolved_reason=reason[:500], resolved_at=utcnow()))
+            return []
 
     def _rows(self, connection: Any, *where: Any) -> list[dict[str, Any]]:
         table = held_balls

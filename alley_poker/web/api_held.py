@@ -1,5 +1,6 @@
 """Held balls in ``/api/v1``: the feed balls the router could not place, and the desk's
-actions on them — apply one, discard one with a reason, re-sync a bowler from the scorer."""
+actions on them — apply one, discard one with a reason, discard many with one reason (all or
+none), re-sync a bowler from the scorer."""
 
 from __future__ import annotations
 
@@ -10,7 +11,12 @@ from alley_poker.web.api_request import API_PREFIX, alley, existing_state, valid
 from alley_poker.web.auth import commissioner_actor, commissioner_required
 from alley_poker.web.errors import ApiError
 from alley_poker.web.queries import HeldQuery, validated_query
-from alley_poker.web.schemas import ApplyHeldBody, DiscardHeldBody, ResyncBody
+from alley_poker.web.schemas import (
+    ApplyHeldBody,
+    DiscardHeldBody,
+    DiscardManyHeldBody,
+    ResyncBody,
+)
 
 #: This module's routes of the JSON API (registered by the app factory).
 api = Blueprint("api_held", __name__, url_prefix=API_PREFIX)
@@ -56,6 +62,27 @@ def discard_held(item_id: int):
     _existing_held(item_id)
     return _answer(alley().router.discard_held(item_id, actor=_actor(), reason=body.reason),
                    id=item_id)
+
+
+@api.post("/held/discard")
+@commissioner_required
+def discard_many_held():
+    """One reason for many held balls, one command: every one is discarded, or none (an id
+    that is unknown: 404; one already resolved: 409)."""
+    body = validated_body(DiscardManyHeldBody)
+    if not body.reason.strip():
+        raise ApiError(422, "validation_failed", "give a reason for discarding the balls: it "
+                                                 "goes into the audit trail", "reason")
+    held = alley().held
+    unknown = sorted({item_id for item_id in body.ids if held.get(item_id) is None})
+    if unknown:
+        raise ApiError(404, "not_found",
+                       f"no held ball {', '.join(map(str, unknown[:10]))}"
+                       f"{' and more' if len(unknown) > 10 else ''}: nothing was discarded",
+                       "ids")
+    ids = sorted(set(body.ids))
+    return _answer(alley().router.discard_many(ids, actor=_actor(), reason=body.reason),
+                   discarded=len(ids), ids=ids)
 
 
 @api.post("/matches/<match_id>/resync")

@@ -124,6 +124,11 @@ class DeskDone(BaseModel):
     message: str
 
 
+class HeldDiscarded(DeskDone):
+    discarded: int = Field(description="how many held balls were discarded")
+    ids: list[int]
+
+
 class BowlerView(BaseModel):
     bowler: str
     seat: int

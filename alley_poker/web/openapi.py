@@ -135,6 +135,10 @@ def openapi_document() -> dict[str, Any]:
     doc.add(f"{base}/held/{{item_id}}/discard", "post", "Discard a held ball, with a reason",
             response=r.DeskDone, body=s.DiscardHeldBody, errors=("404", "409"),
             security=COMMISSIONER, parameters=held)
+    doc.add(f"{base}/held/discard", "post",
+            "Discard many held balls with one reason: all of them, or none",
+            response=r.HeldDiscarded, body=s.DiscardManyHeldBody,
+            errors=("404", "409"), security=COMMISSIONER)
     doc.add(f"{match}/resync", "post", "Bring a bowler in step with the scorer's sheet",
             response=r.DeskDone, body=s.ResyncBody, errors=("404", "409"),
             security=COMMISSIONER, parameters=match_id)

@@ -411,6 +411,19 @@ class DiscardHeldBody(StrictBody):
     reason: Reason
 
 
+#: The most held balls one bulk discard takes (a night's worth and more).
+MAX_BULK_HELD = 5000
+
+
+class DiscardManyHeldBody(StrictBody):
+    """Decide that all these held balls never count: one reason, one command; all or none."""
+
+    ids: Annotated[list[Annotated[int, Field(ge=1, lt=2**63, strict=True)]],
+                   Field(min_length=1, max_length=MAX_BULK_HELD,
+                         description="the held balls chosen (each open, each once)")]
+    reason: Annotated[str, Field(max_length=500, description="required: the audit trail's why")]
+
+
 class ResyncBody(StrictBody):
     """Bring a bowler's balls in the ledger in step with the scorer."""
 
