@@ -39,6 +39,7 @@ from alley_poker.store.event_store import as_utc
 from alley_poker.web.api_request import (
     API_PREFIX,
     alley,
+    json_payload,
     known_match_ids,
     match_summary,
     validated_body,
@@ -342,6 +343,11 @@ def seat_request_view(request: Any, state: Any) -> dict[str, Any]:
 @api.post("/seat-requests/<int:request_id>/pick")
 @commissioner_required
 def pick_seat(request_id: int):
+    # No default bowler: a pick that names nobody is refused, never read as the first one.
+    payload = json_payload()
+    if isinstance(payload, dict) and not str(payload.get("bowler") or "").strip():
+        raise ApiError(422, "validation_failed", "choose who the scorer's name is: no bowler "
+                                                 "was picked, so nobody was seated", "bowler")
     body = validated_body(PickSeatBody)
     desk = league_desk()
     if request_id >= MAX_ID or not any(

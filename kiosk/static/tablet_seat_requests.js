@@ -8,6 +8,8 @@
   if (!section) return;
   const list = document.getElementById("seat-request-list");
   const count = document.getElementById("seat-request-count");
+  const chosen = {};  // request id -> the bowler the desk picked (kept across refreshes)
+  let shown = null;   // the requests as last drawn
 
   function item(request) {
     const li = T.el("li", "seat-request");
@@ -18,19 +20,34 @@
                    "): the scorer shows “" + request.scorer_name + "”."));
     const label = T.el("label", "inline", "Who is it? ");
     const pick = T.el("select");
+    pick.name = "bowler";
+    // No default: a picker that starts on the first bowler seats the wrong person with one
+    // tap.  The desk must choose; "Seat them" waits for it.
+    const none = T.el("option", "", "— choose who it is —");
+    none.value = ""; none.disabled = true; none.selected = true;
+    pick.append(none);
     request.choices.forEach(function (name) { pick.append(T.el("option", "", name)); });
     label.append(pick);
-    if (request.can_seat === false) {
+    const over = request.can_seat === false;
+    if (over) {
       li.append(T.el("p", "seat-request-over", "This match is " +
                      (request.match_status === "void" ? "voided" : "settled") +
                      ": nobody can be seated in it now. Dismiss the request."));
+      pick.disabled = true;
     }
-    // Dismiss closes the request without seating anyone (the slot's held balls stay held).
-    li.append(label, " ", T.button("Seat them", answer("pick", function () {
+    const seat = T.button("Seat them", answer("pick", function () {
       return { bowler: pick.value };
-    }), request.can_seat === false ? "" : "primary"), " ",
-    T.button("Dismiss", answer("dismiss", function () { return {}; }),
-             request.can_seat === false ? "primary" : ""));
+    }), over ? "seat-pick" : "primary seat-pick");
+    if (request.choices.indexOf(chosen[request.id]) >= 0) pick.value = chosen[request.id];
+    seat.disabled = over || !pick.value;
+    pick.addEventListener("change", function () {
+      chosen[request.id] = pick.value;
+      seat.disabled = over || !pick.value;
+    });
+    // Dismiss closes the request without seating anyone (the slot's held balls stay held).
+    li.append(label, " ", seat, " ",
+              T.button("Dismiss", answer("dismiss", function () { return {}; }),
+                       over ? "primary" : ""));
     return li;
 
     function answer(action, body) {
@@ -50,6 +67,10 @@
   async function refresh() {
     try {
       const reply = await T.call("GET", "/api/v1/seat-requests");
+      // Redrawn only when the requests change: a picker open under the desk's finger stays.
+      const seen = JSON.stringify(reply.seat_requests);
+      if (seen === shown) return;
+      shown = seen;
       list.replaceChildren(...reply.seat_requests.map(item));
       count.textContent = String(reply.seat_requests.length);
       section.hidden = !reply.seat_requests.length;
