@@ -32,6 +32,7 @@ from alley_poker.web.auth import (
     sign_out,
 )
 from alley_poker.web.errors import ApiError
+from alley_poker.web.lanes_page import is_tonight, lanes_order, match_night
 from alley_poker.web.queries import PinsQuery, validated_query
 from alley_poker.web.tablet_pages import commissioner, tablet_page
 
@@ -41,8 +42,17 @@ def dashboard():
     if not is_commissioner():
         return render_template("commissioner_sign_in.html", problem=None)
     service = alley()
-    matches = [match_summary(service, match_id) for match_id in known_match_ids(service)]
-    return tablet_page("commissioner_dashboard.html", matches=matches)
+    matches = [{**summary, **night_of(service, summary["match_id"], summary["status"])}
+               for summary in (match_summary(service, match_id)
+                               for match_id in known_match_ids(service))]
+    return tablet_page("commissioner_dashboard.html", groups=lanes_order(matches))
+
+
+def night_of(service: AlleyService, match_id: str, status: str) -> dict[str, Any]:
+    """Whether the match is tonight's business, and its night (the Lanes page's order)."""
+    night = match_night(service, match_id)
+    return {"tonight": is_tonight(service, match_id, status),
+            "night": night.isoformat() if night else None}
 
 
 def house_switches() -> list[tuple[str, bool]]:
@@ -158,7 +168,7 @@ def match_board(service: AlleyService, match_id: str) -> dict[str, Any]:
             "lanes": list(assignment.lanes) if assignment else [],
             "slots": [{"lane": lane, "slot": slot, "bowler": bowler}
                       for (lane, slot), bowler in slots],
-            "up": up, "bowlers": bowlers,
+            "up": up, "bowlers": bowlers, **night_of(service, match_id, state.status),
             # Not in the public view: whose ante agreement the tablet has recorded.
             "consents": [bowler for bowler in state.bowlers if bowler in state.consents]}
 

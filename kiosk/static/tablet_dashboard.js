@@ -1,5 +1,8 @@
 // The tablet's dashboard: every match on every lane, live (Socket.IO match rooms), each on
 // a card of its own: bowlers, hands, the showdown, ante agreements and start, review items.
+// Tonight's live matches come first, by lanes; settled and voided ones are folded away
+// ("Settled tonight", "Settled earlier") without the live powers: taking a settled match
+// back is a deliberate step inside its own card (tablet_powers.js, settledControls).
 // The card's powers are tablet_powers.js, its pending decisions tablet_decisions.js; feed
 // health is tablet_feeds.js.
 (function () {
@@ -7,6 +10,9 @@
   const T = window.Tablet;
   const el = T.el, button = T.button;
   const list = document.getElementById("matches");
+  const FINISHED = ["settled", "void"];
+  const settledTonight = document.getElementById("settled-tonight");
+  const settledEarlier = document.getElementById("settled-earlier");
   const liveState = document.getElementById("live-state");
 
   const states = {};   // match_id -> public state (from the socket or the API)
@@ -25,19 +31,57 @@
 
   function cardFor(matchId) {
     if (cards[matchId]) return cards[matchId];
-    const old = list.querySelector("article.match-card[data-match='" + CSS.escape(matchId) + "']");
+    const old = document.querySelector("article.match-card[data-match='" + CSS.escape(matchId) + "']");
     if (old) old.remove();
-    const empty = list.querySelector(".empty");
-    if (empty) empty.remove();
     const root = el("article", "match-card");
     root.dataset.match = matchId;
     const live = el("div", "live");
-    const card = { root: root, live: live, controls: null, bowlers: "" };
-    card.controls = window.TabletPowers.controls(matchId, card, desk);
+    const card = { root: root, live: live, controls: el("div"), bowlers: "", kind: null };
     root.append(live, card.controls);
     list.append(root);
     cards[matchId] = card;
     return card;
+  }
+
+  // The card's powers follow its status: the live ones while the match is in play, the
+  // settled match's deliberate "take back" step once it is over (none for a voided one).
+  function fitControls(matchId, card, status) {
+    const kind = FINISHED.indexOf(status) < 0 ? "live" : status;
+    if (card.kind === kind) return;
+    const controls = kind === "live" ? window.TabletPowers.controls(matchId, card, desk)
+      : kind === "settled" ? window.TabletPowers.settledControls(matchId, card, desk)
+      : el("div", "powers-none");
+    card.controls.replaceWith(controls);
+    card.controls = controls;
+    card.kind = kind;
+    card.bowlers = "";
+  }
+
+  // Each card in its group, the groups' cards by lanes; a folded group says how many it has.
+  function placeCard(matchId, card, status) {
+    const board = boards[matchId] || {};
+    const finished = FINISHED.indexOf(status) >= 0;
+    const home = !finished ? list
+      : (board.tonight === false ? settledEarlier : settledTonight).querySelector(".match-list");
+    const lanes = (board.lanes || []).length ? board.lanes[0] : 999999;
+    card.root.dataset.order = (finished && board.tonight === false
+      ? String(99999999 - Number((board.night || "0").replace(/-/g, ""))) : "") +
+      String(lanes).padStart(6, "0") + " " + matchId;
+    if (card.root.parentNode !== home ||
+        (card.root.previousElementSibling &&
+         card.root.previousElementSibling.dataset.order > card.root.dataset.order)) {
+      const after = Array.from(home.querySelectorAll(":scope > article.match-card"))
+        .find(function (other) { return other !== card.root &&
+                                        other.dataset.order > card.root.dataset.order; });
+      home.insertBefore(card.root, after || null);
+    }
+    const empty = list.querySelector(":scope > .empty");
+    if (empty) empty.hidden = !!list.querySelector(":scope > article.match-card");
+    [settledTonight, settledEarlier].forEach(function (fold) {
+      const n = fold.querySelectorAll("article.match-card").length;
+      fold.querySelector(".settled-count").textContent = String(n);
+      fold.hidden = !n;
+    });
   }
 
   // A hand as a person reads it: 4♥ (red suits in red), the jokers in words.
@@ -92,6 +136,8 @@
     const board = boards[matchId] || { lanes: [], bowlers: {}, up: {} };
     const card = cardFor(matchId);
     card.root.dataset.status = state.status;
+    fitControls(matchId, card, state.status);
+    placeCard(matchId, card, state.status);
     const live = el("div", "live");
     const lanes = board.lanes.length ? "lanes " + board.lanes.join("-") : "no lanes";
     live.append(el("h3", "", "Match " + matchId + " · " + lanes + " · " + state.status +
@@ -200,15 +246,17 @@
       });
       live.append(el("h4", "", "Review items"), reviews);
     }
-    live.append(Object.assign(el("a", "manual-link", "Manual entry for this match"),
-                              { href: "/commissioner/manual-entry?match_id=" + encodeURIComponent(matchId) }));
+    if (FINISHED.indexOf(state.status) < 0) {
+      live.append(Object.assign(el("a", "manual-link", "Manual entry for this match"),
+                                { href: "/commissioner/manual-entry?match_id=" + encodeURIComponent(matchId) }));
+    }
     keepTyping(card.live, live);
     card.live.replaceWith(live);
     card.live = live;
 
     const names = state.seat_order.join("\u0000");
-    if (names !== card.bowlers) {
-      const select = card.controls.querySelector("select[name=bowler]");
+    const select = card.controls.querySelector("select[name=bowler]");
+    if (select && names !== card.bowlers) {
       select.replaceChildren(...state.seat_order.map(function (name) { return el("option", "", name); }));
       card.bowlers = names;
     }

@@ -149,5 +149,32 @@
     return box;
   }
 
-  window.TabletPowers = { controls: buildControls, needsReason: needsReason };
+  // A settled match keeps no buttons on its card: taking it back is a deliberate step —
+  // open this, give a reason, confirm.  Its result undone, it is back among the live
+  // matches at its end, where it can be confirmed again or voided with refunds (the ledger
+  // voids no settled match).
+  const SETTLED_POWERS = DANGER_POWERS.filter(function (power) {
+    return power[0] === "undo-result";
+  });
+
+  function settledControls(matchId, card, desk) {
+    const box = el("details", "settled-actions");
+    box.append(el("summary", "", "Take back this settled match…"));
+    box.append(el("p", "hint", "Only to put right a match settled by mistake: undo its " +
+                  "result, and the payouts go back into the pot; the match returns to the " +
+                  "live matches at its end, to be confirmed again or voided with refunds."));
+    const reasonLabel = el("label", "", "Reason ");
+    const reason = el("input");
+    reason.name = "reason"; reason.maxLength = 500; reason.placeholder = "why (for the audit log)";
+    reasonLabel.append(reason);
+    const danger = el("div", "power-buttons danger-zone");
+    SETTLED_POWERS.forEach(function (power) {
+      danger.append(powerButton(matchId, card, power, "power danger", desk));
+    });
+    box.append(reasonLabel, danger);
+    return box;
+  }
+
+  window.TabletPowers = { controls: buildControls, settledControls: settledControls,
+                          needsReason: needsReason };
 })();
