@@ -60,7 +60,7 @@
     const tap = button(title, async function () {
       const why = needsReason(card);
       if (!why) return;
-      const bowler = bowlerOf(card);
+      const bowler = forBowler ? bowlerOf(card) : null;
       const body = forBowler ? { bowler: bowler, reason: why } : { reason: why };
       const whom = forBowler ? bowler : matchId;
       // Confirming a result names the winners, their hands, each amount and the split.
@@ -73,7 +73,9 @@
                        "Reason: " + why, matchId, kind, body,
                        title + (forBowler ? " for " + bowler : "") + " — done");
       // A reason belongs to one ruling: the next one needs its own.
-      if (done) card.controls.querySelector("input[name=reason]").value = "";
+      // (The card's powers may have changed meanwhile: a settled match taken back.)
+      const reasonField = card.controls.querySelector("input[name=reason]");
+      if (done && reasonField) reasonField.value = "";
     }, className);
     tap.dataset.power = kind;
     return tap;
