@@ -223,7 +223,13 @@ def test_a_scorer_name_nobody_matches_waits_for_the_desks_pick(desk, service):
     assert sorted(waiting["choices"]) == ["Ann Smith", "Bob Jones", "Cy Young"]
     url = f"/seat-requests/{waiting['id']}/pick"
     refused(desk.send("POST", url, {"bowler": "Nobody Here"}), 400, "bowler")
-    refused(desk.send("POST", url, {"bowler": ""}), 422, "bowler")
+    # No default: a pick that names nobody seats nobody, and says so.
+    for nobody in ({}, {"bowler": ""}, {"bowler": "  "}, {"bowler": None}):
+        error = refused(desk.send("POST", url, nobody), 422, "bowler")
+        assert error["message"] == ("choose who the scorer's name is: no bowler was picked, "
+                                    "so nobody was seated")
+    assert service.lanes.bowler_at(3, 2) is None
+    assert len(desk.get("/seat-requests").get_json()["seat_requests"]) == 1
     picked = desk.send("POST", url, {"bowler": "Cy Young"})
     assert picked.status_code == 200 and "Cy Young bowls in lane 3 slot 2" in picked.get_json()[
         "message"]

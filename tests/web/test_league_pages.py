@@ -257,8 +257,14 @@ def test_the_dashboard_asks_who_a_scorer_name_is_and_seats_the_pick(
     request = page.locator("#seat-request-list li.seat-request")
     request.wait_for()
     assert "the scorer shows “BOBBY”" in request.inner_text()
+    # No default bowler: one tap must not seat the first one on the list.
+    seat = request.get_by_role("button", name="Seat them")
+    assert request.locator("select").input_value() == ""
+    assert request.locator("select option:checked").inner_text() == "— choose who it is —"
+    assert seat.is_disabled()
     request.locator("select").select_option("Bob Jones")
-    request.get_by_role("button", name="Seat them").click()
+    assert seat.is_enabled()
+    seat.click()
     page.wait_for_selector("#notice >> text=Bob Jones bowls in lane 4 slot 1")
     page.wait_for_selector("#seat-requests", state="hidden")
     assert service.lanes.bowler_at(4, 1) == ("tue-2026-11-24-3-4", "Bob Jones")
