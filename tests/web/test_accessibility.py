@@ -61,7 +61,7 @@ def sign_in(browser, url: str):
     page.goto(f"{url}/commissioner")
     page.fill("#pin", PIN)
     page.click("button[type=submit]")
-    page.wait_for_selector("article.match-card[data-match=m1]")
+    page.wait_for_selector("article.match-card[data-match=m1]", state="attached")
     return page
 
 

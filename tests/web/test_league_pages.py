@@ -31,7 +31,7 @@ def tablet(browser, url: str, width: int = 1280):
     page.goto(f"{url}/commissioner")
     page.fill("#pin", PIN)
     page.click("button[type=submit]")
-    page.wait_for_selector("article.match-card[data-match=m1]")
+    page.wait_for_selector("article.match-card[data-match=m1]", state="attached")
     return page
 
 
