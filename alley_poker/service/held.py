@@ -67,6 +67,12 @@ class HeldBalls(Protocol):
         """Unresolved items, oldest first (of one match, if given)."""
         ...
 
+    def resolved_items(self, match_id: str | None = None, *,
+                       limit: int = 1000) -> list[dict[str, Any]]:
+        """Resolved items, the latest resolved first (the held balls' audit trail: who
+        resolved each, how, when and why)."""
+        ...
+
     def get(self, item_id: int) -> dict[str, Any] | None: ...
 
     def resolve(self, item_id: int, outcome: str, *, actor: str, reason: str = "") -> bool:
@@ -105,6 +111,14 @@ class HeldBallsInMemory:
         with self._lock:
             return [dict(item) for item in self._items.values() if item["outcome"] is None
                     and match_id in (None, item["match_id"])]
+
+    def resolved_items(self, match_id: str | None = None, *,
+                       limit: int = 1000) -> list[dict[str, Any]]:
+        with self._lock:
+            done = [dict(item) for item in self._items.values()
+                    if item["outcome"] is not None and match_id in (None, item["match_id"])]
+        done.sort(key=lambda item: (item["resolved_at"], item["id"]), reverse=True)
+        return done[:limit]
 
     def get(self, item_id: int) -> dict[str, Any] | None:
         with self._lock:

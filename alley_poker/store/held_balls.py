@@ -29,6 +29,8 @@ Many at once, all or nothing: one that is not open leaves every one of them open
 []
 >>> log.open_items()
 []
+>>> [(item["outcome"], item["resolved_reason"]) for item in log.resolved_items()]
+[('discarded', 'practice'), ('discarded', 'practice'), ('discarded', 'test line')]
 """
 
 from __future__ import annotations
@@ -85,6 +87,15 @@ class HeldBallLog:
         with self.store.engine.connect() as connection:
             return self._rows(connection, *where)
 
+    def resolved_items(self, match_id: str | None = None, *,
+                       limit: int = 1000) -> list[dict[str, Any]]:
+        table = held_balls
+        where = [table.c.outcome.is_not(None)]
+        if match_id is not None:
+            where.append(table.c.match_id == match_id)
+        with self.store.engine.connect() as connection:
+            return self._rows(connection, *where, newest_first=True, limit=limit)
+
     def get(self, item_id: int) -> dict[str, Any] | None:
         with self.store.engine.connect() as connection:
             found = self._rows(connection, held_balls.c.id == item_id)
@@ -130,10 +141,14 @@ class HeldBallLog:
                         resolved_reason=reason[:500], resolved_at=utcnow()))
             return []
 
-    def _rows(self, connection: Any, *where: Any) -> list[dict[str, Any]]:
+    def _rows(self, connection: Any, *where: Any, newest_first: bool = False,
+              limit: int | None = None) -> list[dict[str, Any]]:
         table = held_balls
         query = (select(*(table.c[name] for name in _COLUMNS))
-                 .where(table.c.centre == self.store.centre, *where).order_by(table.c.id))
+                 .where(table.c.centre == self.store.centre, *where)
+                 .order_by(*((table.c.resolved_at.desc(), table.c.id.desc()) if newest_first
+                             else (table.c.id,)))
+                 .limit(limit))
         items = [dict(zip(_COLUMNS, row, strict=True)) for row in connection.execute(query)]
         for item in items:
             for name in ("held_at", "resolved_at"):

@@ -38,7 +38,9 @@ def _answer(outcome, **extra):
 @commissioner_required
 def list_held():
     query = validated_query(HeldQuery)
-    items = alley().held.open_items(query.match_id)
+    held = alley().held
+    items = (held.open_items(query.match_id) if query.state == "open"
+             else held.resolved_items(query.match_id))
     return jsonify({"held": [held_view(item) for item in items]})
 
 

@@ -87,6 +87,9 @@ class EventsQuery(ApiQuery):
 
 class HeldQuery(ApiQuery):
     match_id: str | None = Field(default=None, description="only this match's held balls")
+    state: Literal["open", "resolved"] = Field(default="open", description=(
+        "open: the balls waiting for the desk, oldest first; resolved: their audit trail, "
+        "who resolved each, how, when and why, the latest first (at most 1,000)"))
 
 
 class SettlementQuery(ApiQuery):

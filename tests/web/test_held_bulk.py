@@ -122,6 +122,14 @@ def test_the_api_discards_many_in_one_call_or_refuses_naming_the_problem(app, se
     again = desk.send("POST", "/held/discard", {"ids": chosen, "reason": "practice"})
     assert again.status_code == 409
 
+    # The audit trail: who discarded each, when and why — the bulk command's at one time.
+    trail = desk.get("/held?state=resolved").get_json()["held"]
+    assert [item["id"] for item in trail[:3]] == sorted(chosen, reverse=True)
+    assert {(item["outcome"], item["resolved_by"], item["resolved_reason"])
+            for item in trail[:3]} == {("discarded", "commissioner:tablet", "practice")}
+    assert len({item["resolved_at"] for item in trail[:3]}) == 1
+    assert (trail[3]["id"], trail[3]["resolved_reason"]) == (resolved, "a test line")
+
 
 def test_the_openapi_document_has_the_bulk_discard(app):
     document = app.test_client().get("/api/v1/openapi.json").get_json()
