@@ -15,6 +15,7 @@ from alley_poker.service.held import HeldBallsInMemory
 from drivers.base import BallRecorded
 from tests.web import test_tablet_browser
 from tests.web.conftest import DESK
+from tests.web.test_accessibility import serious_violations
 from tests.web.test_league_api import Desk, refused
 from tests.web.test_tablet_browser import feed_health
 
@@ -156,6 +157,7 @@ def test_the_tablet_discards_a_lane_then_a_feed_with_one_reason_each(
     words = screen.locator("#held-list").inner_text()
     assert "$APF1" not in words, "no raw feed line where a person reads"
     assert "Lane 5 — 6 held balls" in words
+    assert serious_violations(tablet) == []
 
     # A reason is asked for before anything is sent.
     lane_5.get_by_role("button", name="Choose all of lane 5 (6)").click()

@@ -13,6 +13,7 @@ import pytest
 from alley_poker.ledger import commands as c
 from tests.web import test_tablet_browser
 from tests.web.conftest import DESK, signed_in_client, start_match
+from tests.web.test_accessibility import serious_violations
 from tests.web.test_tablet_browser import match_card
 
 tablet = test_tablet_browser.tablet  # the signed-in tablet that says yes to every confirm
@@ -86,6 +87,7 @@ def test_settled_matches_are_folded_away_without_their_buttons(tablet, season):
         assert early.locator(f"button[data-power={power}]").count() == 0, power
     assert not early.locator("button[data-power=undo-result]").is_visible(), \
         "taking back a settled match is behind its own step"
+    assert serious_violations(tablet) == []
 
 
 def test_a_settled_match_is_taken_back_only_through_its_own_step(tablet, season):
