@@ -20,6 +20,8 @@
   let feeds = [];             // the feeds and their lanes, to choose a whole feed
   let shown = null;           // what the list was last drawn from
   let busy = false;           // a bulk discard is on its way
+  const openLanes = new Set(); // the lanes whose balls the desk has unfolded
+  const FOLD_OVER = 3;         // a lane with more held balls than this starts folded
 
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
@@ -121,7 +123,16 @@
                     groupButton("all of lane " + lane, items, "held-choose-lane"));
         const rows = el("ul", "held-list");
         rows.append(...items.map(row));
-        group.append(head, rows);
+        // A lane with many held balls is one line until the desk opens it: a night's
+        // hundred held balls must not push the live matches off the page.
+        const fold = el("details", "held-lane-balls");
+        fold.open = items.length <= FOLD_OVER || openLanes.has(lane);
+        fold.append(el("summary", "", "Each ball of lane " + lane + " (" + items.length + ")"),
+                    rows);
+        fold.addEventListener("toggle", function () {
+          if (fold.open) openLanes.add(lane); else openLanes.delete(lane);
+        });
+        group.append(head, fold);
         return group;
       });
     list.replaceChildren(...(groups.length ? groups : [el("li", "empty", "No held balls.")]));
