@@ -126,7 +126,7 @@ def openapi_document() -> dict[str, Any]:
     doc.add(f"{match}/undo", "get", "What the desk's undo would take back now, in words",
             response=r.Undoable, errors=("404",), security=COMMISSIONER, parameters=match_id)
     doc.add(f"{base}/held", "get", "Feed balls held for the desk (not placed in the ledger)",
-            response=r.HeldList, security=COMMISSIONER,
+            response=r.HeldList, security=COMMISSIONER, errors=("422",),
             parameters=query_parameters(q.HeldQuery))
     held = [{**_path("item_id", {"type": "integer", "minimum": 1}), "example": 1}]
     doc.add(f"{base}/held/{{item_id}}/apply", "post", "Offer a held ball to the ledger again",
