@@ -130,7 +130,10 @@ def test_the_tablet_marks_a_bowler_not_here_and_settles_now(tablet, service):  #
 
     card.locator("input[name=reason]").fill("the lane went down")
     card.locator("button[data-power=settle-as-hands-stand]").click()
-    card.locator("h3", has_text="settled").wait_for()
+    # Settled, the match is folded away under "Settled tonight" (the Lanes page's order).
+    card.locator("h3", has_text="settled").wait_for(state="attached")
+    tablet.locator("#settled-tonight article.match-card[data-match=m2]").wait_for(
+        state="attached")
     assert "Settle now, as the hands stand: match m2?" in asked[-1]
     records = service.repository.store.load("m2")
     assert records[-1]["type"] == "match_settled"
