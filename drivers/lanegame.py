@@ -121,12 +121,21 @@ class GameBook:
                             if (ball.frame, ball.ball) == position), None)
             if earlier is not None and _same_ball(earlier, event):
                 raise AlreadyRecorded(f"frame {event.frame} ball {event.ball} already recorded")
+            if expected is None and position == (1, 1):
+                # A first ball after the game was over: the scorer numbers a new game as it
+                # numbered the old one (restarted for the next league on these lanes).
+                tracked = _TrackedGame()
+                return self._roll_into(key, tracked, event)
             if earlier is not None:
                 raise ImpossibleBall(
                     f"frame {event.frame} ball {event.ball} was already recorded as "
                     f"{earlier.pins} pins; a change must come as a correction")
             raise ImpossibleBall(f"the game is over; there is no frame {event.frame} "
                                  f"ball {event.ball}")
+        return self._roll_into(key, tracked, event)
+
+    def _roll_into(self, key: GameKey, tracked: _TrackedGame,
+                   event: BallRecorded) -> BallRecorded:
         try:
             ball = _roll(tracked.game, event)
         except BowlingError as exc:
@@ -135,6 +144,23 @@ class GameBook:
         tracked.balls.append(normalized)
         self._remember(key, tracked)
         return normalized
+
+    def lane_opened(self, lane: int, game: int) -> None:
+        """The scorer opened game ``game`` on ``lane``: games it numbered ``game`` or later
+        there are over (it restarted its numbering for the next league on the lanes), so
+        their balls no longer judge the new ones.
+
+        >>> book = GameBook()
+        >>> strike = BallRecorded(lane=1, bowler=1, game=1, frame=1, ball=1, pins=10)
+        >>> _ = book.record(strike)
+        >>> book.lane_opened(1, 1)
+        >>> book.record(BallRecorded(lane=1, bowler=1, game=1, frame=1, ball=1, pins=7)).pins
+        7
+        """
+        for key in [key for key in self._games if key[0] == lane and key[2] >= game]:
+            del self._games[key]
+        self._untracked = {key for key in self._untracked
+                           if not (key[0] == lane and key[2] >= game)}
 
     def correct(self, event: BallRecorded) -> BallRecorded:
         """Replace a recorded ball; raises :class:`ImpossibleBall` if the game then breaks."""

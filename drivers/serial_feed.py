@@ -39,6 +39,7 @@ from drivers.base import (
     Dialect,
     DuplicateLine,
     FeedLineRejected,
+    Heartbeat,
     LaneEvent,
     SequenceGap,
     TakesLinesBack,
@@ -54,6 +55,9 @@ MAX_LINE_BYTES = 1024
 KEEP_RECENT = 20
 #: A connected feed silent this many heartbeats is reported down (red), not just silent.
 DOWN_AFTER_HEARTBEATS = 3
+#: Lines refused in a row, with none taken since, that make a feed ``refusing`` (amber):
+#: it is connected and talking, but none of what it says is being used.
+REFUSING_AFTER_LINES = 5
 
 
 class BackoffSchedule:
@@ -154,8 +158,10 @@ class FeedHealth:
     url: str
     dialect: str
     connected: bool
-    #: ``ok``; ``silent`` (amber: nothing for ``heartbeat_s``); ``down`` (red: disconnected,
-    #: or nothing for ``DOWN_AFTER_HEARTBEATS`` times ``heartbeat_s``); ``stopped``.
+    #: ``ok``; ``silent`` (amber: nothing for ``heartbeat_s``); ``refusing`` (amber: its
+    #: last ``REFUSING_AFTER_LINES`` lines or more were all refused, ``refusing`` says why);
+    #: ``down`` (red: disconnected, or nothing for ``DOWN_AFTER_HEARTBEATS`` times
+    #: ``heartbeat_s``); ``stopped``.
     state: str
     last_line_at: float | None
     lines_ok: int
@@ -176,6 +182,8 @@ class FeedHealth:
     #: Every gap seen since the feed started (``gaps`` keeps only the latest few).
     gaps_total: int = 0
     last_conflict: RejectedLine | None = None
+    #: Why the feed is ``refusing``: how many lines in a row and the last one's reason.
+    refusing: str | None = None
 
 
 def _what_to_check(url: str) -> str:
@@ -262,6 +270,8 @@ class SerialFeed:
         self._gaps_total = 0
         self._rejected: deque[RejectedLine] = deque(maxlen=KEEP_RECENT)
         self._last_error: str | None = None
+        # Lines refused since the last line whose content was taken (heartbeats aside).
+        self._refused_in_a_row = 0
 
     # Control ------------------------------------------------------------------------------
 
@@ -301,6 +311,7 @@ class SerialFeed:
                 recent_rejected=tuple(self._rejected), last_error=self._last_error,
                 conflicts=self._conflicts, last_conflict=self._last_conflict,
                 heartbeat_s=self.heartbeat_s, seconds_silent=self._seconds_silent(),
+                refusing=self._refusing(),
             )
 
     def wait_for(self, condition: Callable[[FeedHealth], bool], timeout: float) -> bool:
@@ -340,7 +351,15 @@ class SerialFeed:
         silent_for = self._seconds_silent()
         if silent_for is None or silent_for > DOWN_AFTER_HEARTBEATS * self.heartbeat_s:
             return "down"
-        return "silent" if silent_for > self.heartbeat_s else "ok"
+        if silent_for > self.heartbeat_s:
+            return "silent"
+        return "refusing" if self._refusing() else "ok"
+
+    def _refusing(self) -> str | None:
+        if self._refused_in_a_row < REFUSING_AFTER_LINES or not self._rejected:
+            return None
+        return (f"the last {self._refused_in_a_row} lines were all refused "
+                f"(the last: {self._rejected[-1].reason})")
 
     def _notify(self) -> None:
         with self._changed:
@@ -445,6 +464,8 @@ class SerialFeed:
             return
         with self._changed:
             self._lines_ok += 1
+            if not all(isinstance(event, Heartbeat) for event in events):
+                self._refused_in_a_row = 0
             self._seen_line()
             gaps = [(event.first_missing, event.last_missing)
                     for event in events if isinstance(event, SequenceGap)]
@@ -477,6 +498,7 @@ class SerialFeed:
         rejected = RejectedLine(raw, reason, time.time())
         with self._changed:
             self._lines_rejected += 1
+            self._refused_in_a_row += 1
             if conflict:
                 self._conflicts += 1
                 self._last_conflict = rejected

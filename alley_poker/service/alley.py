@@ -191,8 +191,11 @@ class AlleyService:
         The log keeps the freeing as a row with no slots (who, and "match settled" or
         "match voided"), so a restart and the other processes of the centre agree.
         """
-        held = self.lanes.assignment(match_id) is not None
+        assignment = self.lanes.assignment(match_id)
+        held = assignment is not None
         self.lanes.release(match_id)
+        if assignment is not None:
+            self.router.lanes_left_by(match_id, assignment.lanes)
         logged = (self.assignments is not None
                   and match_id in self.assignments.current())
         if logged:

@@ -44,8 +44,8 @@ KIND = "feed_health"
 #: The feed's own state (``drivers.serial_feed.FeedHealth.state``) as the tablet colours it;
 #: ``degraded`` is a poll feed's (``drivers.http_feed``): its last poll failed, or a lane is
 #: held or missing from the page.
-COLOUR_OF_STATE = {"ok": "green", "silent": "amber", "degraded": "amber", "down": "red",
-                   "stopped": "red"}
+COLOUR_OF_STATE = {"ok": "green", "silent": "amber", "degraded": "amber",
+                   "refusing": "amber", "down": "red", "stopped": "red"}
 
 
 class FeedStatusBoard:
@@ -182,6 +182,8 @@ def feed_report(health: Mapping[str, Any]) -> dict[str, Any]:
             "at": _iso_utc(rejected["at"]),
         },
         "last_error": last_error,
+        # Connected and talking, but every line lately refused: what the desk must fix.
+        "refusing": health.get("refusing"),
     }
 
 

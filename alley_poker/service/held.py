@@ -75,6 +75,11 @@ class HeldBalls(Protocol):
 
     def get(self, item_id: int) -> dict[str, Any] | None: ...
 
+    def claim_unowned(self, lanes: list[int], match_id: str) -> int:
+        """Open items of ``lanes`` held for no match become ``match_id``'s (the match those
+        lanes belonged to next, now over: they never go to a later one); how many."""
+        ...
+
     def resolve(self, item_id: int, outcome: str, *, actor: str, reason: str = "") -> bool:
         """Close an open item; False if it was not open (resolved meanwhile, or unknown)."""
         ...
@@ -97,7 +102,8 @@ class HeldBallsInMemory:
              ball: dict[str, Any], line: str, reason: str) -> int:
         with self._lock:
             for item in self._items.values():
-                if item["outcome"] is None and same_ball(item, lane, slot, ball):
+                if item["outcome"] is None and same_ball(item, lane, slot, ball) \
+                        and item["match_id"] == match_id:
                     return item["id"]
             item_id = next(self._ids)
             self._items[item_id] = {
@@ -124,6 +130,14 @@ class HeldBallsInMemory:
         with self._lock:
             item = self._items.get(item_id)
             return None if item is None else dict(item)
+
+    def claim_unowned(self, lanes: list[int], match_id: str) -> int:
+        with self._lock:
+            unowned = [item for item in self._items.values() if item["outcome"] is None
+                       and item["match_id"] is None and item["lane"] in lanes]
+            for item in unowned:
+                item["match_id"] = match_id
+            return len(unowned)
 
     def resolve(self, item_id: int, outcome: str, *, actor: str, reason: str = "") -> bool:
         if outcome not in OUTCOMES:

@@ -84,6 +84,11 @@ class HeldBallDesk:
                                       "of a match: create the match or move a bowler there "
                                       "first, or discard the ball")
         match_id, bowler = found
+        if item["match_id"] not in (None, match_id):
+            # Lanes change hands: a ball bowled in an earlier match stays with it.
+            return DeskOutcome(False, f"this ball was bowled in the match that held lane "
+                                      f"{item['lane']} before the one there now: it stays "
+                                      "with that match (discard it if it should not count)")
         with self._lock_for(match_id):
             self._waiting(match_id).pop((bowler, ball.game, ball.frame, ball.ball), None)
             outcome = self._offer(match_id, bowler, ball)

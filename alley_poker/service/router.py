@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from alley_poker.bowling import BowlingError, Game
+from alley_poker.bowling import Game
 from alley_poker.ledger import CommandRefused, MatchState
 from alley_poker.ledger.commands import CorrectBall, HollandDaze, RecordBall
 from alley_poker.service.feed_balls import (
@@ -51,6 +51,7 @@ from alley_poker.service.feed_balls import (
 )
 from alley_poker.service.held import HeldBalls, HeldBallsInMemory, ball_record
 from alley_poker.service.held_desk import HeldBallDesk
+from alley_poker.service.lane_tenancy import ScorerGames, TenantRouting
 from alley_poker.service.lanes import LaneMap
 from alley_poker.service.ledger_gateway import LedgerGateway
 from drivers.base import (
@@ -58,6 +59,7 @@ from drivers.base import (
     BallRecorded,
     BallRetracted,
     LaneEvent,
+    LaneOpened,
     ScoresheetSnapshot,
     WrongLane,
 )
@@ -79,7 +81,7 @@ class RouterStats:
     unassigned: int = 0
 
 
-class LaneEventRouter(HeldBallDesk):
+class LaneEventRouter(HeldBallDesk, TenantRouting):
     """Turns lane events into ledger commands for the match on that lane."""
 
     def __init__(self, lanes: LaneMap, ledger: LedgerGateway, held: HeldBalls | None = None):
@@ -99,6 +101,7 @@ class LaneEventRouter(HeldBallDesk):
                                 tuple[str, dict[Position, BallRecorded]]] = {}
         self._confirmed: dict[str, list[tuple[str, BallRecorded]]] = {}
         self._open_games: dict[tuple[int, int, int], Game] = {}  # lanes with no match
+        self.scorer_games = ScorerGames()  # whose each scorer game is, as lanes change hands
         self._match_locks: dict[str, threading.Lock] = {}
         self._line_tags: dict[str, set[str]] = {}  # per match: feed lines applied once only
         self._locks_lock = threading.Lock()
@@ -116,6 +119,7 @@ class LaneEventRouter(HeldBallDesk):
             ScoresheetSnapshot: self._on_snapshot,
             WrongLane: self._on_wrong_lane,
             BallRetracted: self._on_retraction,
+            LaneOpened: self._on_lane_opened,
         }.get(type(event))
         return handler is not None and handler(event) is True
 
@@ -132,6 +136,7 @@ class LaneEventRouter(HeldBallDesk):
             self._lanes_read_at = time.monotonic()
             self.ledger.reload_lanes()
             found = self.lanes.bowler_at(ball.lane, ball.bowler)
+        found = self._tenant_of(ball, found)
         if found is None:
             self._keep_unassigned(ball)
             return False
@@ -144,6 +149,8 @@ class LaneEventRouter(HeldBallDesk):
 
     def _on_snapshot(self, sheet: ScoresheetSnapshot) -> None:
         found = self.lanes.bowler_at(sheet.lane, sheet.bowler)
+        first = sheet.ball_events()[:1]
+        found = self._tenant_of(first[0], found) if first else found
         if found is None:
             return
         match_id, bowler = found
@@ -324,7 +331,7 @@ class LaneEventRouter(HeldBallDesk):
         return balls
 
     def _on_correction(self, ball: BallCorrected) -> None:
-        found = self.lanes.bowler_at(ball.lane, ball.bowler)
+        found = self._tenant_of(ball, self.lanes.bowler_at(ball.lane, ball.bowler))
         if found is None:
             return
         match_id, bowler = found
@@ -432,23 +439,6 @@ class LaneEventRouter(HeldBallDesk):
             return None
         balls = state.balls[bowler][game - 1]
         return (balls[-1]["frame"], balls[-1]["ball"]) if balls else None
-
-    def _keep_unassigned(self, ball: BallRecorded) -> None:
-        game = self._open_games.setdefault((ball.lane, ball.bowler, ball.game), Game())
-        try:
-            if (game.current_frame, game.current_ball) == (ball.frame, ball.ball):
-                game.roll(ball.pins, foul=ball.flags.foul)
-        except BowlingError as exc:
-            log.warning("lane %s (no match): %s", ball.lane, exc)
-        self.stats.unassigned += 1
-        on_lane = self.lanes.matches_on(ball.lane)
-        reason = (f"lane {ball.lane} slot {ball.bowler} has no bowler of match "
-                  f"{', '.join(on_lane)}" if on_lane else f"no match is on lane {ball.lane}")
-        self._hold(None, None, ball, reason)
-
-    def open_game(self, lane: int, slot: int, game: int) -> Game | None:
-        """The bowling score kept for a lane slot that has no match."""
-        return self._open_games.get((lane, slot, game))
 
     def _refuse(self, match_id: str, event: LaneEvent, reason: str,
                 bowler: str | None = None) -> None:

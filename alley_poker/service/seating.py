@@ -176,7 +176,7 @@ class ScorerSeating:
                 "message": f"lane {lane} slot {slot}: the scorer shows {shown!r}, who is not "
                            f"one bowler of the match on {lanes_words(lane)}: pick who it "
                            "is"})
-        self._apply_held(lane, [slot for (on, slot) in wanted])
+        self._apply_held(match_id, lane, [slot for (on, slot) in wanted])
 
     def pick(self, request_id: int, bowler: str, *, actor: str) -> str:
         """The desk says who the scorer's name is: seat them in that slot, apply held balls."""
@@ -205,7 +205,7 @@ class ScorerSeating:
             raise SeatingError(str(refused), "request_id") from refused
         self.service.announce("alley", {"kind": "seat_request_resolved", "id": request_id,
                                         "match_id": match_id, "bowler": bowler})
-        applied = self._apply_held(lane, [slot], actor=actor)
+        applied = self._apply_held(match_id, lane, [slot], actor=actor)
         return (f"{bowler} bowls in lane {lane} slot {slot}"
                 + (f"; {applied} held ball(s) applied" if applied else ""))
 
@@ -231,12 +231,15 @@ class ScorerSeating:
                                "dismissed)", "request_id")
         return request
 
-    def _apply_held(self, lane: int, slots: list[int], *, actor: str = SCORER) -> int:
-        """Offer again the balls held because these slots had nobody."""
+    def _apply_held(self, match_id: str, lane: int, slots: list[int], *,
+                    actor: str = SCORER) -> int:
+        """Offer again the balls held because these slots had nobody: those held for this
+        match, or for no match (before it took the lanes), never an earlier match's."""
         applied = 0
         waiting = sorted((item for item in self.service.held.open_items()
                           if item["lane"] == lane and item["slot"] in slots
-                          and item["match_id"] is None), key=lambda item: item["id"])
+                          and item["match_id"] in (None, match_id)
+                          and item["bowler"] is None), key=lambda item: item["id"])
         for item in waiting:
             if self.service.router.apply_held(item["id"], actor=actor).done:
                 applied += 1

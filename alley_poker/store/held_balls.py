@@ -71,7 +71,7 @@ class HeldBallLog:
         with self.store.write_transaction() as connection:
             for item in self._rows(connection, table.c.outcome.is_(None),
                                    table.c.lane == lane, table.c.slot == slot):
-                if same_ball(item, lane, slot, ball):
+                if same_ball(item, lane, slot, ball) and item["match_id"] == match_id:
                     return item["id"]
             result = connection.execute(insert(table).values(
                 centre=self.store.centre, lane=lane, slot=slot, match_id=match_id,
@@ -140,6 +140,18 @@ class HeldBallLog:
                 .values(outcome=outcome, resolved_by=actor[:128],
                         resolved_reason=reason[:500], resolved_at=utcnow()))
             return []
+
+    def claim_unowned(self, lanes: list[int], match_id: str) -> int:
+        """Open items of ``lanes`` held for no match become ``match_id``'s (the match those
+        lanes belonged to next, now over); returns how many."""
+        table = held_balls
+        with self.store.engine.begin() as connection:
+            result = connection.execute(
+                update(table)
+                .where(table.c.centre == self.store.centre, table.c.outcome.is_(None),
+                       table.c.match_id.is_(None), table.c.lane.in_(list(lanes)))
+                .values(match_id=match_id))
+            return result.rowcount
 
     def _rows(self, connection: Any, *where: Any, newest_first: bool = False,
               limit: int | None = None) -> list[dict[str, Any]]:

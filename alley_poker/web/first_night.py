@@ -48,6 +48,9 @@ def _feeds_step() -> Step:
                   "port (alley-poker serve --feed …; see docs/feeds.md).")
     else:
         detail = f"{len(green)} of {len(feeds)} feed{'' if len(feeds) == 1 else 's'} OK."
+        # A feed that talks but whose every line is refused: say why, not just "not OK".
+        detail += "".join(f" {feed['source']}: {feed['refusing']}." for feed in feeds
+                          if feed.get("refusing"))
     return Step("feeds", "The scoreboard feeds are green", bool(feeds) and len(green) == len(feeds),
                 detail, url_for("commissioner.dashboard") + "#feeds-title", "Lanes: feed health")
 

@@ -273,6 +273,7 @@ class Apf1Dialect:
             bowlers.append(BowlerSlot(slot, name))
         if len({bowler.slot for bowler in bowlers}) != len(bowlers):
             raise FeedLineRejected("OPEN lists a bowler slot twice", record.raw)
+        self.games.lane_opened(lane, game)
         return LaneOpened(lane=lane, game=game, bowlers=tuple(bowlers), source=self.source,
                           seq=seq)
 

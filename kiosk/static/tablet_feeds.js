@@ -34,6 +34,8 @@
       if (feed.seconds_silent) health.append(el("small", "", " silent " + feed.seconds_silent + " s"));
       // The last error only while the feed is not OK: a green feed has recovered from it.
       if (feed.last_error && feed.state !== "green") health.append(el("div", "feed-error", feed.last_error));
+      // Connected and talking, but every line lately refused: say why.
+      if (feed.refusing) health.append(el("div", "feed-error feed-refusing", feed.refusing));
       const rejected = feedCell(feed.rejected);
       if (feed.last_rejected) {
         rejected.append(el("div", "feed-error", "last: " + feed.last_rejected.reason));
