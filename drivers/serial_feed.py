@@ -464,7 +464,7 @@ class SerialFeed:
             return
         with self._changed:
             self._lines_ok += 1
-            if not all(isinstance(event, Heartbeat) for event in events):
+            if not all(isinstance(event, (Heartbeat, SequenceGap)) for event in events):
                 self._refused_in_a_row = 0
             self._seen_line()
             gaps = [(event.first_missing, event.last_missing)

@@ -10,6 +10,7 @@ the whole walk takes seconds.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
 import time
 from datetime import UTC, datetime
@@ -22,7 +23,7 @@ from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.service.health import FeedStatusBoard
 from alley_poker.service.scheduler import FEED_HEALTH_JOB, CentreScheduler
 from drivers.base import Heartbeat
-from drivers.dialects.apf1 import Apf1Encoder
+from drivers.dialects.apf1 import Apf1Encoder, frame_line
 
 HEARTBEAT_S = 0.5
 
@@ -132,3 +133,28 @@ def test_a_pulled_cable_turns_the_feed_red_with_the_reason(centre):
         red = wait_for_report(board, lambda r: r["state"] == "red" and not r["connected"], 5)
     assert red["seconds_silent"] is None
     assert red["last_error"], "the tablet says why"
+
+
+def test_a_feed_whose_every_ball_is_refused_is_not_green_and_says_why(centre):
+    """Talking, heartbeats and all, but every ball refused (here: balls that cannot follow
+    the game so far): the feed is amber with the reason, and green again once a ball is
+    taken."""
+    board, _messages, _scheduler, pty_pair = centre
+    numbers = itertools.count(1)
+
+    def line(record: str) -> bytes:
+        return frame_line(f"APF1,{next(numbers)},{record}")
+
+    with open(pty_pair.writer_path, "wb", buffering=0) as tty:
+        tty.write(line("HELLO,refused") + line("BALL,1,1,1,1,1,7,8.9.10,-"))  # 3 stand
+        wait_for_report(board, lambda r: r["state"] == "green" and r["lines"] >= 2, 5)
+        for _ in range(6):
+            tty.write(line("BALL,1,1,1,1,2,8,-,-"))  # 8 of the 3 standing: impossible
+            tty.write(line("HB"))  # alive all along
+        refusing = wait_for_report(board, lambda r: r["state"] == "amber" and r["refusing"], 5)
+        assert refusing["connected"] and refusing["rejected"] == 6
+        assert "the last 6 lines were all refused" in refusing["refusing"]
+        assert "impossible ball" in refusing["refusing"]
+        tty.write(line("BALL,1,1,1,1,2,3,-,-"))  # the spare: taken
+        back = wait_for_report(board, lambda r: r["state"] == "green", 5)
+    assert back["refusing"] is None
