@@ -167,7 +167,7 @@ class TenantRouting:
     def _keep_unassigned(self, ball: BallRecorded) -> None:
         """A ball of a slot with no bowler of a match: score it, and hold it for the desk.
 
-        While a match holds the lane (or its pair), the ball is that match's even though
+        While a match holds the lane, the ball is that match's even though
         nobody is seated in its slot: it waits for the desk to say who bowled it, and it
         never goes to the next match on the lanes.
         """
@@ -178,9 +178,7 @@ class TenantRouting:
         except BowlingError as exc:
             log.warning("lane %s (no match): %s", ball.lane, exc)
         self.stats.unassigned += 1
-        on_lane = self.lanes.matches_on(ball.lane) or [
-            match_id for lane in nearby_lanes((ball.lane,)) if lane != ball.lane
-            for match_id in self.lanes.matches_on(lane)]
+        on_lane = self.lanes.matches_on(ball.lane)
         reason = (f"lane {ball.lane} slot {ball.bowler} has no bowler of match "
                   f"{', '.join(on_lane)}" if on_lane else f"no match is on lane {ball.lane}")
         self._hold(on_lane[0] if len(on_lane) == 1 else None, None, ball, reason)
