@@ -44,22 +44,26 @@ from typing import Any
 from alley_poker.bowling import BowlingError, Game
 from alley_poker.ledger import MatchState
 from alley_poker.service.feed_balls import next_position, reads_as
-from alley_poker.service.held import HeldBalls
+from alley_poker.service.held import HeldBalls, ball_record
 from alley_poker.service.lanes import LaneMap
 from alley_poker.service.ledger_gateway import LedgerGateway
+from alley_poker.store.held_balls import same_ball
 from drivers.base import BallRecorded, LaneOpened
 
 log = logging.getLogger(__name__)
 
 #: A match's status once it holds no lanes any more.
 OVER = ("settled", "void")
+#: The bowler of a slot nobody of the match on the lane is seated in.
+NOBODY = ""
 
 GameKey = tuple[int, int, int]  # (lane, slot, scorer's game number)
 
 
 @dataclass(frozen=True)
 class Tenant:
-    """A match and its bowler in a lane slot."""
+    """A match and its bowler in a lane slot (:data:`NOBODY`: the match holds the lane, but
+    nobody of it is seated in the slot)."""
 
     match_id: str
     bowler: str
@@ -154,22 +158,32 @@ class TenantRouting:
     def _tenant_of(self, ball: BallRecorded,
                    found: tuple[str, str] | None) -> tuple[str, str] | None:
         """``(match_id, bowler)`` whose ``ball`` is: the match seated in its slot now
-        (``found``), unless the ball's scorer game belongs to a match that is over."""
-        tenant = self.scorer_games.tenant(
-            ball, Tenant(*found) if found else None, is_over=self._is_over,
-            is_new_game=lambda bound, first: is_new_game(
-                self.ledger.shared_state(bound.match_id), bound.bowler, first))
+        (``found``; else the match holding the lane, with :data:`NOBODY`), unless the ball's
+        scorer game belongs to a match that is over."""
+        on_lane = self.lanes.matches_on(ball.lane)
+        seated = Tenant(*found) if found else \
+            Tenant(on_lane[0], NOBODY) if len(on_lane) == 1 else None
+        tenant = self.scorer_games.tenant(ball, seated, is_over=self._is_over,
+                                          is_new_game=self._is_new_game)
         return None if tenant is None else (tenant.match_id, tenant.bowler)
+
+    def _is_new_game(self, bound: Tenant, first: BallRecorded) -> bool:
+        if bound.bowler == NOBODY:
+            # Nobody's balls are not in the ledger: the held-balls list has them.
+            kept = ball_record(first)
+            return not any(same_ball(item, first.lane, first.bowler, kept)
+                           for item in self.held_log.open_items(bound.match_id))
+        return is_new_game(self.ledger.shared_state(bound.match_id), bound.bowler, first)
 
     def _on_lane_opened(self, event: LaneOpened) -> None:
         self.scorer_games.opened(event.lane, event.game, is_over=self._is_over)
 
-    def _keep_unassigned(self, ball: BallRecorded) -> None:
+    def _keep_unassigned(self, ball: BallRecorded, match_id: str | None) -> None:
         """A ball of a slot with no bowler of a match: score it, and hold it for the desk.
 
-        While a match holds the lane, the ball is that match's even though
+        While a match holds the lane (``match_id``), the ball is that match's even though
         nobody is seated in its slot: it waits for the desk to say who bowled it, and it
-        never goes to the next match on the lanes.
+        never goes to the next match on the lanes (nor do the later lines of its game).
         """
         game = self._open_games.setdefault((ball.lane, ball.bowler, ball.game), Game())
         try:
@@ -178,10 +192,10 @@ class TenantRouting:
         except BowlingError as exc:
             log.warning("lane %s (no match): %s", ball.lane, exc)
         self.stats.unassigned += 1
-        on_lane = self.lanes.matches_on(ball.lane)
+        on_lane = [match_id] if match_id else self.lanes.matches_on(ball.lane)
         reason = (f"lane {ball.lane} slot {ball.bowler} has no bowler of match "
                   f"{', '.join(on_lane)}" if on_lane else f"no match is on lane {ball.lane}")
-        self._hold(on_lane[0] if len(on_lane) == 1 else None, None, ball, reason)
+        self._hold(match_id, None, ball, reason)
 
     def open_game(self, lane: int, slot: int, game: int) -> Game | None:
         """The bowling score kept for a lane slot that has no match."""

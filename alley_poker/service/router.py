@@ -51,7 +51,7 @@ from alley_poker.service.feed_balls import (
 )
 from alley_poker.service.held import HeldBalls, HeldBallsInMemory, ball_record
 from alley_poker.service.held_desk import HeldBallDesk
-from alley_poker.service.lane_tenancy import ScorerGames, TenantRouting
+from alley_poker.service.lane_tenancy import NOBODY, ScorerGames, TenantRouting
 from alley_poker.service.lanes import LaneMap
 from alley_poker.service.ledger_gateway import LedgerGateway
 from drivers.base import (
@@ -137,8 +137,8 @@ class LaneEventRouter(HeldBallDesk, TenantRouting):
             self.ledger.reload_lanes()
             found = self.lanes.bowler_at(ball.lane, ball.bowler)
         found = self._tenant_of(ball, found)
-        if found is None:
-            self._keep_unassigned(ball)
+        if found is None or found[1] == NOBODY:
+            self._keep_unassigned(ball, found[0] if found else None)
             return False
         match_id, bowler = found
         self._scorer_said(match_id, ball)
@@ -151,7 +151,7 @@ class LaneEventRouter(HeldBallDesk, TenantRouting):
         found = self.lanes.bowler_at(sheet.lane, sheet.bowler)
         first = sheet.ball_events()[:1]
         found = self._tenant_of(first[0], found) if first else found
-        if found is None:
+        if found is None or found[1] == NOBODY:
             return
         match_id, bowler = found
         self._sheets[(sheet.lane, sheet.bowler, sheet.game)] = (match_id, sheet)
@@ -332,7 +332,7 @@ class LaneEventRouter(HeldBallDesk, TenantRouting):
 
     def _on_correction(self, ball: BallCorrected) -> None:
         found = self._tenant_of(ball, self.lanes.bowler_at(ball.lane, ball.bowler))
-        if found is None:
+        if found is None or found[1] == NOBODY:
             return
         match_id, bowler = found
         self._scorer_said(match_id, ball)

@@ -99,6 +99,29 @@ def test_balls_of_a_slot_nobody_held_stay_with_the_match_on_the_lane():
     assert [i["id"] for i in service.held.open_items()] == [item["id"]]
 
 
+def test_a_strangers_late_line_never_reaches_the_late_bowler_in_that_slot():
+    """The early scorer's stranger (slot 2, nobody of the early match) bowled two frames;
+    the late match seats Jo in that slot; the scorer, restarted, re-sends the stranger's
+    last ball: it stays on the early match's list, and Jo's game is her own."""
+    service = AlleyService(MemoryRepository())
+    start(service, "early", {(1, 1): "Ann", (2, 1): "Bob"})
+    bowl(service, NINES[:4], slot=2)
+    held = {item["id"] for item in service.held.open_items()}
+    assert len(held) == 4
+    service.execute("early", CommissionerVoidMatch(reason="over", actor=DESK))
+    start(service, "late", {(1, 1): "Ivy", (1, 2): "Jo"})
+    service.handle_lane_event(ball(2, 2, 0, slot=2))  # re-sent under a new number
+    service.handle_lane_event(ball(1, 1, 9, slot=2))  # and its first: a repeat, not Jo's
+    assert {item["id"] for item in service.held.open_items()} == held
+    assert service.held.open_items("late") == []
+    # The scorer opens the lane for the late league: Jo's own game, whatever her first ball.
+    service.handle_lane_event(LaneOpened(lane=1, game=1, bowlers=(BowlerSlot(1, "IVY"),
+                                                                  BowlerSlot(2, "JO"))))
+    bowl(service, [(1, 1, 9), (1, 2, 0), (2, 1, 7)], slot=2)
+    assert pins_of(service, "late", "Jo") == [9, 0, 7]
+    assert service.held.open_items("late") == []
+
+
 def test_balls_held_before_a_match_took_the_lanes_are_its_past_once_it_is_over():
     service = AlleyService(MemoryRepository())
     service.handle_lane_event(ball(1, 1, 10, lane=2, slot=2))  # no match on lanes 1-2 yet
