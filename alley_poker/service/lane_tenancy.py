@@ -48,7 +48,7 @@ from alley_poker.service.held import HeldBalls, ball_record
 from alley_poker.service.lanes import LaneMap
 from alley_poker.service.ledger_gateway import LedgerGateway
 from alley_poker.store.held_balls import same_ball
-from drivers.base import BallRecorded, LaneOpened
+from drivers.base import BallCorrected, BallRecorded, LaneOpened
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ class ScorerGames:
             bound = self._games.get(key)
         if bound is not None and (seated is None or bound.match_id != seated.match_id) \
                 and is_over(bound.match_id) \
-                and not ((ball.frame, ball.ball) == (1, 1) and is_new_game(bound, ball)):
+                and not (starts_a_game(ball) and is_new_game(bound, ball)):
             return bound
         with self._lock:
             if seated is None:
@@ -114,6 +114,12 @@ class ScorerGames:
                      if key[0] == lane and key[2] >= game and is_over(tenant.match_id)]
             for key in stale:
                 del self._games[key]
+
+
+def starts_a_game(ball: BallRecorded) -> bool:
+    """A first ball may start a new game; a correction never does (it changes a ball of a
+    game already bowled)."""
+    return (ball.frame, ball.ball) == (1, 1) and not isinstance(ball, BallCorrected)
 
 
 def is_new_game(state: MatchState, bowler: str, ball: BallRecorded) -> bool:
