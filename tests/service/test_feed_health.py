@@ -158,3 +158,4 @@ def test_a_feed_whose_every_ball_is_refused_is_not_green_and_says_why(centre):
         tty.write(line("BALL,1,1,1,1,2,3,-,-"))  # the spare: taken
         back = wait_for_report(board, lambda r: r["state"] == "green", 5)
     assert back["refusing"] is None
+
