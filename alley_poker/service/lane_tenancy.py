@@ -154,6 +154,12 @@ class TenantRouting:
     scorer_games: ScorerGames
     stats: Any
     _open_games: dict[tuple[int, int, int], Game]
+    #: Per (match, bowler, game): the balls waiting for an earlier one, by position.
+    _held: dict[tuple[str, str, int], dict[tuple[int, int], BallRecorded]]
+
+    def _lock_for(self, match_id: str) -> threading.Lock: ...
+
+    def _waiting(self, match_id: str) -> dict[tuple[str, int, int, int], int]: ...
 
     def _hold(self, match_id: str | None, bowler: str | None, ball: BallRecorded,
               reason: str) -> None: ...
@@ -183,6 +189,25 @@ class TenantRouting:
 
     def _on_lane_opened(self, event: LaneOpened) -> None:
         self.scorer_games.opened(event.lane, event.game, is_over=self._is_over)
+        # A ball waiting for an earlier ball of a game the scorer only now opens was heard
+        # before that game began: a left-over line of an earlier game under the same number
+        # (re-sent to a reader that restarted after the lanes changed hands), never this
+        # game's.  It stays on the held-balls list for the desk; it is not dealt when the
+        # new game reaches its frame.
+        for match_id in self.lanes.matches_on(event.lane):
+            assignment = self.lanes.assignment(match_id)
+            on_lane = {name for (lane, _slot), name in
+                       (assignment.slots.items() if assignment else ()) if lane == event.lane}
+            with self._lock_for(match_id):
+                for key in [key for key in self._held if key[0] == match_id
+                            and key[1] in on_lane and key[2] >= event.game]:
+                    stale = self._held.pop(key)
+                    waiting = self._waiting(match_id)
+                    for frame, number in stale:
+                        waiting.pop((key[1], key[2], frame, number), None)
+                    log.warning("lane %s: %d ball(s) held for %s's game %s were heard before "
+                                "the scorer opened that game: kept for the desk, not dealt",
+                                event.lane, len(stale), key[1], key[2])
 
     def _keep_unassigned(self, ball: BallRecorded, match_id: str | None) -> None:
         """A ball of a slot with no bowler of a match: score it, and hold it for the desk.

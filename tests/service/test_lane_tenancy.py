@@ -61,6 +61,20 @@ def test_a_left_over_ball_of_the_early_match_never_deals_into_the_late_one(early
     assert pins_of(early, "early", "Ann") == [9, 0] * 3
 
 
+def test_a_left_over_line_heard_before_the_late_game_opens_waits_for_nobody(early):
+    """The reader restarted after the lanes changed hands (it remembers no scorer game), and
+    the scorer re-sends its last lines: the early game's 4th frame, then the late league's
+    OPEN. The early ball is never dealt when Ivy's game reaches its frame."""
+    restarted = AlleyService(early.repository)
+    start(restarted, "late", {(1, 1): "Ivy", (2, 1): "Jo"})
+    restarted.handle_lane_event(ball(4, 1, 9))  # Ann's, re-sent: held waiting in "late"
+    restarted.handle_lane_event(LaneOpened(lane=1, bowlers=(BowlerSlot(1, "IVY"),), game=1))
+    bowl(restarted, [(frame, 1, 10) for frame in range(1, 6)])
+    assert pins_of(restarted, "late", "Ivy") == [10] * 5
+    (item,) = restarted.held.open_items()
+    assert (item["ball"]["frame"], item["ball"]["pins"]) == (4, 9), "kept for the desk"
+
+
 def test_a_first_ball_unlike_the_old_games_is_a_new_game_even_without_an_open(early):
     start(early, "late", {(1, 1): "Ivy", (2, 1): "Jo"})
     assert bowl(early, [(1, 1, 7), (1, 2, 2)]) == [False, False]
