@@ -39,7 +39,6 @@ from drivers.base import (
     Dialect,
     DuplicateLine,
     FeedLineRejected,
-    Heartbeat,
     LaneEvent,
     SequenceGap,
     TakesLinesBack,
@@ -55,8 +54,7 @@ MAX_LINE_BYTES = 1024
 KEEP_RECENT = 20
 #: A connected feed silent this many heartbeats is reported down (red), not just silent.
 DOWN_AFTER_HEARTBEATS = 3
-#: Lines refused in a row, with none taken since, that make a feed ``refusing`` (amber):
-#: it is connected and talking, but none of what it says is being used.
+#: Lines refused in a row (none about a lane taken since) that make a talking feed amber.
 REFUSING_AFTER_LINES = 5
 
 
@@ -158,10 +156,9 @@ class FeedHealth:
     url: str
     dialect: str
     connected: bool
-    #: ``ok``; ``silent`` (amber: nothing for ``heartbeat_s``); ``refusing`` (amber: its
-    #: last ``REFUSING_AFTER_LINES`` lines or more were all refused, ``refusing`` says why);
-    #: ``down`` (red: disconnected, or nothing for ``DOWN_AFTER_HEARTBEATS`` times
-    #: ``heartbeat_s``); ``stopped``.
+    #: ``ok``; ``silent`` (amber: nothing for ``heartbeat_s``); ``refusing`` (amber: talking,
+    #: but every line lately refused); ``down`` (red: disconnected, or nothing for
+    #: ``DOWN_AFTER_HEARTBEATS`` times ``heartbeat_s``); ``stopped``.
     state: str
     last_line_at: float | None
     lines_ok: int
@@ -270,8 +267,7 @@ class SerialFeed:
         self._gaps_total = 0
         self._rejected: deque[RejectedLine] = deque(maxlen=KEEP_RECENT)
         self._last_error: str | None = None
-        # Lines refused since the last line whose content was taken (heartbeats aside).
-        self._refused_in_a_row = 0
+        self._refused_in_a_row = 0  # lines refused since one about a lane was taken
 
     # Control ------------------------------------------------------------------------------
 
@@ -351,15 +347,13 @@ class SerialFeed:
         silent_for = self._seconds_silent()
         if silent_for is None or silent_for > DOWN_AFTER_HEARTBEATS * self.heartbeat_s:
             return "down"
-        if silent_for > self.heartbeat_s:
-            return "silent"
-        return "refusing" if self._refusing() else "ok"
+        return "silent" if silent_for > self.heartbeat_s else \
+            "refusing" if self._refusing() else "ok"
 
     def _refusing(self) -> str | None:
-        if self._refused_in_a_row < REFUSING_AFTER_LINES or not self._rejected:
-            return None
-        return (f"the last {self._refused_in_a_row} lines were all refused "
-                f"(the last: {self._rejected[-1].reason})")
+        many, last = self._refused_in_a_row, self._rejected[-1] if self._rejected else None
+        return None if many < REFUSING_AFTER_LINES or last is None else \
+            f"the last {many} lines were all refused (the last: {last.reason})"
 
     def _notify(self) -> None:
         with self._changed:
@@ -464,7 +458,7 @@ class SerialFeed:
             return
         with self._changed:
             self._lines_ok += 1
-            if not all(isinstance(event, (Heartbeat, SequenceGap)) for event in events):
+            if any(hasattr(event, "lane") for event in events):  # not a heartbeat, a gap
                 self._refused_in_a_row = 0
             self._seen_line()
             gaps = [(event.first_missing, event.last_missing)
