@@ -109,6 +109,36 @@ def test_every_update_of_a_simulated_game_arrives_in_order_as_patches(kiosk_clie
     assert len(dealt) == sum(isinstance(event, BallRecorded) for event in simulator.record)
 
 
+def test_every_push_of_a_burst_carries_who_is_up_and_the_totals_of_its_own_state(
+        kiosk_client, live_server, service):
+    """A game's balls as fast as the router takes them (a back-fill burst): each push brings
+    each bowler's lane, who is up and running total as the lane screen read says them at
+    that very state, so a screen needs no read of its own to keep up."""
+    kind, message = kiosk_client.next()
+    assert kind == "state"
+    assert message["screen"]["Ann"] == {"lane": 1, "up": True, "ball": 1, "score": 0,
+                                        "score_at_least": 0, "held": 0}
+    api = live_server.app.test_client()
+    said: dict[int, dict] = {}
+    simulator = Simulator(lanes=[1, 2], bowlers_per_lane=1, seed=11, games=1)
+    for timed in simulator.events():
+        before = service.state("m1").seq
+        service.handle_lane_event(timed.event)
+        if service.state("m1").seq != before:
+            (match,) = api.get("/api/v1/lanes/1-2/screen").get_json()["matches"] or [None]
+            said[service.state("m1").seq] = match["bowlers"] if match else None
+    assert len(said) >= 20 and service.state("m1").status in ("ending", "settled")
+    for _push in said:
+        kind, message = kiosk_client.next()
+        assert kind == "match_update"
+        pushed_seq = message["seq"] if "seq" in message else message["state"]["seq"]
+        if said[pushed_seq] is not None:  # the match still holds the lanes
+            assert message["screen"] == said[pushed_seq], pushed_seq
+    totals = [seat["score_at_least"] for bowlers in said.values() if bowlers
+              for seat in bowlers.values()]
+    assert len(set(totals)) > 10  # the totals moved with the balls, push by push
+
+
 def test_a_strike_patch_carries_the_bowlers_new_cards(kiosk_client, service):
     held = kiosk_client.next()[1]["state"]
     service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
