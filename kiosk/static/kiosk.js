@@ -172,17 +172,21 @@
     return true;
   }
 
-  // The lanes' screen read, asked for on every (re)connection and after a push that came
-  // without its screen facts, brings the match settled here last too, whose lanes are free
-  // (a reload shows it).
+  // The lanes' screen read, asked for on every (re)connection, brings the match settled
+  // here last too, whose lanes are free (a reload shows it).  While pushes come it is asked
+  // for again at most every READ_EVERY_MS (throttled, never put off by the next push): it
+  // keeps the offline copy (service_worker.js) near what is on screen.
   // Moments are told once each, in order, also those missed while the connection was down
   // (catch_up.js reads them back when a state runs ahead of the last one told).
   const moments = window.AlleyCatchUp.create("kiosk:" + lanePair,
                                               window.AlleyKioskBanners.announce);
+  const READ_EVERY_MS = 2000;
   let screenTimer = null;
   function refreshScreen(delay) {
+    if (delay && screenTimer) return;  // a read is already due: it brings this change too
     clearTimeout(screenTimer);
     screenTimer = setTimeout(function () {
+      screenTimer = null;
       fetch("/api/v1/lanes/" + encodeURIComponent(lanePair) + "/screen",
             { headers: { Accept: "application/json" } })
         .then(function (reply) { return reply.ok ? reply.json() : null; })
@@ -254,7 +258,7 @@
   socket.on("match_update", function (message) {
     take(message);
     moments.hear(message.match_id, message.events || [], matches[message.match_id]);
-    if (!message.screen) refreshScreen(120);
+    refreshScreen(message.screen ? READ_EVERY_MS : 120);
   });
   // A ball held for the desk, or taken off its list: the bowlers' held counts.
   socket.on("match_screen", function (message) {

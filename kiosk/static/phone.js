@@ -299,11 +299,15 @@
     return true;
   }
 
-  // The phone's read (the kiosk's screen read): on opening, reconnecting and waking.
+  // The phone's read (the kiosk's screen read): on opening, reconnecting and waking; while
+  // pushes come, at most every READ_EVERY_MS (throttled), for the offline copy.
+  const READ_EVERY_MS = 2000;
   let readTimer = null;
   function refresh(delay) {
+    if (delay && readTimer) return;  // a read is already due: it brings this change too
     clearTimeout(readTimer);
     readTimer = setTimeout(function () {
+      readTimer = null;
       fetch("/api/v1/phone/me", { headers: { Accept: "application/json" }, credentials: "same-origin" })
         .then(function (reply) {
           if (reply.status === 401) { location.reload(); return null; }
@@ -343,7 +347,7 @@
   socket.on("match_update", function (message) {
     take(message);
     if (message.match_id === matchId) toldOnce.hear(matchId, message.events || [], state);
-    if (!message.screen) refresh(120);
+    refresh(message.screen ? READ_EVERY_MS : 120);
   });
   // A ball held for the desk, or taken off its list: the bowlers' held counts.
   socket.on("match_screen", function (message) {
