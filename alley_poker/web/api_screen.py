@@ -34,33 +34,24 @@ api = Blueprint("api_screen", __name__, url_prefix=API_PREFIX)
 Slots = dict[tuple[int, int], str]
 
 
-def running_score(state: MatchState, bowler: str) -> int | None:
-    """The bowler's total in the game they are in (the last game once all are bowled);
-    None for a game under correction review."""
+def running_totals(state: MatchState, bowler: str) -> tuple[int | None, int | None]:
+    """The bowler's total in the game they are in (the last game once all are bowled),
+    through the last frame whose bonus balls are all bowled; and the least that total can
+    be: every pin so far, a strike's or a spare's bonus counted as far as its balls are
+    bowled (X X is 0 and at least 30).  ``(None, None)`` for a game under correction review.
+    One rebuild of the game gives both: every push of every ball carries them."""
     if not state.games:
-        return None
-    game_number = min(max(state.current_game(bowler), 1), state.games)
-    try:
-        return rebuild_game(state.balls[bowler][game_number - 1]).score_so_far()
-    except BowlingError:
-        return None
-
-
-def score_at_least(state: MatchState, bowler: str) -> int | None:
-    """The least the bowler's running total can be: every pin so far, a strike's or a
-    spare's bonus counted as far as its balls are bowled (X X is at least 30, where the
-    total through scored frames is 0).  None where ``running_score`` is None."""
-    if not state.games:
-        return None
+        return None, None
     game_number = min(max(state.current_game(bowler), 1), state.games)
     try:
         game = rebuild_game(state.balls[bowler][game_number - 1])
+        score = game.score_so_far()
         bowled = len(game.frames)
         while not game.is_complete and any(f.score is None for f in game.frames[:bowled]):
             game.roll(0)  # zeros to come give each waiting bonus its floor
-        return game.score_so_far()
+        return score, game.score_so_far()
     except BowlingError:
-        return None
+        return None, None
 
 
 def match_slots(service: AlleyService, match_id: str) -> Slots:
@@ -114,6 +105,13 @@ def match_screen(service: AlleyService, state: MatchState) -> dict[str, Any]:
     return screen_match(state, slots, service.odds, held_for_the_desk(service, state, slots))
 
 
+def screen_facts(service: AlleyService, state: MatchState) -> dict[str, dict[str, Any]]:
+    """The ``bowlers`` of :func:`match_screen` alone: what a live push carries beside the
+    public state it already has."""
+    slots = match_slots(service, state.match_id)
+    return screen_bowlers(state, slots, held_for_the_desk(service, state, slots))
+
+
 def screen_match(state: MatchState, slots: Slots, odds: Any = None,
                  held: dict[str, int] | None = None) -> dict[str, Any]:
     """One match as a lane screen shows it: the public state (with the live odds, ``odds``
@@ -136,11 +134,13 @@ def screen_bowlers(state: MatchState, slots: Slots,
         if bowler is not None:
             up.add(bowler)
     lane_of = {bowler: lane for (lane, _slot), bowler in slots.items()}
-    return {bowler: {"lane": lane_of.get(bowler), "up": bowler in up,
-                     "ball": balls[bowler]["ball"], "score": running_score(state, bowler),
-                     "score_at_least": score_at_least(state, bowler),
-                     "held": held.get(bowler, 0)}
-            for bowler in state.bowlers}
+    facts = {}
+    for bowler in state.bowlers:
+        score, at_least = running_totals(state, bowler)
+        facts[bowler] = {"lane": lane_of.get(bowler), "up": bowler in up,
+                         "ball": balls[bowler]["ball"], "score": score,
+                         "score_at_least": at_least, "held": held.get(bowler, 0)}
+    return facts
 
 
 def last_result(service: AlleyService, lanes: tuple[int, ...],

@@ -10,7 +10,7 @@ state this process pushed last (``base_seq``, ``seq``, ``patch``; see
 the match or another process changed it since.  A client whose state is not at ``base_seq``
 joins again for a full state.  Each ``state`` and ``match_update`` also carries ``screen``:
 each bowler's lane, whether they are up, running score and balls held for the desk
-(:func:`alley_poker.web.api_screen.screen_bowlers`) as of that very state, so a screen follows
+(:func:`alley_poker.web.api_screen.screen_facts`) as of that very state, so a screen follows
 every ball — however fast they come — without a read of its own.  A ball held or taken off
 the desk's held-ball list changes no state: it is pushed as ``match_screen``
 ``{"match_id", "seq", "screen"}`` to the rooms of the matches it may belong to.  The live
@@ -39,7 +39,7 @@ from flask_socketio import SocketIO, emit
 
 from alley_poker.service import AlleyService
 from alley_poker.service.alley import FINISHED
-from alley_poker.web.api_screen import match_screen
+from alley_poker.web.api_screen import screen_facts
 from alley_poker.web.errors import error_body
 from alley_poker.web.kiosk import centre_lane_pair
 from alley_poker.web.kiosk_decisions import register_decision_handlers
@@ -116,7 +116,7 @@ class MatchUpdates:
         one just before them, else the whole state."""
         shared = self.service.shared_state(match_id)
         state = public_match_view(shared)
-        screen = match_screen(self.service, shared)["bowlers"]
+        screen = screen_facts(self.service, shared)
         before = self._pushed.get(match_id)
         if state["status"] in FINISHED:
             self._pushed.pop(match_id, None)  # a finished match rarely changes again
@@ -144,7 +144,7 @@ class MatchUpdates:
                 continue
             self.socketio.emit("match_screen", {
                 "match_id": match_id, "seq": state.seq,
-                "screen": match_screen(self.service, state)["bowlers"]},
+                "screen": screen_facts(self.service, state)},
                 to=match_rooms(self.service, match_id), namespace="/")
 
 
@@ -214,7 +214,7 @@ class SocketBridge:
                 state = self.service.state(match_id)
                 if state.status != "new":
                     emit("state", {"match_id": match_id, "state": public_match_view(state),
-                                   "screen": match_screen(self.service, state)["bowlers"]})
+                                   "screen": screen_facts(self.service, state)})
                     odds = self.service.odds.latest(match_id) if self.service.odds else None
                     if odds is not None:
                         emit("match_odds", {"match_id": match_id, "odds": odds})
