@@ -12,10 +12,11 @@ joins again for a full state.  Each ``state`` and ``match_update`` also carries 
 each bowler's lane, whether they are up, running score and balls held for the desk
 (:func:`alley_poker.web.api_screen.screen_facts`) as of that very state, so a screen follows
 every ball — however fast they come — without a read of its own.  A ball held or taken off
-the desk's held-ball list changes no state: it is pushed as ``match_screen``
-``{"match_id", "seq", "screen"}`` to the rooms of the matches it may belong to.  The live
-win odds, when the centre shows them (:mod:`alley_poker.service.odds`), follow each change
-as a ``match_odds`` message ``{"match_id", "odds"}`` (and after the ``state`` of a join).
+the desk's held-ball list, or bowlers moved to other lane slots, change no state: the facts
+are pushed as ``match_screen`` ``{"match_id", "seq", "screen"}`` to the rooms of the matches
+concerned.  The live win odds, when the centre shows them (:mod:`alley_poker.service.odds`),
+follow each change as a ``match_odds`` message ``{"match_id", "odds"}`` (and after the
+``state`` of a join).
 Bowlers' answers from the kiosk are handled in :mod:`alley_poker.web.kiosk_decisions`; a
 kiosk joins with its ``device_token`` to be allowed them, and asks for one with
 ``pair_request`` (:mod:`alley_poker.web.kiosk_pairing`).
@@ -52,8 +53,9 @@ from alley_poker.web.view_patch import view_patch
 
 log = logging.getLogger(__name__)
 
-#: The bus messages (topic ``alley``) saying a ball was held or taken off the held list.
-HELD_CHANGES = ("ball_held", "held_resolved")
+#: The bus messages (topic ``alley``) that change a screen but no match state: a ball held
+#: or taken off the held list, bowlers moved to other lane slots.
+SCREEN_CHANGES = ("ball_held", "held_resolved", "lanes_reassigned")
 
 
 def socketio_channel(centre: str) -> str:
@@ -95,12 +97,12 @@ class MatchUpdates:
 
     def on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
         if not ((topic.startswith("match:") and message.get("kind") in ("events", "odds"))
-                or (topic == "alley" and message.get("kind") in HELD_CHANGES)):
+                or (topic == "alley" and message.get("kind") in SCREEN_CHANGES)):
             return
         if message.get("origin", self.service.bus.origin) != self.service.bus.origin:
             return  # the process that ran the command pushes it, to every web process
         if topic == "alley":
-            self.held_changed(message)
+            self.screen_changed(message)
             return
         match_id = topic.split(":", 1)[1]
         if message["kind"] == "odds":
@@ -128,16 +130,17 @@ class MatchUpdates:
         return {"match_id": match_id, "events": events, "base_seq": before["seq"],
                 "seq": state["seq"], "patch": view_patch(before, state), "screen": screen}
 
-    def held_changed(self, message: dict[str, Any]) -> None:
-        """A ball was held or taken off the held list: the screens of the live matches it
-        may belong to get their bowlers' held counts again."""
+    def screen_changed(self, message: dict[str, Any]) -> None:
+        """A ball was held or taken off the held list, or bowlers moved: the screens of the
+        live matches concerned get their bowlers' facts (lanes, who is up, held) again."""
         match_id, lane = message.get("match_id"), message.get("lane")
         if match_id:
             concerned = [match_id]
         elif lane:
             concerned = self.service.lanes.matches_on(lane)
-        else:  # resolved without saying where: every live match this process pushes
-            concerned = list(self._pushed)
+        else:  # many at once, or without saying where: every live match this process
+            # pushes (a ball of no match may have counted for any match's unseated bowlers)
+            concerned = sorted({*self._pushed, *(message.get("match_ids") or ())})
         for match_id in concerned:
             state = self.service.shared_state(match_id)
             if state.status in ("new", *FINISHED):

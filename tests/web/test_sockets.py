@@ -15,7 +15,13 @@ from alley_poker.web.view_patch import take_update
 from drivers.base import BallRecorded
 from drivers.simulator import Simulator
 from tests.socket_client import InOrderClient
-from tests.web.conftest import assert_no_pile_order, free_port, pair_kiosk, serve_in_process
+from tests.web.conftest import (
+    DESK,
+    assert_no_pile_order,
+    free_port,
+    pair_kiosk,
+    serve_in_process,
+)
 
 
 class KioskClient:
@@ -137,6 +143,28 @@ def test_every_push_of_a_burst_carries_who_is_up_and_the_totals_of_its_own_state
     totals = [seat["score_at_least"] for bowlers in said.values() if bowlers
               for seat in bowlers.values()]
     assert len(set(totals)) > 10  # the totals moved with the balls, push by push
+
+
+def test_a_ball_held_or_a_bowler_moved_is_pushed_to_the_screens(live_server, service):
+    """Neither changes the match's state, so no match_update would tell a screen: each comes
+    as match_screen, with the bowlers' held counts and lanes as they are now."""
+    screens: queue.Queue = queue.Queue()
+    client = InOrderClient(reconnection=False)
+    client.on("match_screen", screens.put)
+    client.connect(live_server.url, transports=["websocket"], wait_timeout=5)
+    try:
+        client.call("join", {"lanes": "1-2"}, timeout=5)
+        service.router.handle(BallRecorded(lane=1, bowler=1, game=1, frame=2, ball=1, pins=9,
+                                           source="scorer"))
+        held = screens.get(timeout=5)
+        assert held["match_id"] == "m1" and held["seq"] == service.state("m1").seq
+        assert (held["screen"]["Ann"]["held"], held["screen"]["Bob"]["held"]) == (1, 0)
+        service.reassign_lanes("m1", {(1, 1): "Bob", (2, 1): "Ann"}, actor=DESK,
+                               reason="they swapped lanes")
+        moved = screens.get(timeout=5)
+        assert (moved["screen"]["Ann"]["lane"], moved["screen"]["Bob"]["lane"]) == (2, 1)
+    finally:
+        client.disconnect()
 
 
 def test_a_strike_patch_carries_the_bowlers_new_cards(kiosk_client, service):
