@@ -58,6 +58,10 @@ class ScreenBowler(BaseModel):
     up: bool
     ball: int | None
     score: int | None
+    score_at_least: int | None = None
+    held: int = Field(0, description="the bowler's balls waiting on the desk's held-ball "
+                      "list (a ball from a slot nobody is seated in counts for each bowler "
+                      "of the match not yet seated on its lanes)")
 
 
 class ScreenMatch(BaseModel):

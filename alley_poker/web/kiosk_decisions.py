@@ -1,7 +1,9 @@
 """Bowlers answer their own pending decisions from the kiosk at their lanes (Socket.IO).
 
 One event, ``decide`` ``{match_id, kind, bowler, ...}``, answers every kind of decision:
-``lose-card`` ``{card}``, ``guess`` ``{side}``, ``steal`` ``{from_bowler, card}``,
+``lose-card`` ``{card}``, ``guess`` ``{side}``, ``guess-outcome`` ``{side}`` (the side the
+ball came back on, after a guess: the bowler enters it, as docs/rules.md says they may),
+``steal`` ``{from_bowler, card}``,
 ``end-draw`` ``{accept}`` and ``buy`` ``{accept}`` (each may carry ``decision_id``).  The body
 is validated by the JSON API's pydantic model of the same command kind
 (:data:`alley_poker.web.schemas.COMMAND_BODIES`), so the kiosk and the tablet accept exactly
@@ -34,7 +36,7 @@ from alley_poker.web.kiosk_pairing import KioskGate
 from alley_poker.web.schemas import COMMAND_BODIES, BuyBody, CommandBody
 
 #: The decision kinds a kiosk may answer (command kinds of the JSON API).
-DECISION_KINDS = ("lose-card", "guess", "steal", "end-draw", "buy")
+DECISION_KINDS = ("lose-card", "guess", "guess-outcome", "steal", "end-draw", "buy")
 
 
 def body_model_for(kind: str) -> type[CommandBody]:
@@ -42,10 +44,10 @@ def body_model_for(kind: str) -> type[CommandBody]:
 
     >>> body_model_for("lose-card").__name__
     'LoseCardBody'
-    >>> body_model_for("void")
+    >>> body_model_for("void")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    KeyError: "a kiosk answers only lose-card, guess, steal, end-draw, buy; not 'void'"
+    KeyError: "a kiosk answers only lose-card, guess, guess-outcome, steal, ...; not 'void'"
     """
     if kind not in DECISION_KINDS:
         raise KeyError(f"a kiosk answers only {', '.join(DECISION_KINDS)}; not {kind!r}")

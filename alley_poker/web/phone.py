@@ -45,7 +45,7 @@ from limits.strategies import MovingWindowRateLimiter
 from alley_poker.service import AlleyService
 from alley_poker.store.phone_links import LinkCheck, PhoneLink, PhoneLinkStore
 from alley_poker.web.api_request import API_PREFIX, alley, validated_body
-from alley_poker.web.api_screen import screen_match
+from alley_poker.web.api_screen import match_screen, screen_facts
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.kiosk_decisions import decide_for_bowler
 from alley_poker.web.match_titles import match_title
@@ -187,19 +187,12 @@ def phone_link(what: str) -> PhoneLink:
 
 
 def phone_screen(service: AlleyService, link: PhoneLink) -> dict[str, Any] | None:
-    """The match as the kiosk shows it (its lanes, who is up, running scores, and the live
-    odds in its state when the centre shows them)."""
+    """The match as the kiosk shows it (its lanes, who is up, running scores, balls held
+    for the desk, and the live odds in its state when the centre shows them)."""
     state = service.state(link.match_id)
     if state.status == "new":
         return None
-    assignment = service.lanes.assignment(link.match_id)
-    if assignment is not None:
-        slots = assignment.slots
-    elif service.assignments is not None:  # settled: its lanes are free, its seats known
-        slots = service.assignments.last_held().get(link.match_id, {})
-    else:
-        slots = {}
-    return screen_match(state, slots, service.odds)
+    return match_screen(service, state)
 
 
 @api.get("/phone/me")
@@ -255,7 +248,8 @@ def register_phone_room(socketio: SocketIO, service: AlleyService) -> None:
         enter(service.centre, bowler_room(link.match_id, link.bowler))
         state = service.state(link.match_id)
         if state.status != "new":
-            emit("state", {"match_id": link.match_id, "state": public_match_view(state)})
+            emit("state", {"match_id": link.match_id, "state": public_match_view(state),
+                           "screen": screen_facts(service, state)})
             odds = service.odds.latest(link.match_id) if service.odds is not None else None
             if odds is not None:
                 emit("match_odds", {"match_id": link.match_id, "odds": odds})

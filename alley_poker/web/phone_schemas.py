@@ -32,7 +32,7 @@ class PhoneDecisionBody(BaseModel):
     # checked by the tablet's model of that kind.
     model_config = ConfigDict(extra="allow", frozen=True)
 
-    kind: Literal["lose-card", "guess", "steal", "end-draw", "buy"]
+    kind: Literal["lose-card", "guess", "guess-outcome", "steal", "end-draw", "buy"]
     request_id: RequestId
     bowler: BowlerName | None = Field(default=None, description=(
         "may be left out; a link acts only for its own bowler (403 for anyone else)"))

@@ -8,12 +8,18 @@ its lanes: the public events, and what they changed in the public state — a pa
 state this process pushed last (``base_seq``, ``seq``, ``patch``; see
 :mod:`alley_poker.web.view_patch`), or the whole ``state`` when this process pushed none for
 the match or another process changed it since.  A client whose state is not at ``base_seq``
-joins again for a full state.  The live win odds, when the centre shows them
-(:mod:`alley_poker.service.odds`), follow each change as a ``match_odds`` message
-``{"match_id", "odds"}`` (and after the ``state`` of a join).  Bowlers' answers from the
-kiosk are handled in :mod:`alley_poker.web.kiosk_decisions`; a kiosk joins with its
-``device_token`` to be allowed them, and asks for one with ``pair_request``
-(:mod:`alley_poker.web.kiosk_pairing`).
+joins again for a full state.  Each ``state`` and ``match_update`` also carries ``screen``:
+each bowler's lane, whether they are up, running score and balls held for the desk
+(:func:`alley_poker.web.api_screen.screen_facts`) as of that very state, so a screen follows
+every ball — however fast they come — without a read of its own.  A ball held or taken off
+the desk's held-ball list, or bowlers moved to other lane slots, change no state: the facts
+are pushed as ``match_screen`` ``{"match_id", "seq", "screen"}`` to the rooms of the matches
+concerned.  The live win odds, when the centre shows them (:mod:`alley_poker.service.odds`),
+follow each change as a ``match_odds`` message ``{"match_id", "odds"}`` (and after the
+``state`` of a join).
+Bowlers' answers from the kiosk are handled in :mod:`alley_poker.web.kiosk_decisions`; a
+kiosk joins with its ``device_token`` to be allowed them, and asks for one with
+``pair_request`` (:mod:`alley_poker.web.kiosk_pairing`).
 
 Rooms are named within the centre (``<centre>/lane:1``), so centres sharing one Redis
 message queue never reach each other's kiosks.  Only the process that ran a command pushes
@@ -34,6 +40,7 @@ from flask_socketio import SocketIO, emit
 
 from alley_poker.service import AlleyService
 from alley_poker.service.alley import FINISHED
+from alley_poker.web.api_screen import screen_facts
 from alley_poker.web.errors import error_body
 from alley_poker.web.kiosk import centre_lane_pair
 from alley_poker.web.kiosk_decisions import register_decision_handlers
@@ -45,6 +52,10 @@ from alley_poker.web.rooms import bowler_room, enter, room
 from alley_poker.web.view_patch import view_patch
 
 log = logging.getLogger(__name__)
+
+#: The bus messages (topic ``alley``) that change a screen but no match state: a ball held
+#: or taken off the held list, bowlers moved to other lane slots.
+SCREEN_CHANGES = ("ball_held", "held_resolved", "lanes_reassigned")
 
 
 def socketio_channel(centre: str) -> str:
@@ -85,10 +96,14 @@ class MatchUpdates:
         self.unsubscribe = service.bus.subscribe(self.on_bus_message)
 
     def on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
-        if not topic.startswith("match:") or message.get("kind") not in ("events", "odds"):
+        if not ((topic.startswith("match:") and message.get("kind") in ("events", "odds"))
+                or (topic == "alley" and message.get("kind") in SCREEN_CHANGES)):
             return
         if message.get("origin", self.service.bus.origin) != self.service.bus.origin:
             return  # the process that ran the command pushes it, to every web process
+        if topic == "alley":
+            self.screen_changed(message)
+            return
         match_id = topic.split(":", 1)[1]
         if message["kind"] == "odds":
             self.socketio.emit("match_odds", {"match_id": match_id, "odds": message["odds"]},
@@ -101,7 +116,9 @@ class MatchUpdates:
     def update(self, match_id: str, events: list[dict[str, Any]]) -> dict[str, Any]:
         """The ``match_update`` for ``events``: a patch when the last state pushed is the
         one just before them, else the whole state."""
-        state = public_match_view(self.service.shared_state(match_id))
+        shared = self.service.shared_state(match_id)
+        state = public_match_view(shared)
+        screen = screen_facts(self.service, shared)
         before = self._pushed.get(match_id)
         if state["status"] in FINISHED:
             self._pushed.pop(match_id, None)  # a finished match rarely changes again
@@ -109,9 +126,29 @@ class MatchUpdates:
             self._pushed[match_id] = state
         first_seq = events[0]["seq"] if events else None
         if before is None or first_seq is None or before["seq"] != first_seq - 1:
-            return {"match_id": match_id, "events": events, "state": state}
+            return {"match_id": match_id, "events": events, "state": state, "screen": screen}
         return {"match_id": match_id, "events": events, "base_seq": before["seq"],
-                "seq": state["seq"], "patch": view_patch(before, state)}
+                "seq": state["seq"], "patch": view_patch(before, state), "screen": screen}
+
+    def screen_changed(self, message: dict[str, Any]) -> None:
+        """A ball was held or taken off the held list, or bowlers moved: the screens of the
+        live matches concerned get their bowlers' facts (lanes, who is up, held) again."""
+        match_id, lane = message.get("match_id"), message.get("lane")
+        if match_id:
+            concerned = [match_id]
+        elif lane:
+            concerned = self.service.lanes.matches_on(lane)
+        else:  # many at once, or without saying where: every live match this process
+            # pushes (a ball of no match may have counted for any match's unseated bowlers)
+            concerned = sorted({*self._pushed, *(message.get("match_ids") or ())})
+        for match_id in concerned:
+            state = self.service.shared_state(match_id)
+            if state.status in ("new", *FINISHED):
+                continue
+            self.socketio.emit("match_screen", {
+                "match_id": match_id, "seq": state.seq,
+                "screen": screen_facts(self.service, state)},
+                to=match_rooms(self.service, match_id), namespace="/")
 
 
 def external_emitter(service: AlleyService, message_queue: str) -> MatchUpdates:
@@ -179,7 +216,8 @@ class SocketBridge:
             for match_id in match_ids:
                 state = self.service.state(match_id)
                 if state.status != "new":
-                    emit("state", {"match_id": match_id, "state": public_match_view(state)})
+                    emit("state", {"match_id": match_id, "state": public_match_view(state),
+                                   "screen": screen_facts(self.service, state)})
                     odds = self.service.odds.latest(match_id) if self.service.odds else None
                     if odds is not None:
                         emit("match_odds", {"match_id": match_id, "odds": odds})

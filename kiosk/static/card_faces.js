@@ -83,6 +83,11 @@
     const least = typeof seat.score_at_least === "number" ? seat.score_at_least : seat.score;
     return "Total " + least + (least > seat.score ? "+" : "");
   }
+  // A bowler's balls waiting on the desk's held-ball list (the screen read's ``held``).
+  function heldWords(count) {
+    return count === 1 ? "1 ball held for the desk" : count + " balls held for the desk";
+  }
   window.AlleyCards = { el: el, money: money, cardFace: cardFace, cardText: cardText,
-                        cardName: cardName, countdown: countdown, totalWords: totalWords };
+                        cardName: cardName, countdown: countdown, totalWords: totalWords,
+                        heldWords: heldWords };
 })();

@@ -146,6 +146,17 @@
   // The moments and the result above the panels change their height: the cards refit.
   if (window.ResizeObserver) new ResizeObserver(function () { screenPanels.layout(); }).observe(panels);
 
+  // Lanes, who is up, running scores and balls held for the desk: each push carries them
+  // for its own state ("screen"), so they follow every ball; kept with the seq they are of,
+  // so a read answered late never puts older ones back.
+  const screenSeq = {};    // match_id -> the seq of the state its screen facts are of
+  function keepScreen(matchId, seq, screen) {
+    if (!screen || (screenSeq[matchId] !== undefined && seq < screenSeq[matchId])) return false;
+    screens[matchId] = screen;
+    screenSeq[matchId] = seq;
+    return true;
+  }
+
   // A "state" or "match_update" message; true when it changed what is shown.
   function take(message) {
     const outcome = window.AlleyMatchUpdates.apply(matches[message.match_id], message);
@@ -155,22 +166,27 @@
     }
     if (outcome.stale) return false;  // an older copy arriving late
     matches[message.match_id] = outcome.state;
+    keepScreen(message.match_id, outcome.state.seq, message.screen);
     changed[message.match_id] = ++changes;
     render();
     return true;
   }
 
-  // Lanes, who is up and running scores are not in the pushed state: they come with the
-  // lanes' screen read, asked for on every (re)connection and shortly after every change.
-  // It also brings the match settled here last, whose lanes are free (a reload shows it).
+  // The lanes' screen read, asked for on every (re)connection, brings the match settled
+  // here last too, whose lanes are free (a reload shows it).  While pushes come it is asked
+  // for again at most every READ_EVERY_MS (throttled, never put off by the next push): it
+  // keeps the offline copy (service_worker.js) near what is on screen.
   // Moments are told once each, in order, also those missed while the connection was down
   // (catch_up.js reads them back when a state runs ahead of the last one told).
   const moments = window.AlleyCatchUp.create("kiosk:" + lanePair,
                                               window.AlleyKioskBanners.announce);
+  const READ_EVERY_MS = 2000;
   let screenTimer = null;
   function refreshScreen(delay) {
+    if (delay && screenTimer) return;  // a read is already due: it brings this change too
     clearTimeout(screenTimer);
     screenTimer = setTimeout(function () {
+      screenTimer = null;
       fetch("/api/v1/lanes/" + encodeURIComponent(lanePair) + "/screen",
             { headers: { Accept: "application/json" } })
         .then(function (reply) { return reply.ok ? reply.json() : null; })
@@ -180,13 +196,13 @@
           const before = JSON.stringify([screens, matches]);
           let oddsChanged = false;
           all.forEach(function (match) {
-            screens[match.match_id] = match.bowlers;
             oddsChanged = window.AlleyOdds.keep(match.match_id, match.state.odds) || oddsChanged;
             const outcome = window.AlleyMatchUpdates.apply(matches[match.match_id],
                                                            { state: match.state });
             if (outcome.state) {
               if (!matches[match.match_id]) changed[match.match_id] = ++changes;
               matches[match.match_id] = outcome.state;
+              keepScreen(match.match_id, match.state.seq, match.bowlers);
             }
           });
           // Only what changed.
@@ -242,7 +258,13 @@
   socket.on("match_update", function (message) {
     take(message);
     moments.hear(message.match_id, message.events || [], matches[message.match_id]);
-    refreshScreen(120);
+    refreshScreen(message.screen ? READ_EVERY_MS : 120);
+  });
+  // A ball held for the desk, or taken off its list: the bowlers' held counts.
+  socket.on("match_screen", function (message) {
+    if (matches[message.match_id] && keepScreen(message.match_id, message.seq, message.screen)) {
+      render();
+    }
   });
   // The live odds follow each change a moment later (computed apart from the balls).
   socket.on("match_odds", function (message) {

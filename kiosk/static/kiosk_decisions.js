@@ -56,7 +56,15 @@
       if (decision.kind === "lose_card") {
         const guess = decision.guess;
         if (guess && !guess.outcome) {
-          prompt.textContent = "GUESSED " + guess.side.toUpperCase() + " — watch the ball return";
+          // The bowler enters where the ball came back (docs/rules.md); right keeps the cards.
+          prompt.textContent = "GUESSED " + guess.side.toUpperCase() +
+            " — watch the ball return: which side did it come back on?";
+          ["left", "right"].forEach(function (side) {
+            buttons.append(choiceButton((side === "left" ? "◀ " : "") + "CAME BACK " +
+                                        side.toUpperCase() + (side === "right" ? " ▶" : ""),
+                                        "came-" + side,
+                                        function () { answer("guess-outcome", { side: side }); }));
+          });
         } else {
           prompt.textContent = "GUTTER — tap a card to lose it";
           // One tap waits a moment, with an Undo, before the card goes (kiosk_undo.js).

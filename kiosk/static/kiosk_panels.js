@@ -1,8 +1,8 @@
 // The kiosk's bowler panels: one per bowler of the match on screen (name, who is up, lane,
-// score, scoresheet, hand, odds, pending decisions), laid out so every panel and every card
+// score, balls held for the desk, scoresheet, hand, odds, pending decisions), laid out so every panel and every card
 // stays on screen.  The kiosk (kiosk.js) makes one with ``create(panelsElement, decisions)``
 // and calls ``draw(state, screen)`` on every change, ``screen`` being the lanes' screen read
-// for the match (each bowler's lane, who is up, running score).
+// for the match (each bowler's lane, who is up, running score, balls held for the desk).
 (function () {
   "use strict";
   const el = window.AlleyCards.el, money = window.AlleyCards.money;
@@ -39,6 +39,8 @@
                         (least > at.score ? "+" : "")));
       }
       panel.append(score);
+      // Balls the scorer sent that wait on the desk: said, so a zero is not taken for a score.
+      if (at.held) panel.append(el("div", "held-note", window.AlleyCards.heldWords(at.held)));
       panel.append(el("div", "scoresheet", b.scoresheet || "—"));
       const hand = el("div", "hand");
       hand.setAttribute("aria-label", name + "'s hand");

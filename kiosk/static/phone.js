@@ -118,7 +118,14 @@
     if (decision.kind === "lose_card") {
       const guess = decision.guess;
       if (guess && !guess.outcome) {
-        prompt.textContent = "You guessed " + guess.side.toUpperCase() + ": watch the ball return.";
+        // The bowler enters where the ball came back (docs/rules.md): right keeps the cards.
+        prompt.textContent = "You guessed " + guess.side.toUpperCase() + ": watch the ball " +
+          "return. Which side did it come back on?";
+        choices.append(button("◀ CAME BACK LEFT", "came-left", function () {
+          send("guess-outcome", { side: "left" }, id);
+        }), button("CAME BACK RIGHT ▶", "came-right", function () {
+          send("guess-outcome", { side: "right" }, id);
+        }));
       } else {
         prompt.textContent = "Gutter ball: tap the card to lose.";
         hand.replaceChildren.apply(hand, mine.hand.map(function (card) {
@@ -163,7 +170,9 @@
     if (mine.frame) parts.push("Frame " + mine.frame);
     if (typeof seat.score === "number") parts.push(C.totalWords(seat));
     if (seat.up && state.status === "playing") parts.push("▶ YOU'RE UP");
+    if (seat.held) parts.push(C.heldWords(seat.held));
     myScore.textContent = parts.join(" · ");
+    myScore.dataset.held = String(seat.held || 0);
     const choosing = renderDecision(mine) && hand.querySelector("button");
     if (!choosing) {
       hand.replaceChildren.apply(hand, mine.hand.length ? mine.hand.map(C.cardFace)
@@ -224,6 +233,7 @@
       if (seat.lane) head.append(" · Lane " + seat.lane);
       if (typeof seat.score === "number") head.append(" · " + C.totalWords(seat));
       if (seat.up && state.status === "playing") head.append(C.el("span", "up", " ▶ UP"));
+      if (seat.held) head.append(C.el("span", "held-note", " · " + C.heldWords(seat.held)));
       const theirs = name === bowler ? null : oddsOf(name);
       if (theirs) {
         const line = C.el("span", "board-odds", " · " + chance(theirs));
@@ -268,21 +278,36 @@
                                                       matchId: matchId, cards: C });
   function remember(events) { myMoments.take(events); }
 
+  // Lanes, who is up, running scores and balls held for the desk come with each push
+  // ("screen", for that very state) and with the phone's read; the newest state's are kept.
+  let seatsSeq = -1;
+  function keepSeats(seq, screen) {
+    if (!screen || seq < seatsSeq) return false;
+    seats = screen;
+    seatsSeq = seq;
+    return true;
+  }
+
   function take(message) {
     if (message.match_id !== matchId) return false;
     const outcome = window.AlleyMatchUpdates.apply(state || undefined, message);
     if (outcome.resync) { join(); return false; }
     if (outcome.stale) return false;
     state = outcome.state;
+    keepSeats(state.seq, message.screen);
     render();
     return true;
   }
 
-  // Lanes, who is up and running scores come with the phone's read (the kiosk's screen read).
+  // The phone's read (the kiosk's screen read): on opening, reconnecting and waking; while
+  // pushes come, at most every READ_EVERY_MS (throttled), for the offline copy.
+  const READ_EVERY_MS = 2000;
   let readTimer = null;
   function refresh(delay) {
+    if (delay && readTimer) return;  // a read is already due: it brings this change too
     clearTimeout(readTimer);
     readTimer = setTimeout(function () {
+      readTimer = null;
       fetch("/api/v1/phone/me", { headers: { Accept: "application/json" }, credentials: "same-origin" })
         .then(function (reply) {
           if (reply.status === 401) { location.reload(); return null; }
@@ -290,9 +315,8 @@
         })
         .then(function (read) {
           if (!read || !read.screen) return;
-          seats = read.screen.bowlers;
           keepOdds(read.screen.state.odds);
-          take({ match_id: matchId, state: read.screen.state });
+          take({ match_id: matchId, state: read.screen.state, screen: read.screen.bowlers });
           render();
         })
         .catch(function () { /* the next change or reconnection asks again */ });
@@ -323,7 +347,11 @@
   socket.on("match_update", function (message) {
     take(message);
     if (message.match_id === matchId) toldOnce.hear(matchId, message.events || [], state);
-    refresh(120);
+    refresh(message.screen ? READ_EVERY_MS : 120);
+  });
+  // A ball held for the desk, or taken off its list: the bowlers' held counts.
+  socket.on("match_screen", function (message) {
+    if (message.match_id === matchId && state && keepSeats(message.seq, message.screen)) render();
   });
   // The odds follow each change a moment later (computed apart from the balls).
   socket.on("match_odds", function (message) {

@@ -197,7 +197,10 @@ def test_a_bowler_guesses_the_ball_return_and_steals_with_a_tap(browser, live_se
     page.click(f"{ann} button.side-left")
     page.wait_for_function(
         f"document.querySelector('{ann} .decision').textContent.includes('GUESSED LEFT')")
-    assert page.locator(f"{ann} .decision button").count() == 0
+    # No card can be chosen now: only where the ball came back can be entered.
+    assert page.locator(f"{ann} .decision button").all_inner_texts() == [
+        "◀ CAME BACK LEFT", "CAME BACK RIGHT ▶"]
+    assert page.locator(f"{ann} .card.choosable").count() == 0
     assert service.state("m1").pending_for("Ann")[0]["guess"]["side"] == "left"
     service.execute("m1", c.RecordGuessOutcome("Ann", "right", actor="commissioner:desk"))
     service.execute("m1", c.DecideLoseCard(

@@ -57,6 +57,23 @@ def test_a_guess_from_the_kiosk_is_taken_once_and_waits_for_the_ball(kiosk, serv
     assert waiting["error"]["code"] == "command_refused"
 
 
+def test_the_bowler_enters_the_ball_return_at_the_kiosk(kiosk, service):
+    service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+    service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor="feed:test"))
+    assert decide(kiosk, kind="guess-outcome", bowler="Ann", side="left")["error"][
+        "message"] == "Ann has no guess waiting for its outcome"
+    assert decide(kiosk, kind="guess", bowler="Ann", side="right") == {"ok": True}
+    bob = decide(kiosk, kind="guess-outcome", bowler="Bob", side="right")
+    assert bob["error"]["code"] == "command_refused"  # Bob has no guess of his own
+    # It came back left: the guess was wrong, and Ann now chooses her card.
+    assert decide(kiosk, kind="guess-outcome", bowler="Ann", side="left") == {"ok": True}
+    (decision,) = service.state("m1").pending_for("Ann")
+    assert decision["guess"]["outcome"] == "left" and decision["guess"]["correct"] is False
+    card = service.state("m1").display_card(service.state("m1").hands["Ann"][0])
+    assert decide(kiosk, kind="lose-card", bowler="Ann", card=card) == {"ok": True}
+    assert service.state("m1").pending_for("Ann") == []
+
+
 def test_a_steal_takes_the_tapped_card_from_the_chosen_bowler(kiosk, service):
     service.execute("m1", c.RecordBall("Bob", 1, 10, actor="feed:test"))
     service.execute("m1", c.RecordBall("Ann", 1, 8, standing=[7, 10], actor="feed:test"))

@@ -254,3 +254,34 @@ def test_the_token_appears_in_no_log_line(app, live_server, caplog):
     access = [line for line in lines if "/p/" in line]
     assert len(access) == 2 and all("/p/[token]" in line for line in access), lines
     assert not any(token in line for line in lines)
+
+
+def test_the_phone_enters_its_own_guess_outcome_only(app, service):
+    ann, ann_csrf, _code = phone_of(app, "Ann")
+    bob, bob_csrf, _code = phone_of(app, "Bob")
+    gutter(service, "Ann")
+    hand = list(service.state("m1").hands["Ann"])
+    assert decide(ann, ann_csrf, kind="guess", request_id="tap-guess-001",
+                  side="left").status_code == 200
+    # Bob's phone cannot say where Ann's ball came back, named or not.
+    seq = service.state("m1").seq
+    named = decide(bob, bob_csrf, kind="guess-outcome", request_id="tap-out-bob1",
+                   bowler="Ann", side="left")
+    assert named.status_code == 403 and named.get_json()["error"]["field"] == "bowler"
+    unnamed = decide(bob, bob_csrf, kind="guess-outcome", request_id="tap-out-bob2",
+                     side="left")
+    assert unnamed.status_code == 409
+    assert "no guess waiting" in unnamed.get_json()["error"]["message"]
+    assert service.state("m1").seq == seq
+    bad = decide(ann, ann_csrf, kind="guess-outcome", request_id="tap-out-ann0", side="up")
+    assert bad.status_code == 422 and service.state("m1").seq == seq
+    # Ann's own: the ball came back on the side she guessed, so she keeps her cards.
+    right = decide(ann, ann_csrf, kind="guess-outcome", request_id="tap-out-ann1",
+                   side="left")
+    assert right.status_code == 200, right.get_json()
+    state = service.state("m1")
+    assert state.pending_for("Ann") == [] and state.hands["Ann"] == hand
+    (resolved,) = [record for record in service.repository.store.load("m1")
+                   if record["type"] == "guess_resolved"]
+    assert resolved["data"]["correct"] is True
+    assert resolved["data"]["actor"] == "bowler:Ann"

@@ -1,6 +1,7 @@
 """The bowler's phone in real headless Chromium at 390 px: opened by its QR code's URL, it
-shows the hand, answers the bowler's own decisions (lose a card, guess, draw, buy with the
-price confirmed), and the kiosk and the tablet follow."""
+shows the hand, answers the bowler's own decisions (lose a card, guess and where the ball
+came back, draw, buy with the price confirmed), says when the bowler's balls are held for the
+desk, and the kiosk and the tablet follow."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import re
 import pytest
 
 from alley_poker.ledger import commands as c
-from tests.web.conftest import PIN, signed_in_client
+from drivers.base import BallRecorded
+from tests.web.conftest import PIN, pair_kiosk, signed_in_client
+from tests.web.test_kiosk_browser import open_kiosk
 
 PHONE = {"width": 390, "height": 844}
 
@@ -156,3 +159,60 @@ def test_an_expired_or_revoked_phone_shows_a_clear_page(browser, live_server, ap
     assert "turned off by the desk" in page.locator("h1").inner_text()
     assert "Ask the desk for a new code" in page.locator("main").inner_text()
     context.close()
+
+
+def test_balls_held_for_the_desk_show_on_the_kiosk_and_the_phone(phone, kiosk, service):
+    ann_note = "section.bowler[data-bowler=Ann] .held-note"
+    phone.wait_for_function("document.querySelector('#my-score').textContent"
+                            ".includes('Lane 1')")
+    # The scorer's frame 2 for Ann arrives before her frame 1: both balls wait on the desk.
+    for ball, pins in ((1, 9), (2, 0)):
+        service.router.handle(BallRecorded(lane=1, bowler=1, game=1, frame=2, ball=ball,
+                                           pins=pins, source="scorer"))
+    kiosk.locator(ann_note, has_text="2 balls held for the desk").wait_for()
+    phone.locator("#my-score", has_text="2 balls held for the desk").wait_for()
+    assert "Total 0" in phone.locator("#my-score").inner_text()  # and why it is still 0
+    assert kiosk.locator("section.bowler[data-bowler=Bob] .held-note").count() == 0
+    assert "held" not in phone.locator("#board li:not(.is-me)").inner_text()
+
+    # Her frame 1 comes: the held balls go in after it, and the notice goes.
+    service.router.handle(BallRecorded(lane=1, bowler=1, game=1, frame=1, ball=1, pins=10,
+                                       source="scorer"))
+    kiosk.locator(ann_note).wait_for(state="detached")
+    phone.wait_for_function("document.querySelector('#my-score').dataset.held === '0'")
+    assert "held" not in phone.locator("#my-score").inner_text()
+    assert [b["pins"] for b in service.state("m1").balls["Ann"][0]] == [10, 9, 0]
+    kiosk.locator("section.bowler[data-bowler=Ann] .total", has_text="Total 28").wait_for()
+
+
+def test_the_bowler_enters_where_the_ball_came_back_on_the_phone_and_the_kiosk(
+        phone, browser, live_server, service):
+    kiosk = open_kiosk(browser, live_server.url, device_token=pair_kiosk(live_server.app))
+    kiosk.wait_for_selector("body[data-paired=yes]")
+    ann_decision = "section.bowler[data-bowler=Ann] .decision"
+    service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
+    service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor="feed:test"))
+    phone.locator("#decision button.side-right").tap()
+    phone.wait_for_function("document.querySelector('#decision-prompt').textContent"
+                            ".includes('You guessed RIGHT')")
+    hand = hand_of(phone)
+    # The ball came back right: the guess was right, the decision closes, no card is lost.
+    phone.locator("#decision button.came-right").tap()
+    phone.locator("#decision").wait_for(state="hidden")
+    assert service.state("m1").pending_for("Ann") == []
+    assert sorted(hand_of(phone)) == sorted(hand) and len(hand) == 3
+    assert "Your guess was right" in phone.locator("#moments").inner_text()
+    kiosk.locator(ann_decision).wait_for(state="detached")
+
+    # At the kiosk: a guess of LEFT, the ball came back right: Ann now picks her card.
+    service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor="feed:test"))
+    kiosk.locator(f"{ann_decision} button.side-left").click()
+    kiosk.locator(f"{ann_decision} button.came-right").click()
+    kiosk.locator(f"{ann_decision}[data-choosing=yes]").wait_for()
+    (decision,) = service.state("m1").pending_for("Ann")
+    assert decision["guess"] == {**decision["guess"], "side": "left", "outcome": "right",
+                                 "correct": False}
+    phone.wait_for_function("document.querySelector('#decision-prompt').textContent"
+                            ".includes('tap the card to lose')")
+    assert "Your guess was wrong" in phone.locator("#moments").inner_text()
+    kiosk.close()

@@ -67,12 +67,16 @@ def test_the_bowlers_room_gets_every_change_of_the_match(live_server, service):
         kind, message = phone.next()
         assert kind == "state"
         held = message["state"]
+        assert message["screen"]["Ann"]["lane"] == 1 and message["screen"]["Ann"]["up"]
         service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
         kind, message = phone.next()
         assert kind == "match_update"
         held = take_update(held, message)
         assert held == public_match_view(service.state("m1"))
         assert len(held["bowlers"]["Ann"]["hand"]) == 3
+        # Who is up and her total come with the push: a strike waits for its bonus balls.
+        assert message["screen"]["Ann"]["score_at_least"] == 10
+        assert message["screen"]["Ann"]["ball"] == 1
     finally:
         phone.close()
 

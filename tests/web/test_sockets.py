@@ -15,7 +15,13 @@ from alley_poker.web.view_patch import take_update
 from drivers.base import BallRecorded
 from drivers.simulator import Simulator
 from tests.socket_client import InOrderClient
-from tests.web.conftest import assert_no_pile_order, free_port, pair_kiosk, serve_in_process
+from tests.web.conftest import (
+    DESK,
+    assert_no_pile_order,
+    free_port,
+    pair_kiosk,
+    serve_in_process,
+)
 
 
 class KioskClient:
@@ -107,6 +113,58 @@ def test_every_update_of_a_simulated_game_arrives_in_order_as_patches(kiosk_clie
     assert held == public_match_view(service.state("m1"))
     dealt = [r for r in service.repository.store.load("m1") if r["type"] == "ball_recorded"]
     assert len(dealt) == sum(isinstance(event, BallRecorded) for event in simulator.record)
+
+
+def test_every_push_of_a_burst_carries_who_is_up_and_the_totals_of_its_own_state(
+        kiosk_client, live_server, service):
+    """A game's balls as fast as the router takes them (a back-fill burst): each push brings
+    each bowler's lane, who is up and running total as the lane screen read says them at
+    that very state, so a screen needs no read of its own to keep up."""
+    kind, message = kiosk_client.next()
+    assert kind == "state"
+    assert message["screen"]["Ann"] == {"lane": 1, "up": True, "ball": 1, "score": 0,
+                                        "score_at_least": 0, "held": 0}
+    api = live_server.app.test_client()
+    said: dict[int, dict] = {}
+    simulator = Simulator(lanes=[1, 2], bowlers_per_lane=1, seed=11, games=1)
+    for timed in simulator.events():
+        before = service.state("m1").seq
+        service.handle_lane_event(timed.event)
+        if service.state("m1").seq != before:
+            (match,) = api.get("/api/v1/lanes/1-2/screen").get_json()["matches"] or [None]
+            said[service.state("m1").seq] = match["bowlers"] if match else None
+    assert len(said) >= 20 and service.state("m1").status in ("ending", "settled")
+    for _push in said:
+        kind, message = kiosk_client.next()
+        assert kind == "match_update"
+        pushed_seq = message["seq"] if "seq" in message else message["state"]["seq"]
+        if said[pushed_seq] is not None:  # the match still holds the lanes
+            assert message["screen"] == said[pushed_seq], pushed_seq
+    totals = [seat["score_at_least"] for bowlers in said.values() if bowlers
+              for seat in bowlers.values()]
+    assert len(set(totals)) > 10  # the totals moved with the balls, push by push
+
+
+def test_a_ball_held_or_a_bowler_moved_is_pushed_to_the_screens(live_server, service):
+    """Neither changes the match's state, so no match_update would tell a screen: each comes
+    as match_screen, with the bowlers' held counts and lanes as they are now."""
+    screens: queue.Queue = queue.Queue()
+    client = InOrderClient(reconnection=False)
+    client.on("match_screen", screens.put)
+    client.connect(live_server.url, transports=["websocket"], wait_timeout=5)
+    try:
+        client.call("join", {"lanes": "1-2"}, timeout=5)
+        service.router.handle(BallRecorded(lane=1, bowler=1, game=1, frame=2, ball=1, pins=9,
+                                           source="scorer"))
+        held = screens.get(timeout=5)
+        assert held["match_id"] == "m1" and held["seq"] == service.state("m1").seq
+        assert (held["screen"]["Ann"]["held"], held["screen"]["Bob"]["held"]) == (1, 0)
+        service.reassign_lanes("m1", {(1, 1): "Bob", (2, 1): "Ann"}, actor=DESK,
+                               reason="they swapped lanes")
+        moved = screens.get(timeout=5)
+        assert (moved["screen"]["Ann"]["lane"], moved["screen"]["Bob"]["lane"]) == (2, 1)
+    finally:
+        client.disconnect()
 
 
 def test_a_strike_patch_carries_the_bowlers_new_cards(kiosk_client, service):
