@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from alley_poker.ledger import commands as c
-from tests.web.conftest import start_match
+from tests.web.conftest import signed_in_client, start_match
 from tests.web.test_tablet_browser import match_card, tablet  # noqa: F401  (the page fixture)
 
 FIVE = {(3, 1): "Cy", (4, 1): "Di", (3, 2): "Ed", (4, 2): "Flo", (3, 3): "Gus"}
@@ -65,3 +65,28 @@ def test_the_desk_declines_the_end_draw_then_the_buys_for_everyone(five_at_the_e
     by_gus = [r for r in records if r["type"] == "decision_closed"
               and r["data"]["bowler"] == "Gus"]
     assert [r["data"]["actor"] for r in by_gus] == ["bowler:Gus"]
+
+
+def test_the_api_refuses_what_cannot_be_declined_for_everyone_and_changes_nothing(
+        five_at_the_end, app):
+    service = five_at_the_end
+    client, csrf = signed_in_client(app)
+    seq = service.state("five").seq
+
+    def decline(body):
+        answer = client.post("/api/v1/matches/five/commands/decline-for-everyone", json=body,
+                             headers={"X-CSRFToken": csrf})
+        return answer.status_code, answer.get_json()
+
+    status, body = decline({"kind": "lose_card"})
+    assert status == 422 and body["error"]["field"] == "kind", body
+    status, body = decline({"kind": "buy"})  # the buys are not offered yet
+    assert status == 409, body
+    assert body["error"] == {"code": "command_refused", "field": "kind", "message": (
+        "nobody has an offer to buy a card waiting: there is nothing to decline")}
+    assert service.state("five").seq == seq
+
+    status, body = decline({"kind": "end_draw"})
+    assert status == 200, body
+    assert [e["data"]["bowler"] for e in body["events"] if e["type"] == "decision_closed"] \
+        == ["Ed", "Flo"]
