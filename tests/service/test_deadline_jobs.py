@@ -1,8 +1,8 @@
 """Every deadline job is derived from the match's state: whatever the desk, the scorer and the
 bowlers do — rulings, decisions made for a bowler, balls that open decisions, deadlines that
-pass, "Undo last action" — the scheduler holds exactly one job per open decision, at its
-deadline, and none for a closed one (issue 37: an undone ruling left its decision open for
-ever, its job removed at the ruling and never added again).
+pass, a bowler marked not here, "Undo last action" — the scheduler holds exactly one job per
+open decision, at its deadline, and none for a closed one (issue 37: an undone ruling left
+its decision open for ever, its job removed at the ruling and never added again).
 
 The service, its SQLite ledger and the APScheduler ``BackgroundScheduler`` are real; only the
 ledger's clock is the test's, a day ahead of the real one, so no job fires by itself while
@@ -94,6 +94,8 @@ class DeskAndUndo(RuleBasedStateMachine):
 
     def fitting(self, bowler: str, pins: int) -> int | None:
         state = self.state
+        if bowler not in state.balls:  # marked not here before a ball: out of the match
+            return None
         game = state.current_game(bowler)
         if state.status != "playing" or game > state.games:
             return None
@@ -177,6 +179,13 @@ class DeskAndUndo(RuleBasedStateMachine):
         elif kind in ("end_draw", "buy"):
             command = c.DecideEndDraw if kind == "end_draw" else c.DecideBuy
             self.run(command(bowler, accept, decision_id=decision["id"], actor=actor))
+
+    @rule(who=seat)
+    def bowler_not_here(self, who):
+        """The desk marks a bowler as not there (never came, or left): a command that closes
+        the bowler's decisions, with nothing in the scheduler written for it."""
+        self.run(c.CommissionerBowlerGone(self.names[who % len(self.names)],
+                                          reason="went home", actor=DESK))
 
     @rule(kind=st.sampled_from(["end_draw", "buy"]))
     def decline_for_everyone(self, kind):
