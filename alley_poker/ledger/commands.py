@@ -235,6 +235,16 @@ class CommissionerUndoResult(Command):
 
 
 @dataclass(frozen=True)
+class CommissionerDeclineForEveryone(Command):
+    """The end of a match in one step: the desk declines the end-of-match draw
+    (``kind="end_draw"``) or the buys (``kind="buy"``) for every bowler who has not answered
+    yet, instead of one bowler at a time."""
+
+    kind: str
+    actor: str = field(kw_only=True)
+
+
+@dataclass(frozen=True)
 class CommissionerSettleAsHandsStand(Command):
     """End the match now, whenever the desk needs to (the night's close, a lane gone down, a
     match that cannot finish), and pay the best hand as the hands stand: no more balls,

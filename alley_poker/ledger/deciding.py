@@ -11,6 +11,7 @@ from alley_poker.ledger.decisions import (
     close_decision,
     decision_words,
     find_decision,
+    kind_words,
     require_bowler,
     require_commissioner,
 )
@@ -182,6 +183,28 @@ def automatic_choice(ctx: Context, decision: dict, outcome: str) -> None:
             lapse_buys_if_pile_empty(ctx)
     else:
         close_decision(ctx, decision, outcome, "decline")
+
+
+#: The offers the desk may decline for everyone at once: the end of the match's, never a
+#: card loss or a steal (those change a hand; each is the bowler's or the desk's own call).
+DECLINABLE_FOR_EVERYONE = ("end_draw", "buy")
+
+
+def decline_for_everyone(ctx: Context, cmd: c.CommissionerDeclineForEveryone) -> None:
+    """Decline every open offer of ``cmd.kind`` as each bowler's own "Decline" would, in seat
+    order; the end of the match then moves on (buys after the draws, then the showdown)."""
+    require_commissioner(ctx)
+    if cmd.kind not in DECLINABLE_FOR_EVERYONE:
+        refuse("only the end-of-match draw ('end_draw') or the buys ('buy') can be declined "
+               f"for everyone, not {cmd.kind!r}", "kind")
+    state = ctx.state
+    waiting = sorted((d for d in state.decisions.values() if d["kind"] == cmd.kind),
+                     key=lambda d: state.bowlers.index(d["bowler"]))
+    if not waiting:
+        refuse(f"nobody has an {kind_words(cmd.kind)} waiting: there is nothing to decline",
+               "kind")
+    for decision in waiting:
+        close_decision(ctx, decision, "declined", None)
 
 
 def void_guess(ctx: Context, cmd: c.CommissionerVoidGuess) -> None:

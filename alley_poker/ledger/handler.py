@@ -47,6 +47,7 @@ _HANDLERS: dict[type, Callable[[Context, c.Command], None]] = {
     c.CommissionerRemoveBowler: play.remove_bowler,
     c.CommissionerBowlerGone: absence.bowler_gone,
     c.CommissionerVoidGuess: deciding.void_guess,
+    c.CommissionerDeclineForEveryone: deciding.decline_for_everyone,
     c.CommissionerApplyReview: corrections.apply_review,
     c.CommissionerDismissReview: corrections.dismiss_review,
     c.CommissionerUndoLastAction: lambda ctx, cmd: undo.undo_last_action(ctx, cmd, _reapplied),

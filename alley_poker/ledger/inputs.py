@@ -62,6 +62,7 @@ INPUT_EVENTS: dict[str, str] = {
     "CommissionerUndoLastAction": "action_undone", "CommissionerVoidMatch": "match_voided",
     "CommissionerConfirmResult": "match_settled", "CommissionerUndoResult": "result_undone",
     "CommissionerSettleAsHandsStand": "match_settled",
+    "CommissionerDeclineForEveryone": "decision_closed",
 }
 
 
@@ -172,6 +173,12 @@ def _params(name: str, d: dict, state: MatchState | None, events: list[Event]) -
                 "accept": d["outcome"] == "accepted", "decision_id": d["decision_id"]}
     if name == "ExpireDecision":
         return {"decision_id": d["decision_id"]}
+    if name == "CommissionerDeclineForEveryone":
+        declined = state.decisions.get(decision) if state is not None else None
+        if not isinstance(declined, dict):
+            raise InputError(f"action #{events[0].seq} declines decision {decision}, which "
+                             "was not open")
+        return {"kind": declined["kind"]}
     if name in ("CommissionerAddBowler", "CommissionerRemoveBowler"):
         return {"bowler": d["bowler"]}  # the reason is not recorded: it changes nothing
     if name == "CommissionerBowlerGone":

@@ -15,6 +15,14 @@ alley_poker.ledger.rules.RuleBookError: rules: streak_capp: unknown key
 Traceback (most recent call last):
 ...
 alley_poker.ledger.rules.RuleBookError: rules: ante_cents: Input should be a valid integer
+
+A deadline (``*_deadline_s``) says what it takes:
+
+>>> RuleBook.from_dict({"buy_deadline_s": "2m"})  # doctest: +NORMALIZE_WHITESPACE
+Traceback (most recent call last):
+...
+alley_poker.ledger.rules.RuleBookError: rules: buy_deadline_s: a deadline is a whole number
+of seconds from 1 to 604800 (a week), e.g. 60 for a minute; not '2m'
 """
 
 from __future__ import annotations
@@ -41,7 +49,9 @@ class RuleBookError(ValueError):
 
 
 Cards = Annotated[int, Field(ge=0, le=10)]
-Seconds = Annotated[int, Field(gt=0, le=7 * 24 * 3600)]
+#: The longest a decision may wait for its bowler: a week.
+LONGEST_DEADLINE_S = 7 * 24 * 3600
+Seconds = Annotated[int, Field(gt=0, le=LONGEST_DEADLINE_S)]
 
 
 class RuleBook(BaseModel):
@@ -176,5 +186,10 @@ def _describe(exc: ValidationError, source: str) -> str:
     for error in exc.errors():
         key = ".".join(str(part) for part in error["loc"]) or "(top level)"
         message = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
+        if key.endswith("_deadline_s") and error["type"] != "extra_forbidden":
+            # How long a bowler has is the key a league most often changes: say what it takes.
+            message = (f"a deadline is a whole number of seconds from 1 to "
+                       f"{LONGEST_DEADLINE_S} (a week), e.g. 60 for a minute; "
+                       f"not {error['input']!r}")
         problems.append(f"{source}: {key}: {message}")
     return "; ".join(problems)

@@ -30,6 +30,7 @@ DESK_UNDOABLE = frozenset({
     "RecordBall", "CorrectBall", "HollandDaze", "DecideLoseCard", "DecideGuess",
     "RecordGuessOutcome", "DecideSteal", "DecideEndDraw", "DecideBuy",
     "CommissionerVoidGuess", "CommissionerApplyReview", "CommissionerDismissReview",
+    "CommissionerDeclineForEveryone",
 })
 
 #: Commands that may come after a desk action without ending the chance to undo it: an undo

@@ -230,6 +230,15 @@ def _describe(state: MatchState, command: str, own: list[Event]) -> tuple[str, s
         return (f"{verb} review item {review}",
                 "the review item is open again" + (" and its remedy is reversed"
                                                    if verb == "applying" else ""))
+    if command == "CommissionerDeclineForEveryone":
+        closed = [e.data for e in own if e.type == "decision_closed"]
+        before = state.undo_point["core"]["decisions"] if state.undo_point else {}
+        kind = next((before[d["decision_id"]]["kind"] for d in closed
+                     if d["decision_id"] in before), "end_draw")
+        offers = "end-of-match draw" if kind == "end_draw" else "buys"
+        who = ", ".join(d["bowler"] for d in closed)
+        return (f"the {offers} declined at the desk for everyone who had not answered ({who})",
+                f"the {offers} {'is' if kind == 'end_draw' else 'are'} open again for {who}")
     words = _DECISION_WORDS.get(command, command)
     return (f"{words} decided at the desk for {bowler}",
             "the decision is open again for the bowler")

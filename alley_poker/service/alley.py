@@ -247,6 +247,12 @@ class AlleyService:
         self.bus.publish("alley", {"kind": "lanes_reassigned", "match_id": match_id,
                                    "actor": actor, "reason": f"{bowler} removed"})
 
+    def match_lock(self, match_id: str) -> threading.RLock:
+        """The lock this process runs the match's commands and publishes their events under:
+        while it is held here, no command of the match runs in this process (the deadline
+        scheduler reads a match and sets its jobs from it under this lock)."""
+        return self._publish_lock_for(match_id)
+
     def _publish_lock_for(self, match_id: str) -> threading.RLock:
         # Re-entrant: a subscriber may itself command the match it was told about.
         with self._publish_locks_guard:

@@ -6,13 +6,20 @@ id (see ``docs/service.md``, "Scheduled jobs").
 
 Decision deadlines:
 
-Every open decision in the ledger gets one ``date`` job that, at its deadline, asks the
+Every open decision in the ledger has one ``date`` job that, at its deadline, asks the
 ledger to make the automatic choice (``ExpireDecision(decision_id=..., actor="scheduler")``).
-The jobs are not the truth, the ledger is: on start every job is rebuilt from the open
-decisions of every unfinished match, so a restart keeps every deadline, and the job id is
-``<match id>:<decision id>`` with ``replace_existing=True``, so a decision seen twice (the
-rebuild racing a live ``decision_opened``) still has one job.  Should a job fire anyway for a
-decision already answered, the ledger refuses the expiry and the refusal is only logged.
+The jobs are not the truth, the ledger is: they are *derived from the match's state*.  After
+every change of a match (any event, whatever command made it: a ball that opens a decision,
+an answer that closes one, a ruling, an undo that brings a closed decision back, a void, a
+settlement) :meth:`DecisionScheduler.reconcile` makes the match's jobs exactly its open
+decisions, each at its deadline: a job for a decision that is open and has none (or at
+another time), no job for one that is closed, none at all for a finished match.  No command
+is a special case, so an undo puts every clock back, and a deadline that already passed
+while the decision was closed fires at once (APScheduler runs a job whose time has passed).
+On start, and when the bus may have lost messages, every match is reconciled the same way,
+so a restart keeps every deadline.  The job id is ``<match id>:<decision id>``; should a job
+fire anyway for a decision already answered, the ledger refuses the expiry and the refusal
+is only logged.
 
 >>> from alley_poker.service import open_service
 >>> service = open_service("sqlite://")
@@ -122,50 +129,76 @@ class DecisionScheduler:
             self.scheduler.shutdown(wait=True)
 
     def rebuild(self) -> int:
-        """Schedule every open decision of every unfinished match; returns how many."""
-        scheduled = 0
+        """Reconcile every match that is unfinished or still has a job; returns how many
+        deadline jobs are pending afterwards."""
+        matches = set(self._matches_with_jobs())
         for match_id in self._match_ids():
-            state = self.service.state(match_id)
-            if state.status in FINISHED:
-                continue
-            for decision in list(state.decisions.values()):
-                self.schedule(match_id, decision["id"], decision["deadline"])
-                scheduled += 1
+            if self.service.caught_up_state(match_id).status not in FINISHED:
+                matches.add(match_id)
+        for match_id in sorted(matches):
+            self.reconcile(match_id, caught_up=True)
+        scheduled = len(self.pending_jobs())
         log.info("decision scheduler: %d pending deadline(s) rebuilt from the ledger", scheduled)
         return scheduled
 
     # -------------------------------------------------------------------------------- jobs
 
-    def schedule(self, match_id: str, decision_id: str, deadline: str) -> None:
-        """(Re)place the job expiring ``decision_id`` at ``deadline`` (ISO 8601, aware)."""
-        run_at = datetime.fromisoformat(deadline) + GRACE
-        with self._changing:
-            if self._stopping:  # the next start rebuilds it from the ledger
-                return
-            self.scheduler.add_job(
-                self.expire, trigger="date", run_date=run_at, args=(match_id, decision_id),
-                id=job_id(match_id, decision_id), replace_existing=True,
-                name=f"expire {decision_id} of {match_id}",
-            )
+    def reconcile(self, match_id: str, *, caught_up: bool = False) -> None:
+        """Make the match's deadline jobs exactly what its state asks for now: one job per
+        open decision, at its deadline; none for anything else.
 
-    def unschedule(self, match_id: str, decision_id: str) -> None:
-        # Gone already when this very expiry closed the decision, or never scheduled.
-        with self._changing, contextlib.suppress(JobLookupError):
-            if not self._stopping:
-                self.scheduler.remove_job(job_id(match_id, decision_id))
+        Runs under the service's lock of the match, so no command of the match runs in this
+        process between the state read here and the jobs set from it (a decision opened
+        meanwhile is reconciled again by its own event).  ``caught_up`` first catches the
+        match up with the ledger (a change another process made, told on a shared bus).
+        """
+        with self.service.match_lock(match_id):
+            state = (self.service.caught_up_state(match_id) if caught_up
+                     else self.service.shared_state(match_id))
+            wanted = {} if state.status in FINISHED else {
+                job_id(match_id, decision["id"]): (decision["id"], _run_at(decision["deadline"]))
+                for decision in state.decisions.values()}
+            with self._changing:
+                if self._stopping:  # the next start reconciles it from the ledger
+                    return
+                have = {job.id: job for job in self.scheduler.get_jobs()
+                        if job.func == self.expire and job.args[0] == match_id}
+                for stale in have.keys() - wanted.keys():
+                    with contextlib.suppress(JobLookupError):  # it has just run
+                        self.scheduler.remove_job(stale)
+                for wanted_id, (decision_id, run_at) in wanted.items():
+                    job = have.get(wanted_id)
+                    if job is not None and getattr(job.trigger, "run_date", None) == run_at:
+                        continue
+                    self.scheduler.add_job(
+                        self.expire, trigger="date", run_date=run_at,
+                        args=(match_id, decision_id), id=wanted_id, replace_existing=True,
+                        name=f"expire {decision_id} of {match_id}",
+                    )
 
     def pending_jobs(self) -> list[str]:
         """Ids of the decision jobs still waiting, soonest first (a shared scheduler's other
         jobs are not ours)."""
         return [job.id for job in self.scheduler.get_jobs() if job.func == self.expire]
 
+    def pending_deadlines(self) -> dict[str, datetime]:
+        """Each waiting decision job's id and the moment it runs."""
+        return {job.id: job.trigger.run_date for job in self.scheduler.get_jobs()
+                if job.func == self.expire}
+
+    def _matches_with_jobs(self) -> list[str]:
+        return [job.args[0] for job in self.scheduler.get_jobs() if job.func == self.expire]
+
     def expire(self, match_id: str, decision_id: str) -> bool:
         """The job: make the automatic choice.  ``False`` (logged) when the ledger refuses,
-        e.g. the bowler answered just in time."""
+        e.g. the bowler answered just in time; the match is then reconciled, so a decision
+        still open (the ledger's clock was behind) gets its job back."""
         try:
             self.service.execute(match_id, ExpireDecision(decision_id=decision_id, actor=ACTOR))
         except CommandRefused as refused:
             log.info("expiry of %s in %s refused: %s", decision_id, match_id, refused)
+            if refused.field == "deadline" and self._still_ahead(match_id, decision_id):
+                self.reconcile(match_id)  # the ledger's clock was behind: the job comes back
             return False
         except Exception:
             log.exception("expiry of %s in %s failed", decision_id, match_id)
@@ -173,18 +206,27 @@ class DecisionScheduler:
         log.info("decision %s in %s expired: automatic choice made", decision_id, match_id)
         return True
 
+    def _still_ahead(self, match_id: str, decision_id: str) -> bool:
+        """Whether the decision is open and its job's time is still to come (so putting the
+        job back cannot run it again at once, and again)."""
+        decision = self.service.shared_state(match_id).decisions.get(decision_id)
+        return decision is not None and _run_at(decision["deadline"]) > datetime.now(UTC)
+
     # --------------------------------------------------------------------------------- bus
 
     def _on_message(self, topic: str, message: dict[str, Any]) -> None:
-        if message.get("kind") != "events":
-            return
-        match_id = message.get("match_id")
-        for event in message.get("events", []):
-            data = event.get("data", {})
-            if event.get("type") == "decision_opened":
-                self.schedule(match_id, data["id"], data["deadline"])
-            elif event.get("type") == "decision_closed":
-                self.unschedule(match_id, data["decision_id"])
+        kind = message.get("kind")
+        if topic.startswith("match:") and kind == "events":
+            # Another process's change: the cached match may not have caught up yet.
+            self.reconcile(message["match_id"],
+                           caught_up=message.get("origin") != self.service.bus.origin)
+        elif topic == "alley" and kind == "bus_reconnected":
+            self.rebuild()  # messages may have been lost while the bus was down
+
+
+def _run_at(deadline: str) -> datetime:
+    """When a decision's job runs: just after its deadline (ISO 8601, aware)."""
+    return datetime.fromisoformat(deadline) + GRACE
 
 
 #: The fixed ids of the centre's standing jobs: ``replace_existing`` on these ids means a job

@@ -5,7 +5,9 @@ night, each step ticked from the real state of the centre and linking to where i
 2. a kiosk is paired for every lane pair the leagues bowl on (the kiosk devices);
 3. a league has its roster in (two bowlers or more);
 4. a league night is started (the league store's nights);
-5. every result of that night is confirmed (its matches settled or void);
+5. every result of that night is confirmed (its matches settled or void); only a match at its
+   showdown is counted as waiting for the desk (what Settlement offers to confirm), not one
+   whose bowlers still have their end draws or buys to answer;
 6. that night's sheet was opened for printing (remembered by this server while it runs).
 """
 
@@ -113,9 +115,8 @@ def steps() -> list[Step]:
                           "Once the results are in, print the night's sheet.", leagues_link,
                           "League"))
         return found
-    statuses = [match["status"] for match in night_matches(night.night_id)]
-    waiting = sum(1 for status in statuses if status == "ending")
-    playing = sum(1 for status in statuses if status not in (*DONE_STATUSES, "ending"))
+    matches = night_matches(night.night_id)
+    statuses = [match["status"] for match in matches]
     confirmed = bool(statuses) and all(status in DONE_STATUSES for status in statuses)
     when = night.night_date.isoformat()
     found.append(Step("night", "A league night is started", True,
@@ -125,8 +126,7 @@ def steps() -> list[Step]:
                       "League: tonight"))
     found.append(Step(
         "results", "Every result is confirmed", confirmed,
-        "Every match is settled." if confirmed else
-        f"{waiting} waiting for your confirmation, {playing} still being bowled.",
+        "Every match is settled." if confirmed else _unconfirmed_words(matches),
         url_for("commissioner.settlement"), "Settlement"))
     opened = (league.league_id, when) in current_app.extensions.setdefault(SHEETS_OPENED, set())
     found.append(Step(
@@ -136,6 +136,32 @@ def steps() -> list[Step]:
         url_for("commissioner.league_night_sheet", league_id=league.league_id, night_date=when),
         "Night sheet"))
     return found
+
+
+def _unconfirmed_words(matches: list[dict[str, Any]]) -> str:
+    """Where the night's unfinished matches are: a showdown waits for the desk; end draws
+    and buys wait for the bowlers (or the desk's decline for everyone); the rest are bowled.
+
+    Counts only what is there ("1 waiting for your confirmation." alone when that is all).
+    """
+    service = alley()
+    showdowns = answers = playing = 0
+    for match in matches:
+        if match["status"] in DONE_STATUSES:
+            continue
+        state = service.shared_state(match["match_id"])
+        if state.status == "ending" and state.result is not None:
+            showdowns += 1
+        elif state.status == "ending":
+            answers += 1
+        else:
+            playing += 1
+    parts = [f"{showdowns} waiting for your confirmation" if showdowns else "",
+             (f"{answers} with end draws or buys still to be answered by "
+              f"{'its' if answers == 1 else 'their'} bowlers" if answers else ""),
+             f"{playing} still being bowled" if playing else ""]
+    words = ", ".join(part for part in parts if part)
+    return words[:1].upper() + words[1:] + "."
 
 
 @commissioner.get("/first-night")

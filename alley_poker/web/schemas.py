@@ -310,6 +310,17 @@ class UndoResultBody(ReasonBody):
         return c.CommissionerUndoResult(reason=self.reason, actor=actor)
 
 
+class DeclineForEveryoneBody(CommandBody):
+    """Decline the end-of-match draw (``end_draw``) or the buys (``buy``) for every bowler
+    who has not answered yet: one desk step instead of one bowler at a time."""
+
+    kind: Literal["end_draw", "buy"] = Field(description=(
+        "which offers to decline: the lowest-score end draw, or the buys"))
+
+    def to_command(self, *, actor: str) -> c.Command:
+        return c.CommissionerDeclineForEveryone(self.kind, actor=actor)
+
+
 class SettleAsHandsStandBody(ReasonBody):
     """End the match now, whenever the desk needs to, and pay the best hand as the hands
     stand: open decisions are closed by the desk with this reason; no end-of-match draws or
@@ -330,6 +341,7 @@ COMMAND_BODIES: dict[str, type[CommandBody]] = {
     "steal": StealBody,
     "end-draw": EndDrawBody,
     "buy": BuyBody,
+    "decline-for-everyone": DeclineForEveryoneBody,
     "consent": ConsentBody,
     "start": StartBody,
     "void": VoidBody,

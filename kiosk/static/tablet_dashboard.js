@@ -224,6 +224,8 @@
       });
     });
     if (pending.children.length) {
+      const everyone = window.TabletDecisions.forEveryone(matchId, state);
+      if (everyone) pending.prepend(everyone);
       live.append(el("h4", "", "Pending decisions"), pending);
     }
     if ((state.reviews || []).length) {

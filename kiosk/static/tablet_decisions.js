@@ -69,11 +69,37 @@
     return box;
   }
 
+  // The end of a match in one step: decline the end draw (then the buys) for every bowler
+  // who has not answered, instead of one Decline per bowler while everyone waits.
+  const FOR_EVERYONE = [
+    { kind: "end_draw", what: "the end-of-match draw", done: "End draw declined for " },
+    { kind: "buy", what: "the buys", done: "Buys declined for " },
+  ];
+
+  function declineForEveryone(matchId, state) {
+    const box = el("div", "decline-everyone");
+    FOR_EVERYONE.forEach(function (offer) {
+      const waiting = state.seat_order.filter(function (name) {
+        return state.bowlers[name].pending.some(function (d) { return d.kind === offer.kind; });
+      });
+      if (!waiting.length) return;
+      const label = "Decline " + offer.what + " for everyone who has not answered (" +
+                    waiting.join(", ") + ")";
+      const tap = button(label, function () {
+        T.rule(label + "?", matchId, "decline-for-everyone", { kind: offer.kind },
+               offer.done + waiting.join(", "));
+      }, "decline-for-everyone");
+      tap.dataset.kind = offer.kind;
+      box.append(tap);
+    });
+    return box.children.length ? box : null;
+  }
+
   setInterval(function () {
     document.querySelectorAll(".deadline").forEach(function (clock) {
       if (clock.dataset.deadline) clock.textContent = countdown(clock.dataset.deadline);
     });
   }, 1000);
 
-  window.TabletDecisions = { row: decisionControls };
+  window.TabletDecisions = { row: decisionControls, forEveryone: declineForEveryone };
 })();

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from alley_poker.ledger.commands import DecideLoseCard, RecordBall
+from alley_poker.ledger.commands import CommissionerUndoLastAction, DecideLoseCard, RecordBall
 from alley_poker.service import open_service
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
 from alley_poker.service.scheduler import DecisionScheduler, job_id
@@ -67,5 +67,30 @@ def test_the_workers_deadlines_follow_decisions_opened_in_a_web_process(web_and_
         card = worker.state("m1").hands["Ann"][0]
         web.execute("m1", DecideLoseCard("Ann", card, actor="bowler:Ann"))
         eventually(lambda: scheduler.pending_jobs() == [])
+    finally:
+        scheduler.shutdown()
+
+
+def test_an_undo_in_a_web_process_puts_the_workers_deadline_job_back(web_and_worker):
+    """The worker keeps the jobs (in memory, rebuilt from the ledger when it takes over); a
+    desk's undo taken by a web process reaches it on the bus and the job comes back."""
+    web, worker = web_and_worker
+    scheduler = DecisionScheduler(worker)
+    scheduler.start()
+    try:
+        start_match(web, "m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1)
+        web.execute("m1", RecordBall("Ann", 1, 10, actor="commissioner:t"))
+        web.execute("m1", RecordBall("Ann", 1, 0, gutter=True, actor="commissioner:t"))
+        (decision,) = web.state("m1").decisions.values()
+        expected = job_id("m1", decision["id"])
+        eventually(lambda: scheduler.pending_jobs() == [expected])
+
+        card = web.state("m1").display_card(web.state("m1").hands["Ann"][0])
+        web.execute("m1", DecideLoseCard("Ann", card, actor="commissioner:t"))
+        eventually(lambda: scheduler.pending_jobs() == [])
+        web.execute("m1", CommissionerUndoLastAction(reason="wrong card",
+                                                     actor="commissioner:t"))
+        eventually(lambda: scheduler.pending_jobs() == [expected])
+        assert decision["id"] in worker.state("m1").decisions
     finally:
         scheduler.shutdown()
