@@ -131,8 +131,16 @@ def test_repeated_sequence_numbers_are_duplicates_and_gaps_are_reported():
     gap, heartbeat = dialect.parse(frame_line("APF1,9,HB"))
     assert gap == SequenceGap(first_missing=4, last_missing=8, source="feed", seq=9)
     assert isinstance(heartbeat, Heartbeat)
-    with pytest.raises(FeedLineRejected, match="out of order: sequence 5 after 9"):
+    # A number of the gap is still free: its line (lost, or refused for its checksum) is
+    # taken when it comes, once; a number before the session's first line is out of order.
+    (late,) = dialect.parse(frame_line("APF1,5,HB"))
+    assert isinstance(late, Heartbeat) and late.seq == 5
+    with pytest.raises(DuplicateLine):
         dialect.parse(frame_line("APF1,5,HB"))
+    joined = Apf1Dialect()
+    joined.parse(frame_line("APF1,40,HB"))  # a reader that joined the session at line 40
+    with pytest.raises(FeedLineRejected, match="out of order: sequence 39 after 40"):
+        joined.parse(frame_line("APF1,39,HB"))
 
 
 def test_a_new_session_restarts_numbering_and_resent_balls_are_recognised():
