@@ -199,3 +199,16 @@ def test_every_example_line_in_the_protocol_document_is_read_without_complaint()
     assert events[2].flags.split and events[4].flags.gutter and events[5].flags.foul
     checksum_example = doc.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(checksum_example, "feed-protocol.md", "exec"), {})
+
+
+def test_the_docs_name_apf1_records_as_the_reader_reads_them():
+    """docs/service.md once called the snapshot record ``SHEET``; the reader knows ``SNAP``."""
+    import re
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    known = set(Apf1Dialect()._parsers)
+    named = {(path.name, found) for path in docs.glob("*.md")
+             for found in re.findall(r"`apf1` `([A-Z]+)` record", path.read_text())}
+    assert named, "no doc names an apf1 record any more: this check reads nothing"
+    assert {(doc, record) for doc, record in named if record not in known} == set()
