@@ -4,6 +4,7 @@ port, SerialFeed reads through pyserial, and the events must be exactly what was
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 
@@ -144,6 +145,45 @@ def test_pty_unplugged_mid_game_reader_reconnects_and_loses_nothing(pty_pair, ca
     # open" (a loaded parallel run read that instead).
     assert any("connection to" in record.getMessage() and "lost" in record.getMessage()
                for record in caplog.records), caplog.text
+
+
+def test_lines_read_before_the_cable_is_pulled_are_all_handled(pty_pair):
+    """The service is busy (here: held on the first ball) while the scorer writes on; the
+    cable is then pulled, and the port's buffer goes with it.  Every line the reader had
+    taken off the port is still handed on, in order, with no re-send."""
+    simulator = Simulator(lanes=[1, 2], seed=23, games=1, bowlers_per_lane=2)
+    lines = [timed.line for timed in encode_lines(simulator.events(), "apf1", session="s5")]
+    lines = lines[:100]  # about 3 kB: all of it fits in the pty's buffer
+    busy = threading.Event()
+    events: list = []
+
+    def slow_service(event) -> None:
+        if not events:
+            busy.wait(60)  # a slow ledger write (released once the cable is out)
+        events.append(event)
+
+    feed = SerialFeed(pty_pair.reader_path, "apf1", slow_service, source="scorer",
+                      backoff=FAST, read_timeout=0.05)
+    feed.start()
+    try:
+        assert feed.wait_connected(5)
+        with FeedWriter(pty_pair.writer_path, resend_window=0) as writer:
+            for line in lines:
+                writer.write(line)
+            assert writer.flush(10)
+            assert feed.wait_for(lambda h: h.lines_read == len(lines), 8), feed.health()
+            pty_pair.unplug()  # nothing after this point re-sends anything
+            assert feed.wait_for(lambda h: not h.connected, 5)
+            busy.set()
+            _all_read(feed, len(lines))
+    finally:
+        busy.set()
+        feed.stop()
+    health = feed.health()
+    assert health.lines_ok == len(lines) and health.lines_rejected == 0
+    assert health.reconnects == 0
+    assert comparable(events) == simulator.record[:len(comparable(events))]
+    assert len(events) == len(lines)
 
 
 def test_bad_lines_on_the_wire_are_rejected_counted_and_reading_goes_on():
