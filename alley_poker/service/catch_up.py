@@ -186,17 +186,18 @@ class LaneOrderCatchUp:
     @staticmethod
     def _why_waiting(ball: BallRecorded, lanes: dict[int, list[str]], known: set[int],
                      ambiguous: bool) -> str:
-        if ambiguous:
-            return ("recovered from the scoresheet after the feed was out; marks were bowled "
-                    f"on lanes {_lane_list(lanes)} meanwhile and the sheets cannot tell which "
-                    "came first: apply the balls in the order they were bowled")
-        unknown = sorted(lane for lane in lanes if lane not in known)
-        if any(lane != ball.lane for lane in unknown):
-            return ("recovered from the scoresheet after the feed was out; waiting for the "
-                    f"scoresheets of lane {', '.join(map(str, unknown))} to know who bowled "
-                    "first")
-        return ("recovered from the scoresheet after the feed was out; waiting for the other "
-                f"bowlers' scoresheets on lane {ball.lane} to know when it was bowled")
+        """Why a recovered ball waits: true while more sheets may still tell its turn, and
+        once they cannot (then the desk is also told, once)."""
+        unknown = [lane for lane in lanes if lane not in known and lane != ball.lane]
+        if ambiguous or unknown:
+            what = (f"whether it or a mark on lane {', '.join(map(str, sorted(unknown)))} "
+                    "came first" if unknown and not ambiguous else
+                    f"which of the marks on lanes {_lane_list(lanes)} came first")
+        else:
+            what = f"when it was bowled among the other bowlers of lane {ball.lane}"
+        return ("recovered from the scoresheet after the feed was out; it is dealt when the "
+                f"scoresheets tell {what} - if they cannot, apply the balls in the order they "
+                "were bowled")
 
     def _close(self, match_id: str, round_: _Round) -> None:
         """Every recovered ball is dealt: say so, and deal the live balls that waited."""
