@@ -3,28 +3,30 @@
 A scoresheet snapshot (``SNAP``) tells what one bowler bowled, never when: a sheet has no
 order between bowlers.  Yet the match deals from one pile, and who bowled first decides who
 gets which card, the first strike of the game's bonus, a Morgan.  So the balls the ledger
-never saw are collected from every sheet the scorer sends after a drop and dealt in the order
-they were bowled, as far as that order can be known:
+never saw are gathered from the sheets the scorer sends after a drop (one per bowler) and
+dealt in the order they were bowled, as far as that order can be known:
 
-- **on one lane** the bowlers take turns frame by frame in slot order (a bowler who is mid
-  frame finishes it first; all of a game before the next), starting from where the ledger
-  stands — what the scorer's lines told before the drop.  The sheets are merged in that
-  rotation: the bowler who is up next deals their next recovered ball, then whoever is up
-  after them.  A bowler who is up but whose sheet shows nothing more ends the lane's
-  rotation: balls beyond it were bowled out of turn, their order unknown.
-- **between the two lanes of a pair** both rotations run at once and no sheet says how they
+- **on one lane** the bowlers take turns frame by frame in slot order (one who is mid frame
+  finishes it first; all of a game before the next), starting where the ledger stands —
+  what the scorer's lines told before the drop.  The sheets are merged in that rotation:
+  the bowler who is up deals their next recovered ball, then whoever is up after them.  A
+  bowler who is up but whose sheet has not come (or shows nothing more) stops the lane's
+  rotation there until a sheet tells more.  A bowler with no ball at all takes no turn.
+- **between the lanes of a pair** both rotations run at once and no sheet says how they
   interleaved.  That matters only for balls that move cards or set the first strike (a
-  strike, a spare, a gutter ball): when such balls were bowled on one lane only, every
-  interleaving deals the same cards and the balls are dealt; when both lanes bowled them,
-  the order between them cannot be known and those balls go to the desk as held balls
-  (with their reason), never guessed.
+  strike, a spare, a gutter ball): such a ball is dealt once every other lane of the match
+  has sent the sheets of all its bowling slots and bowled no such ball meanwhile — then
+  every interleaving deals the same cards.  When two lanes bowled them, which came first
+  cannot be known: those balls, and the balls after them on their lanes, wait for the desk,
+  never guessed.
 
-The round of sheets is complete when every slot of the match has sent one; until then only
-balls that cannot change anyone else's cards are dealt.  A slot sending the same game again,
-or the scorer's next live ball on the match's lanes, also closes the round (a scorer that
-sent no sheet for a slot will not send one now): what is still uncertain then goes to the
-desk.  Balls already seen live but held behind the gap are dealt from their live line (it
-carries the standing pins the sheet lacks).
+A ball that cannot be dealt yet is a held ball (:mod:`alley_poker.service.held`) with its
+reason, so the desk always sees it; it is dealt by itself (``placed``) when a later sheet
+tells its turn, or by the desk's *apply* in the order the bowlers say.  When the round's
+every ball is dealt the commissioner is told ("lane 1: recovered 4 balls from the
+scoresheet") and the live balls that waited behind the gap are dealt.  Balls seen live but
+held behind the gap are dealt from their live line (it carries the standing pins a sheet
+lacks).
 """
 
 from __future__ import annotations
@@ -150,10 +152,12 @@ class LaneOrderCatchUp:
                 for b in game:
                     balls.pop((number, b["frame"], b["ball"]), None)
         lanes = self._lanes(match_id, state)
-        ordered = {lane: list(self._rotation(state, bowlers, round_))
-                   for lane, bowlers in lanes.items()}
+        not_bowling = self._not_bowling(match_id, round_, state)
+        ordered = {lane: list(self._rotation(
+            state, [bowler for bowler in bowlers if bowler not in not_bowling], round_))
+            for lane, bowlers in lanes.items()}
         moving = {lane for lane, turns in ordered.items() if any(m for _, _, m in turns)}
-        known = self._lanes_reported(match_id, round_, state)
+        known = self._lanes_reported(match_id, round_, state, not_bowling)
         for lane, turns in ordered.items():
             # A mark here is dealt once no other lane can have bowled one meanwhile.
             alone = all(other in known and other not in moving
@@ -218,9 +222,6 @@ class LaneOrderCatchUp:
         turns = {bowler: _Turn(bowler, [[{"pins": b["pins"], "foul": b["foul"]} for b in game]
                                         for game in state.balls[bowler]])
                  for bowler in bowlers}
-        # A bowler with no ball at all (absent, or not yet bowling) takes no turn.
-        turns = {bowler: turn for bowler, turn in turns.items()
-                 if any(turn.rolls) or round_.balls.get(bowler)}
         order = {bowler: index for index, bowler in enumerate(bowlers)}
         while True:
             places = {bowler: turn.next_place() for bowler, turn in turns.items()}
@@ -255,25 +256,33 @@ class LaneOrderCatchUp:
                 lanes.setdefault(lane, []).append(bowler)
         return lanes
 
-    def _lanes_reported(self, match_id: str, round_: _Round, state: MatchState) -> set[int]:
+    def _lanes_reported(self, match_id: str, round_: _Round, state: MatchState,
+                        not_bowling: set[str]) -> set[int]:
         """The match's lanes every bowling slot of which sent a sheet this round."""
         assignment = self.router.lanes.assignment(match_id)
-        if assignment is None:
-            return set()
         reported = {(lane, slot) for lane, slot, _game in round_.reported}
-        seated = {key: bowler for key, bowler in assignment.slots.items()
-                  if bowler in state.bowlers}
-        # A bowler whose lane has bowled past its first frame while they bowled nothing is
-        # not bowling (absent, or late): the scorer has no sheet of theirs to send.
+        lanes: dict[int, bool] = {}
+        for key, bowler in (assignment.slots.items() if assignment else ()):
+            if bowler in state.bowlers:
+                lanes[key[0]] = lanes.get(key[0], True) and (
+                    key in reported or bowler in not_bowling)
+        return {lane for lane, every in lanes.items() if every}
+
+    def _not_bowling(self, match_id: str, round_: _Round, state: MatchState) -> set[str]:
+        """Bowlers who take no turn: nothing in the ledger or on a sheet, and either their
+        own sheet says so or their lane bowled past its first frame without them (absent,
+        or late): the scorer has no sheet of theirs to send."""
+        assignment = self.router.lanes.assignment(match_id)
+        seated = {key: bowler for key, bowler in (assignment.slots.items() if assignment
+                                                  else ()) if bowler in state.bowlers}
+        reported = {(lane, slot) for lane, slot, _game in round_.reported}
         past_first = {lane for (lane, _slot), bowler in seated.items()
                       if any(b["frame"] > 1 or number > 1
                              for number, game in enumerate(state.balls[bowler], start=1)
                              for b in game)}
-        lanes: dict[int, bool] = {}
-        for key, bowler in seated.items():
-            bowling = key[0] not in past_first or any(state.balls[bowler])
-            lanes[key[0]] = lanes.get(key[0], True) and (key in reported or not bowling)
-        return {lane for lane, every in lanes.items() if every}
+        return {bowler for key, bowler in seated.items()
+                if not any(state.balls[bowler]) and not round_.balls.get(bowler)
+                and (key in reported or key[0] in past_first)}
 
 
 def _moves_cards(state: MatchState, rolled: Ball, ball: BallRecorded) -> bool:

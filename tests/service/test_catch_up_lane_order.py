@@ -215,3 +215,32 @@ def test_marks_on_both_lanes_while_the_cable_was_out_wait_for_the_desk(tmp_path,
         assert service.state(MATCH).first_strike == {1: "CY"}
     finally:
         service.repository.store.close()
+
+
+def test_sheets_sent_in_slot_order_still_deal_in_the_lanes_turn_order():
+    """The feed was out from the first ball; the scorer sends ANN's sheet (slot 1) before
+    CY's.  CY struck in frame 1, ANN in frame 2: the first strike is CY's, and ANN's strike
+    waits (held, with its reason) until CY's sheet tells who was first."""
+    from alley_poker.service import AlleyService
+    from tests.service.test_router import MemoryRepository
+
+    service = AlleyService(MemoryRepository())
+    service.create_match("m", {(1, 1): "ANN", (1, 2): "CY"}, games=1, actor="commissioner:pat")
+    for bowler in ("ANN", "CY"):
+        service.execute("m", ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
+    service.execute("m", StartMatch(actor="commissioner:pat"))
+    ann = ScoresheetSnapshot(lane=1, bowler=1, game=1, source="scorer", frames=(
+        (SheetBall(7), SheetBall(2)), (SheetBall(10),)))
+    cy = ScoresheetSnapshot(lane=1, bowler=2, game=1, source="scorer", frames=(
+        (SheetBall(10),), (SheetBall(7), SheetBall(2))))
+    service.handle_lane_event(ann)
+    state = service.state("m")
+    assert [b["pins"] for b in state.balls["ANN"][0]] == [7, 2] and state.first_strike == {}
+    (waiting,) = service.held.open_items("m")
+    assert (waiting["bowler"], waiting["ball"]["frame"]) == ("ANN", 2)
+    assert "when it was bowled among the other bowlers of lane 1" in waiting["reason"]
+    service.handle_lane_event(cy)
+    state = service.state("m")
+    assert state.first_strike == {1: "CY"}
+    assert len(state.hands["CY"]) == 3 and len(state.hands["ANN"]) == 2  # 2 + 1 bonus; 2
+    assert service.held.open_items("m") == []
