@@ -55,6 +55,9 @@ class RouterPaths(Protocol):
     stats: Any
     #: Per (match, bowler, game): the live balls waiting for an earlier one, by position.
     _held: dict[tuple[str, str, int], dict[Position, BallRecorded]]
+    #: Per (lane, slot, game), tagged with the match: the live balls the scorer sent since
+    #: its last sheet of that game.
+    _since_sheet: dict[tuple[int, int, int], tuple[str, dict[Position, BallRecorded]]]
 
     def _offer(self, match_id: str, bowler: str, ball: BallRecorded) -> str: ...
 
@@ -72,7 +75,6 @@ class _Round:
 
     #: Recovered balls not dealt yet, per bowler, by their place in the bowler's games.
     balls: dict[str, dict[Place, BallRecorded]] = field(default_factory=dict)
-    reported: set[tuple[int, int, int]] = field(default_factory=set)  # (lane, slot, game)
     recovered_on: dict[int, int] = field(default_factory=dict)  # lane -> balls dealt
     on_hold: set[tuple[str, Place]] = field(default_factory=set)  # held for the desk
     told_desk: bool = False
@@ -118,13 +120,24 @@ class LaneOrderCatchUp:
     def __init__(self, router: RouterPaths):
         self.router = router
         self._rounds: dict[str, _Round] = {}
+        # When each slot last sent a sheet, and when a feed last lost lines (a counter of
+        # sheets and gaps): a sheet from before the last gap tells nothing of the outage.
+        self._clock = 0
+        self._sheet_at: dict[tuple[str, int, int], int] = {}  # (match, lane, slot)
+        self._gap_at = 0
+
+    def feed_gap(self, _gap: object = None) -> None:
+        """A feed reported lost lines: every sheet so far is from before the outage."""
+        self._clock += 1
+        self._gap_at = self._clock
 
     def sheet(self, match_id: str, bowler: str, sheet: ScoresheetSnapshot,
               last: Position | None) -> None:
         """Take one sheet of ``bowler`` (the ledger's last ball of its game is ``last``) and
         deal every recovered ball whose turn is known.  Call with the match's lock held."""
+        self._clock += 1
+        self._sheet_at[(match_id, sheet.lane, sheet.bowler)] = self._clock
         round_ = self._rounds.setdefault(match_id, _Round())
-        round_.reported.add((sheet.lane, sheet.bowler, sheet.game))
         held = self.router._held.get((match_id, bowler, sheet.game), {})
         for_desk = self.router._waiting(match_id)
         waiting = round_.balls.setdefault(bowler, {})
@@ -138,6 +151,9 @@ class LaneOrderCatchUp:
             if live is None and (bowler, *place) in for_desk:
                 break  # the desk has it (an earlier catch-up's): the rest waits behind it
             waiting[place] = live or ball
+        if not any(round_.balls.values()):
+            self._close(match_id, round_)  # nothing missing (the usual sheet after a frame)
+            return
         self.settle(match_id)
 
     def settle(self, match_id: str) -> None:
@@ -157,7 +173,7 @@ class LaneOrderCatchUp:
             state, [bowler for bowler in bowlers if bowler not in not_bowling], round_))
             for lane, bowlers in lanes.items()}
         moving = {lane for lane, turns in ordered.items() if any(m for _, _, m in turns)}
-        known = self._lanes_reported(match_id, round_, state, not_bowling)
+        known = self._lanes_reported(match_id, state, not_bowling)
         for lane, turns in ordered.items():
             # A mark here is dealt once no other lane can have bowled one meanwhile.
             alone = all(other in known and other not in moving
@@ -256,17 +272,25 @@ class LaneOrderCatchUp:
                 lanes.setdefault(lane, []).append(bowler)
         return lanes
 
-    def _lanes_reported(self, match_id: str, round_: _Round, state: MatchState,
+    def _lanes_reported(self, match_id: str, state: MatchState,
                         not_bowling: set[str]) -> set[int]:
         """The match's lanes every bowling slot of which sent a sheet this round."""
         assignment = self.router.lanes.assignment(match_id)
-        reported = {(lane, slot) for lane, slot, _game in round_.reported}
+        reported = self._reported(match_id)
         lanes: dict[int, bool] = {}
         for key, bowler in (assignment.slots.items() if assignment else ()):
             if bowler in state.bowlers:
                 lanes[key[0]] = lanes.get(key[0], True) and (
                     key in reported or bowler in not_bowling)
         return {lane for lane, every in lanes.items() if every}
+
+    def _reported(self, match_id: str) -> set[tuple[int, int]]:
+        """The slots whose last sheet is newer than the feed's last gap and than their own
+        last live ball: what they bowled during the outage is known."""
+        since_live = {(lane, slot) for (lane, slot, _game), (said_for, balls)
+                      in self.router._since_sheet.items() if said_for == match_id and balls}
+        return {(lane, slot) for (match, lane, slot), at in self._sheet_at.items()
+                if match == match_id and at > self._gap_at and (lane, slot) not in since_live}
 
     def _not_bowling(self, match_id: str, round_: _Round, state: MatchState) -> set[str]:
         """Bowlers who take no turn: nothing in the ledger or on a sheet, and either their
@@ -275,7 +299,7 @@ class LaneOrderCatchUp:
         assignment = self.router.lanes.assignment(match_id)
         seated = {key: bowler for key, bowler in (assignment.slots.items() if assignment
                                                   else ()) if bowler in state.bowlers}
-        reported = {(lane, slot) for lane, slot, _game in round_.reported}
+        reported = self._reported(match_id)
         past_first = {lane for (lane, _slot), bowler in seated.items()
                       if any(b["frame"] > 1 or number > 1
                              for number, game in enumerate(state.balls[bowler], start=1)

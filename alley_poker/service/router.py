@@ -63,6 +63,7 @@ from drivers.base import (
     LaneEvent,
     LaneOpened,
     ScoresheetSnapshot,
+    SequenceGap,
     WrongLane,
 )
 
@@ -123,6 +124,7 @@ class LaneEventRouter(HeldBallDesk, TenantRouting):
             WrongLane: self._on_wrong_lane,
             BallRetracted: self._on_retraction,
             LaneOpened: self._on_lane_opened,
+            SequenceGap: self.catch_up.feed_gap,  # sheets before it predate the outage
         }.get(type(event))
         return handler is not None and handler(event) is True
 
