@@ -99,8 +99,10 @@ class _Turn:
     def roll(self, place: Place, ball: BallRecorded) -> Ball | None:
         """Add ``ball``; the bowling ball it makes (for its mark), None if impossible."""
         game = _game(self.rolls[place[0] - 1])
+        if game is None:
+            return None
         try:
-            rolled = game.roll(ball.pins, foul=ball.flags.foul) if game else None
+            rolled = game.roll(ball.pins, foul=ball.flags.foul)
         except BowlingError:
             return None
         self.rolls[place[0] - 1].append({"pins": ball.pins, "foul": ball.flags.foul})
@@ -187,7 +189,7 @@ class LaneOrderCatchUp:
         if not left:
             self._close(match_id, round_)
             return
-        ambiguous = len(moving) > 1 and moving <= known
+        ambiguous = len(moving) > 1  # more sheets add balls, never take a mark away
         for bowler, ball in sorted(left, key=lambda pair: _place(pair[1])):
             if (bowler, _place(ball)) not in round_.on_hold:
                 round_.on_hold.add((bowler, _place(ball)))
