@@ -295,9 +295,9 @@ class LaneOrderCatchUp:
                 if match == match_id and at > self._gap_at and (lane, slot) not in since_live}
 
     def _not_bowling(self, match_id: str, round_: _Round, state: MatchState) -> set[str]:
-        """Bowlers who take no turn: nothing in the ledger or on a sheet, and either their
-        own sheet says so or their lane bowled past its first frame without them (absent,
-        or late): the scorer has no sheet of theirs to send."""
+        """Bowlers who take no turn: those the desk marked not here, and those with nothing in
+        the ledger or on a sheet whose own sheet says so or whose lane bowled past its first
+        frame without them (absent, or late): the scorer has no sheet of theirs to send."""
         assignment = self.router.lanes.assignment(match_id)
         seated = {key: bowler for key, bowler in (assignment.slots.items() if assignment
                                                   else ()) if bowler in state.bowlers}
@@ -307,8 +307,9 @@ class LaneOrderCatchUp:
                              for number, game in enumerate(state.balls[bowler], start=1)
                              for b in game)}
         return {bowler for key, bowler in seated.items()
-                if not any(state.balls[bowler]) and not round_.balls.get(bowler)
-                and (key in reported or key[0] in past_first)}
+                if not state.in_play(bowler)  # marked not here by the desk
+                or (not any(state.balls[bowler]) and not round_.balls.get(bowler)
+                    and (key in reported or key[0] in past_first))}
 
 
 def _moves_cards(state: MatchState, rolled: Ball, ball: BallRecorded) -> bool:

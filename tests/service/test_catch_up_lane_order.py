@@ -244,3 +244,34 @@ def test_sheets_sent_in_slot_order_still_deal_in_the_lanes_turn_order():
     assert state.first_strike == {1: "CY"}
     assert len(state.hands["CY"]) == 3 and len(state.hands["ANN"]) == 2  # 2 + 1 bonus; 2
     assert service.held.open_items("m") == []
+
+
+def test_a_bowler_who_left_takes_no_turn_in_a_catch_up():
+    """CY bowled frame 1 and left (the desk marked him not here); the feed then went out
+    for ANN's frames 2 and 3.  Her sheet alone is dealt: nobody is waited for."""
+    from alley_poker.ledger.commands import CommissionerBowlerGone
+    from alley_poker.service import AlleyService
+    from tests.service.test_router import MemoryRepository
+
+    service = AlleyService(MemoryRepository())
+    service.create_match("m", {(1, 1): "ANN", (1, 2): "CY", (1, 3): "ED"}, games=1,
+                         actor="commissioner:pat")
+    for bowler in ("ANN", "CY", "ED"):
+        service.execute("m", ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
+    service.execute("m", StartMatch(actor="commissioner:pat"))
+    for slot, pins in ((1, (7, 2)), (2, (6, 3)), (3, (5, 4))):
+        for number, pin in enumerate(pins, start=1):
+            service.handle_lane_event(BallRecorded(lane=1, bowler=slot, game=1, frame=1,
+                                                   ball=number, pins=pin, source="scorer"))
+    service.execute("m", CommissionerBowlerGone("CY", reason="went home",
+                                                actor="commissioner:pat"))
+    service.handle_lane_event(ScoresheetSnapshot(lane=1, bowler=1, game=1, source="scorer",
+                                                 frames=((SheetBall(7), SheetBall(2)),
+                                                         (SheetBall(10),))))
+    service.handle_lane_event(ScoresheetSnapshot(lane=1, bowler=3, game=1, source="scorer",
+                                                 frames=((SheetBall(5), SheetBall(4)),
+                                                         (SheetBall(10),))))
+    state = service.state("m")
+    assert state.first_strike == {1: "ANN"}  # her frame 2 came before ED's
+    assert [len(state.balls[b][0]) for b in ("ANN", "ED")] == [3, 3]
+    assert service.held.open_items("m") == []
