@@ -3,9 +3,11 @@
 A scorer numbers its lines 1, 2, 3, ... within a *session* (one power-on of the scorer, named
 by a session id it announces).  After a reconnect it may re-send its last few lines: those
 are recognised and ignored.  A jump forward means lines were lost: the jump is reported and
-the lines are accepted.  A number lower than the last accepted one that was never seen is
-refused as out of order (accepting it would deal a ball after later balls); the scorer's next
-scoresheet snapshot recovers it.
+the lines are accepted.  A number of such a gap stays fillable: the line refused for its
+checksum (garbled on the wire), or lost, is taken when the scorer re-sends it, whatever came
+since (the service places a ball by its place in the bowler's game, not by when it came).  A
+number lower than the last accepted one that was never missing — before the first line this
+reader saw, or long gone from its window — is refused as out of order.
 
 >>> tracker = SequenceTracker()
 >>> tracker.check(1), tracker.check(2), tracker.check(5)
@@ -14,11 +16,17 @@ scoresheet snapshot recovers it.
 Traceback (most recent call last):
 ...
 drivers.base.DuplicateLine: sequence 5 already seen (a re-send): b''
->>> tracker.check(4)
+>>> tracker.check(4), tracker.check(4)  # a missing number filled, then a re-send of it
 Traceback (most recent call last):
 ...
-drivers.base.FeedLineRejected: out of order: sequence 4 after 5: b''
->>> tracker.new_session("boot-2"), tracker.check(1)
+drivers.base.DuplicateLine: sequence 4 already seen (a re-send): b''
+>>> tracker.new_session("boot-2"), tracker.check(7)  # a reader joining a session midway
+(True, None)
+>>> tracker.check(6)
+Traceback (most recent call last):
+...
+drivers.base.FeedLineRejected: out of order: sequence 6 after 7: b''
+>>> tracker.new_session("boot-3"), tracker.check(1)
 (True, None)
 
 A number arriving again with *different* content is not a re-send: it is a conflict (refused,
@@ -62,6 +70,9 @@ class SequenceTracker:
         # from a conflict; and ``last`` before each number, to give a number back.
         self._content: dict[int, str | None] = {}
         self._last_before: dict[int, int | None] = {}
+        # Numbers below ``last`` that never came (gaps, released lines): a late line or a
+        # re-send may still fill them.
+        self._missing: set[int] = set()
 
     def new_session(self, session: str) -> bool:
         """The scorer announced ``session``; returns True if it differs from the current one.
@@ -76,6 +87,7 @@ class SequenceTracker:
         self._recent_set.clear()
         self._content.clear()
         self._last_before.clear()
+        self._missing.clear()
         return True
 
     def check(self, seq: int, raw: bytes = b"", *,
@@ -93,7 +105,7 @@ class SequenceTracker:
     def peek(self, seq: int, raw: bytes = b"", *,
              content: str | None = None) -> tuple[int, int] | None:
         """What :meth:`check` would say about ``seq``, without accepting it."""
-        if self.last is not None and seq <= self.last:
+        if self.last is not None and seq <= self.last and seq not in self._missing:
             if seq in self._recent_set:
                 before = self._content.get(seq)
                 if content is not None and before is not None and before != content:
@@ -109,8 +121,15 @@ class SequenceTracker:
         """Record ``seq`` as received (after :meth:`peek` allowed it)."""
         if seq in self._recent_set:  # a re-send: already remembered
             return
-        self._last_before[seq] = self.last
-        self.last = seq
+        if self.last is not None and seq < self.last:
+            self._missing.discard(seq)  # a hole filled: ``last`` stays where it is
+        else:
+            if self.last is not None:
+                self._missing.update(range(max(self.last + 1, seq - self.WINDOW), seq))
+            self._last_before[seq] = self.last
+            self.last = seq
+            if len(self._missing) > 2 * self.WINDOW:
+                self._missing = {n for n in self._missing if n > seq - self.WINDOW}
         if len(self._recent) == self._recent.maxlen:
             oldest = self._recent.popleft()
             self._recent_set.discard(oldest)
@@ -133,3 +152,7 @@ class SequenceTracker:
         before = self._last_before.pop(seq, None)
         if self.last == seq:
             self.last = before
+            # The numbers between are ahead again: the next line reports them as a gap.
+            self._missing = {n for n in self._missing if before is None or n <= before}
+        else:
+            self._missing.add(seq)

@@ -3,6 +3,9 @@
 ``SerialFeed`` opens the URL with ``serial.serial_for_url`` — so ``/dev/ttyUSB0``,
 ``socket://host:port`` (a serial device server), ``rfc2217://`` and ``loop://`` all work —
 cuts the byte stream into lines, hands each to its dialect and passes the lane events on.
+One thread takes the bytes off the port as they come; another hands the lines on, so lines
+already read while the service is busy are kept in the process, and a pulled cable (whose
+port buffer goes with it) takes none of them: they are handled after the drop, in order.
 When the port vanishes (USB unplugged, cable pulled, device server rebooted) it closes it,
 waits on a bounded exponential schedule and opens it again; the dialect keeps its state, so
 lines a scorer re-sends after the reconnect are recognised and dropped.  Bad lines are
@@ -30,7 +33,7 @@ import random
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 
 import serial
@@ -44,12 +47,11 @@ from drivers.base import (
     TakesLinesBack,
 )
 from drivers.dialects import make_dialect
+from drivers.line_framer import MAX_LINE_BYTES, CutOff, LineFramer, LineOverflow
 from drivers.sequence import SequenceConflict
 
 log = logging.getLogger(__name__)
 
-#: Longest line the framer keeps; anything longer is garbage (no dialect line comes close).
-MAX_LINE_BYTES = 1024
 #: How many rejected lines and gaps the health report keeps for the feed screen.
 KEEP_RECENT = 20
 #: A connected feed silent this many heartbeats is reported down (red), not just silent.
@@ -86,57 +88,6 @@ class BackoffSchedule:
     def reset(self) -> None:
         """Start again from ``initial`` (after a successful connection)."""
         self._attempt = 0
-
-
-class LineFramer:
-    """Cuts a byte stream into lines at LF (a CR before it is dropped); refuses runaway lines.
-
-    >>> framer = LineFramer(max_line=8)
-    >>> list(framer.feed(b"ab\\r\\ncd")), list(framer.feed(b"e\\n"))
-    ([b'ab'], [b'cde'])
-    >>> list(framer.feed(b"0123456789\\nok\\n"))  # the long one comes back as an overflow
-    [LineOverflow(b'01234567'), b'ok']
-    """
-
-    def __init__(self, max_line: int = MAX_LINE_BYTES):
-        self.max_line = max_line
-        self._buffer = bytearray()
-        self._discarding = False
-
-    def feed(self, data: bytes) -> Iterator[bytes | LineOverflow]:
-        """Lines completed by ``data``, in order; an over-long line as one :class:`LineOverflow`."""
-        chunks = data.split(b"\n")
-        for index, chunk in enumerate(chunks):
-            last = index == len(chunks) - 1
-            if not self._discarding:
-                self._buffer += chunk
-                if len(self._buffer) > self.max_line:
-                    yield LineOverflow(bytes(self._buffer[: self.max_line]))
-                    self._buffer.clear()
-                    self._discarding = True
-            if last:
-                break
-            if self._discarding:
-                self._discarding = False
-                continue
-            line = bytes(self._buffer).removesuffix(b"\r")
-            self._buffer.clear()
-            if line:
-                yield line
-
-    def take_partial(self) -> bytes:
-        """Whatever unfinished line is buffered (emptying the buffer): cut off by a disconnect."""
-        partial = bytes(self._buffer)
-        self._buffer.clear()
-        self._discarding = False
-        return partial
-
-
-class LineOverflow(bytes):
-    """The start of a line that ran past the framer's limit (it is rejected, not parsed)."""
-
-    def __repr__(self) -> str:
-        return f"LineOverflow({bytes(self)!r})"
 
 
 @dataclass(frozen=True)
@@ -181,6 +132,8 @@ class FeedHealth:
     last_conflict: RejectedLine | None = None
     #: Why the feed is ``refusing``: how many lines in a row and the last one's reason.
     refusing: str | None = None
+    #: Complete lines taken off the port since the feed started (handled or still waiting).
+    lines_read: int = 0
 
 
 def _what_to_check(url: str) -> str:
@@ -268,6 +221,12 @@ class SerialFeed:
         self._rejected: deque[RejectedLine] = deque(maxlen=KEEP_RECENT)
         self._last_error: str | None = None
         self._refused_in_a_row = 0  # lines refused since one about a lane was taken
+        # Lines taken off the port and not yet handed on, with the reader's thread and the
+        # one that hands them on (which ends once the reader has and every line is handled).
+        self._taken: deque[bytes] = deque()
+        self._lines_read = 0
+        self._reading_done = False
+        self._handler: threading.Thread | None = None
 
     # Control ------------------------------------------------------------------------------
 
@@ -277,13 +236,20 @@ class SerialFeed:
             raise RuntimeError(f"feed {self.source!r} is already started")
         self._thread = threading.Thread(target=self._run, name=f"feed-{self.source}",
                                         daemon=True)
+        self._handler = threading.Thread(target=self._hand_on, name=f"feed-{self.source}-lines",
+                                         daemon=True)
+        self._handler.start()
         self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Stop reading, close the port and wait for the thread (at most ``timeout``)."""
+        """Stop reading, close the port, hand on the lines already read and wait for both
+        threads (at most ``timeout`` in all)."""
         self._stop.set()
+        deadline = time.monotonic() + timeout
         if self._thread is not None:
             self._thread.join(timeout)
+        if self._handler is not None:
+            self._handler.join(max(0.0, deadline - time.monotonic()))
         self._notify()
 
     def __enter__(self) -> SerialFeed:
@@ -306,6 +272,7 @@ class SerialFeed:
                 last_rejected=self._rejected[-1] if self._rejected else None,
                 recent_rejected=tuple(self._rejected), last_error=self._last_error,
                 conflicts=self._conflicts, last_conflict=self._last_conflict,
+                lines_read=self._lines_read,
                 heartbeat_s=self.heartbeat_s, seconds_silent=self._seconds_silent(),
                 refusing=self._refusing(),
             )
@@ -360,15 +327,38 @@ class SerialFeed:
             self._changed.notify_all()
 
     def _run(self) -> None:
-        while not self._stop.is_set():
-            port = self._open()
-            if port is not None:
-                try:
-                    self._read_until_lost(port)
-                finally:
-                    self._close(port)
-            if not self._stop.is_set():
-                self._stop.wait(self.backoff.next_delay())
+        try:
+            while not self._stop.is_set():
+                port = self._open()
+                if port is not None:
+                    try:
+                        self._read_until_lost(port)
+                    finally:
+                        self._close(port)
+                if not self._stop.is_set():
+                    self._stop.wait(self.backoff.next_delay())
+        finally:
+            with self._changed:
+                self._reading_done = True
+                self._changed.notify_all()
+
+    def _take(self, lines: list[bytes]) -> None:
+        """Keep lines taken off the port for the handing-on thread, in order."""
+        with self._changed:
+            self._taken.extend(lines)
+            self._lines_read += sum(type(line) is bytes for line in lines)
+            self._changed.notify_all()
+
+    def _hand_on(self) -> None:
+        """Hand every line read on, in order, until the reader stopped and none is left."""
+        while True:
+            with self._changed:
+                while not self._taken and not self._reading_done:
+                    self._changed.wait(0.5)
+                if not self._taken:
+                    return
+                line = self._taken.popleft()
+            self._handle(line)
 
     def _open(self) -> serial.SerialBase | None:
         try:
@@ -404,17 +394,21 @@ class SerialFeed:
         try:
             while not self._stop.is_set():
                 data = port.read(port.in_waiting or 1)
-                for line in framer.feed(data):
-                    self._handle(line)
+                lines = list(framer.feed(data))
+                if lines:
+                    self._take(lines)
         except (serial.SerialException, OSError) as exc:
             with self._changed:
                 self._last_error = f"connection lost: {exc}"
             log.warning("feed %s: connection to %s lost: %s", self.source, self.url, exc)
         partial = framer.take_partial()
         if partial:
-            self._reject(partial, "line cut off by the disconnect")
+            self._take([CutOff(partial)])
 
     def _handle(self, line: bytes) -> None:
+        if isinstance(line, CutOff):
+            self._reject(bytes(line), "line cut off by the disconnect")
+            return
         if isinstance(line, LineOverflow):
             self._reject(bytes(line), f"line longer than {MAX_LINE_BYTES} bytes (garbage?)")
             return

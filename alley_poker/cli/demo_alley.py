@@ -69,7 +69,7 @@ class Narrator:
         self.echo = echo
 
     def __call__(self, topic: str, message: dict[str, Any]) -> None:
-        if message.get("kind") == "balls_recovered":
+        if message.get("kind") in ("balls_recovered", "catch_up_for_review"):
             self.echo(f"  ** {message['message']}")
             return
         if message.get("kind") != "events":

@@ -10,7 +10,8 @@ has already recorded, so:
 - a ball further ahead waits until the balls before it arrive (a snapshot fills the gap);
 - so does a ball of a game the bowler may not start yet (the previous game is still missing
   balls, typically after an outage that swallowed the end of that game);
-- a snapshot replays, in order, every ball the ledger never saw, and the commissioner is told.
+- a snapshot's balls the ledger never saw are dealt in the lanes' turn order, with the other
+  bowlers' sheets (:mod:`alley_poker.service.catch_up`), and the commissioner is told.
 
 The only ball dropped silently is an exact re-send of one the ledger holds (counted).  Every
 other ball that cannot be placed now — one waiting for an earlier ball, one where the ledger
@@ -39,6 +40,7 @@ from typing import Any
 from alley_poker.bowling import Game
 from alley_poker.ledger import CommandRefused, MatchState
 from alley_poker.ledger.commands import CorrectBall, HollandDaze, RecordBall
+from alley_poker.service.catch_up import LaneOrderCatchUp
 from alley_poker.service.feed_balls import (
     HELD,
     LINE_TAG,
@@ -61,6 +63,7 @@ from drivers.base import (
     LaneEvent,
     LaneOpened,
     ScoresheetSnapshot,
+    SequenceGap,
     WrongLane,
 )
 
@@ -105,6 +108,7 @@ class LaneEventRouter(HeldBallDesk, TenantRouting):
         self._match_locks: dict[str, threading.Lock] = {}
         self._line_tags: dict[str, set[str]] = {}  # per match: feed lines applied once only
         self._locks_lock = threading.Lock()
+        self.catch_up = LaneOrderCatchUp(self)
 
     # --- entry point ---------------------------------------------------------------------
     def handle(self, event: LaneEvent) -> bool:
@@ -120,6 +124,7 @@ class LaneEventRouter(HeldBallDesk, TenantRouting):
             WrongLane: self._on_wrong_lane,
             BallRetracted: self._on_retraction,
             LaneOpened: self._on_lane_opened,
+            SequenceGap: self.catch_up.feed_gap,  # sheets before it predate the outage
         }.get(type(event))
         return handler is not None and handler(event) is True
 
@@ -157,25 +162,9 @@ class LaneEventRouter(HeldBallDesk, TenantRouting):
         self._sheets[(sheet.lane, sheet.bowler, sheet.game)] = (match_id, sheet)
         self._since_sheet.pop((sheet.lane, sheet.bowler, sheet.game), None)
         with self._lock_for(match_id):
-            last = self._last_position(match_id, bowler, sheet.game)
-            missing = sheet.balls_after(last)
-            before = self.stats.recovered
-            held = self._held.get((match_id, bowler, sheet.game), {})
-            for ball in missing:
-                # A ball seen live but held behind the gap carries more than the sheet does
-                # (standing pins, the split flag): deal from it.
-                live = held.pop((ball.frame, ball.ball), None)
-                if self._offer(match_id, bowler, live or ball) == REFUSED:
-                    break
-            self._drain_held(match_id, bowler, sheet.game)
-            recovered = self.stats.recovered - before
-        if recovered:
-            self.ledger.announce("alley", {
-                "kind": "balls_recovered", "lane": sheet.lane, "match_id": match_id,
-                "bowler": bowler, "count": recovered,
-                "message": f"lane {sheet.lane}: recovered {recovered} "
-                           f"ball{'s' if recovered != 1 else ''} from the scoresheet",
-            })
+            # Its missing balls are dealt in the lanes' turn order, with the other sheets.
+            self.catch_up.sheet(match_id, bowler, sheet,
+                                self._last_position(match_id, bowler, sheet.game))
 
     def _offer(self, match_id: str, bowler: str, ball: BallRecorded) -> str:
         """Record ``ball`` if it is the next one, hold it if it is early, else refuse it.

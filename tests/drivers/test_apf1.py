@@ -131,8 +131,16 @@ def test_repeated_sequence_numbers_are_duplicates_and_gaps_are_reported():
     gap, heartbeat = dialect.parse(frame_line("APF1,9,HB"))
     assert gap == SequenceGap(first_missing=4, last_missing=8, source="feed", seq=9)
     assert isinstance(heartbeat, Heartbeat)
-    with pytest.raises(FeedLineRejected, match="out of order: sequence 5 after 9"):
+    # A number of the gap is still free: its line (lost, or refused for its checksum) is
+    # taken when it comes, once; a number before the session's first line is out of order.
+    (late,) = dialect.parse(frame_line("APF1,5,HB"))
+    assert isinstance(late, Heartbeat) and late.seq == 5
+    with pytest.raises(DuplicateLine):
         dialect.parse(frame_line("APF1,5,HB"))
+    joined = Apf1Dialect()
+    joined.parse(frame_line("APF1,40,HB"))  # a reader that joined the session at line 40
+    with pytest.raises(FeedLineRejected, match="out of order: sequence 39 after 40"):
+        joined.parse(frame_line("APF1,39,HB"))
 
 
 def test_a_new_session_restarts_numbering_and_resent_balls_are_recognised():
@@ -191,3 +199,16 @@ def test_every_example_line_in_the_protocol_document_is_read_without_complaint()
     assert events[2].flags.split and events[4].flags.gutter and events[5].flags.foul
     checksum_example = doc.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(checksum_example, "feed-protocol.md", "exec"), {})
+
+
+def test_the_docs_name_apf1_records_as_the_reader_reads_them():
+    """docs/service.md once called the snapshot record ``SHEET``; the reader knows ``SNAP``."""
+    import re
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    known = set(Apf1Dialect()._parsers)
+    named = {(path.name, found) for path in docs.glob("*.md")
+             for found in re.findall(r"`apf1` `([A-Z]+)` record", path.read_text())}
+    assert named, "no doc names an apf1 record any more: this check reads nothing"
+    assert {(doc, record) for doc, record in named if record not in known} == set()

@@ -104,6 +104,10 @@ def test_a_snapshot_after_an_outage_replays_only_the_missing_balls(alley):
     sheet = ScoresheetSnapshot(lane=1, bowler=1, game=1, source="scorer", frames=(
         (SheetBall(10),), (SheetBall(6), SheetBall(4)), (SheetBall(0, Flags(gutter=True)),)))
     alley.handle_lane_event(sheet)
+    # After a reconnect the scorer sends every bowler's sheet: Bob and Cy have not bowled.
+    for lane, slot in ((1, 2), (2, 1)):
+        alley.handle_lane_event(ScoresheetSnapshot(lane=lane, bowler=slot, game=1,
+                                                   source="scorer", frames=()))
     alley.handle_lane_event(sheet)  # the same sheet again changes nothing
     state = alley.state("m1")
     assert [b["pins"] for b in state.balls["Ann"][0]] == [10, 6, 4, 0]
