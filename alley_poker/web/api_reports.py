@@ -16,10 +16,16 @@ from alley_poker.config import centre_zone
 from alley_poker.csv_cells import csv_text, for_download
 from alley_poker.service.audit import AuditFilter, audit_entries
 from alley_poker.service.fair_export import match_fairness
+from alley_poker.service.held_audit import held_resolutions
 from alley_poker.service.settlement import night_settlement
 from alley_poker.web.api_request import API_PREFIX, alley
 from alley_poker.web.auth import commissioner_required
-from alley_poker.web.queries import AuditQuery, SettlementQuery, validated_query
+from alley_poker.web.queries import (
+    AuditQuery,
+    HeldAuditQuery,
+    SettlementQuery,
+    validated_query,
+)
 
 #: This module's routes of the JSON API (registered by the app factory).
 api = Blueprint("api_reports", __name__, url_prefix=API_PREFIX)
@@ -100,3 +106,14 @@ def audit():
 def audit_csv():
     return csv_download("audit.csv", AUDIT_COLUMNS,
                         _audit(validated_query(AuditQuery), complete=True))
+
+
+@api.get("/audit/held")
+@commissioner_required
+def audit_held():
+    """The held balls' audit lines (held_audit): who did what with them, when and why."""
+    query = validated_query(HeldAuditQuery)
+    zone = centre_zone(current_app.config.get("TIME_ZONE"))
+    return jsonify({"lines": held_resolutions(alley().held, match_id=query.match_id,
+                                              zone=zone),
+                    "time_zone": str(zone)})

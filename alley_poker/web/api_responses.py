@@ -295,6 +295,25 @@ class AuditPage(BaseModel):
     time_zone: str
 
 
+class HeldAuditLine(BaseModel):
+    """One command that resolved held balls (a bulk discard is one line)."""
+    time: str
+    local_time: str
+    actor: str
+    outcome: str
+    count: int
+    lanes: list[int]
+    match_ids: list[str]
+    reason: str
+    item_ids: list[int]
+    description: str
+
+
+class HeldAuditPage(BaseModel):
+    lines: list[HeldAuditLine]
+    time_zone: str
+
+
 class TokenView(BaseModel):
     id: int
     name: str

@@ -181,6 +181,11 @@ def openapi_document() -> dict[str, Any]:
             response={"type": "string"}, errors=("422",), security=COMMISSIONER,
             parameters=audit_filters, media="text/csv")
 
+    doc.add(f"{base}/audit/held", "get", "What was done with held balls, the latest first: "
+            "one line per command (a bulk discard is one line), read from the held-ball log",
+            response=r.HeldAuditPage, errors=("422",), security=COMMISSIONER,
+            parameters=query_parameters(q.HeldAuditQuery))
+
     doc.add(f"{base}/tokens", "get", "The centre's API tokens (never their secrets)",
             response=r.TokenList, security=TABLET)
     doc.add(f"{base}/tokens", "post", "Make an API token (its secret is shown only now)",

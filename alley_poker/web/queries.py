@@ -92,6 +92,10 @@ class HeldQuery(ApiQuery):
         "who resolved each, how, when and why, the latest first (at most 1,000)"))
 
 
+class HeldAuditQuery(ApiQuery):
+    match_id: str | None = Field(default=None, description="only balls held for this match")
+
+
 class SettlementQuery(ApiQuery):
     date: Day | None = Field(default=None, description=(
         "only matches created on this UTC day (YYYY-MM-DD)"))

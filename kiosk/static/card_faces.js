@@ -87,7 +87,13 @@
   function heldWords(count) {
     return count === 1 ? "1 ball held for the desk" : count + " balls held for the desk";
   }
+  // A bowler the desk marked not here (the public view's ``gone``; "removed" for one who
+  // had not bowled and left the match refunded): they bowl no more, so never "up".
+  function goneWords(gone) {
+    if (gone === "removed") return "Not here — ante refunded";
+    return gone === "folds" ? "Left — hand folded" : "Left — keeps the hand to the showdown";
+  }
   window.AlleyCards = { el: el, money: money, cardFace: cardFace, cardText: cardText,
                         cardName: cardName, countdown: countdown, totalWords: totalWords,
-                        heldWords: heldWords };
+                        heldWords: heldWords, goneWords: goneWords };
 })();

@@ -16,7 +16,7 @@
       const head = el("header", "bowler-head");
       head.append(el("h2", "name", name));
       // Who is up: a word and an arrow beside the name, and a bright frame (not colour alone).
-      if (at.up && state.status === "playing") {
+      if (at.up && state.status === "playing" && !b.gone) {
         panel.classList.add("is-up");
         head.append(el("span", "up", "▶ UP"));
       }
@@ -29,7 +29,9 @@
       }
       panel.append(head);
       const score = el("div", "score");
-      score.append(el("span", "frame", b.frame ? "Frame " + b.frame : (b.game ? "Game done" : "")),
+      // A bowler who left bowls no more: no frame they would seem to be still to bowl.
+      const where = b.gone ? "" : (b.frame ? "Frame " + b.frame : (b.game ? "Game done" : ""));
+      score.append(el("span", "frame", where),
                    el("span", "total", window.AlleyCards.totalWords(at)));
       // A league match with handicaps: the handicap and the handicapped total beside the
       // natural score ("187 · hdcp 31 → 218"); the natural score stays first and unchanged.
@@ -39,19 +41,23 @@
                         (least > at.score ? "+" : "")));
       }
       panel.append(score);
+      if (b.gone) {
+        panel.classList.add("is-gone");
+        panel.append(el("div", "gone-note", window.AlleyCards.goneWords(b.gone)));
+      }
       // Balls the scorer sent that wait on the desk: said, so a zero is not taken for a score.
       if (at.held) panel.append(el("div", "held-note", window.AlleyCards.heldWords(at.held)));
       panel.append(el("div", "scoresheet", b.scoresheet || "—"));
       const hand = el("div", "hand");
       hand.setAttribute("aria-label", name + "'s hand");
       b.hand.forEach(function (card) { hand.append(cardFace(card)); });
-      if (!b.hand.length) hand.append(el("span", "empty", "no cards yet"));
+      if (!b.hand.length) hand.append(el("span", "empty", b.gone ? "no cards" : "no cards yet"));
       panel.append(hand);
       if (b.hole < 0) panel.append(el("div", "hole", "IN THE HOLE " + "−" + Math.abs(b.hole)));
       panel.append(el("div", "describe", b.describe));
       const odds = window.AlleyOdds.node(state, name);
       if (odds) panel.append(odds);
-      if (b.next_strike_cards !== undefined && state.status === "playing") {
+      if (b.next_strike_cards !== undefined && state.status === "playing" && !b.gone) {
         panel.append(el("div", "streak", "next strike: " + b.next_strike_cards + " card" +
                         (b.next_strike_cards === 1 ? "" : "s")));
       }

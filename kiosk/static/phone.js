@@ -167,12 +167,14 @@
     const seat = seats[bowler] || {};
     const parts = [];
     if (seat.lane) parts.push("Lane " + seat.lane);
-    if (mine.frame) parts.push("Frame " + mine.frame);
+    if (mine.frame && !mine.gone) parts.push("Frame " + mine.frame);
     if (typeof seat.score === "number") parts.push(C.totalWords(seat));
-    if (seat.up && state.status === "playing") parts.push("▶ YOU'RE UP");
+    if (mine.gone) parts.push(C.goneWords(mine.gone));  // bowls no more: never up
+    else if (seat.up && state.status === "playing") parts.push("▶ YOU'RE UP");
     if (seat.held) parts.push(C.heldWords(seat.held));
     myScore.textContent = parts.join(" · ");
     myScore.dataset.held = String(seat.held || 0);
+    myScore.dataset.gone = mine.gone || "";
     const choosing = renderDecision(mine) && hand.querySelector("button");
     if (!choosing) {
       hand.replaceChildren.apply(hand, mine.hand.length ? mine.hand.map(C.cardFace)
@@ -232,7 +234,8 @@
       head.append(C.el("strong", "", name + (name === bowler ? " (you)" : "")));
       if (seat.lane) head.append(" · Lane " + seat.lane);
       if (typeof seat.score === "number") head.append(" · " + C.totalWords(seat));
-      if (seat.up && state.status === "playing") head.append(C.el("span", "up", " ▶ UP"));
+      if (b.gone) head.append(C.el("span", "gone-note", " · " + C.goneWords(b.gone)));
+      else if (seat.up && state.status === "playing") head.append(C.el("span", "up", " ▶ UP"));
       if (seat.held) head.append(C.el("span", "held-note", " · " + C.heldWords(seat.held)));
       const theirs = name === bowler ? null : oddsOf(name);
       if (theirs) {
@@ -251,9 +254,30 @@
     }));
   }
 
+  // The desk took this bowler out of the match before they bowled (a no-show): everything
+  // they paid came back, and the match goes on without them.
+  function renderRemoved() {
+    myScore.textContent = C.goneWords("removed");
+    myScore.dataset.gone = "removed";
+    myScore.dataset.held = "0";
+    decisionBox.hidden = true;
+    shownDecision = "";
+    hand.replaceChildren(C.el("span", "empty", "no cards"));
+    describe.textContent = "You are not in this match any more.";
+    hole.hidden = true;
+    myOdds.hidden = true;
+  }
+
   function render() {
-    if (!state || !state.bowlers[bowler]) return;
+    if (!state) return;
     document.dispatchEvent(new CustomEvent("alley:match-status", { detail: state.status }));  // story.js
+    if (!state.bowlers[bowler]) {
+      if (state.status === "new" || state.status === "open") return;
+      renderRemoved();
+      renderBoard();
+      renderCheckLink();
+      return;
+    }
     renderMine(state.bowlers[bowler]);
     renderMyOdds();
     renderBoard();

@@ -127,6 +127,24 @@
       } catch (problem) { failed(tbody, 4, problem); }
     }
 
+    // What was done with held balls (their own log, not a match's): one line per command.
+    const heldTable = document.getElementById("audit-held");
+    async function loadHeld() {
+      if (!heldTable) return;
+      const body = heldTable.querySelector("tbody");
+      const match = filter.elements.match_id.value.trim();
+      try {
+        const reply = await T.call("GET", "/api/v1/audit/held" +
+                                   (match ? "?match_id=" + encodeURIComponent(match) : ""));
+        rows(body, reply.lines, function (line) {
+          return [when(line.local_time), who(line.actor), line.description];
+        }, 3);
+        Array.from(body.rows).forEach(function (row, i) {
+          if (reply.lines[i]) row.dataset.count = String(reply.lines[i].count);
+        });
+      } catch (problem) { failed(body, 3, problem); }
+    }
+
     async function loadMatches() {
       try {
         const reply = await T.call("GET", "/api/v1/matches");
@@ -137,10 +155,11 @@
       } catch (problem) { /* the match box stays at "every match" */ }
     }
 
-    filter.addEventListener("submit", function (event) { event.preventDefault(); load(false); });
-    filter.elements.match_id.addEventListener("change", function () { load(false); });
+    filter.addEventListener("submit", function (event) { event.preventDefault(); load(false); loadHeld(); });
+    filter.elements.match_id.addEventListener("change", function () { load(false); loadHeld(); });
     older.addEventListener("click", function () { load(true); });
     loadMatches();
     load(false);
+    loadHeld();
   }
 })();
