@@ -20,7 +20,8 @@ PHONE_FITS = """() => {
     problems.push(`page scrolls sideways: ${document.documentElement.scrollWidth}px`);
   document.querySelectorAll("#my-score, #board li").forEach(part => {
     const r = part.getBoundingClientRect();
-    if (r.left < -0.5 || r.right > innerWidth + 0.5) problems.push(`${part.id || part.className} sticks out`);
+    if (r.left < -0.5 || r.right > innerWidth + 0.5)
+      problems.push(`${part.id || part.className} sticks out`);
     if (part.scrollWidth > part.clientWidth + 1) problems.push(`"${part.textContent}" is cut off`);
   });
   return problems;
@@ -34,9 +35,9 @@ def frame_each(service, bowlers, frames: int) -> None:
                 service.execute("m1", c.RecordBall(bowler, 1, pins, actor=FEED))
 
 
-def kiosk_layout_problems(kiosk) -> list[str]:
+def kiosk_layout_problems(page) -> list[str]:
     # A bowler who left has no "next strike" line: it is not among the parts always shown.
-    return kiosk.evaluate(LAYOUT_PROBLEMS, [["h2.name", ".describe"],
+    return page.evaluate(LAYOUT_PROBLEMS, [["h2.name", ".describe"],
                                             [*SHOWN_WHOLE, ".gone-note"]])
 
 
