@@ -36,12 +36,13 @@
   });
   const screenPanels = window.AlleyKioskPanels.create(panels, decisions);
 
-  // The game and frame the lanes are in: the furthest-behind bowler still bowling.
+  // The game and frame the lanes are in: the furthest-behind bowler still bowling (one the
+  // desk marked gone bowls no more: their last frame is not where the lanes are).
   function whereAt(state) {
     let at = null;
     state.seat_order.forEach(function (name) {
       const b = state.bowlers[name];
-      if (!b || !b.game || !b.frame) return;
+      if (!b || !b.game || !b.frame || b.gone) return;
       if (!at || b.game < at.game || (b.game === at.game && b.frame < at.frame)) at = b;
     });
     if (!at) {

@@ -1,12 +1,13 @@
 """A bowler the desk marked not here, on the bowlers' own screens in real headless Chromium:
 the lane kiosk (1280 px) and the bowler's phone (390 px) say it in words — "Left — keeps the
-hand to the showdown" for one who bowled and left, "Not here — ante refunded" on the phone of
-a no-show — never "UP" and never a frame they would seem still to bowl, and nothing is cut
-off."""
+hand to the showdown" or "Left — hand folded" for one who bowled and left, "Not here — ante
+refunded" on the phone of a no-show — never "UP" and never a frame they would seem still to
+bowl, and nothing is cut off."""
 
 from __future__ import annotations
 
 from alley_poker.ledger import commands as c
+from tests.web.test_kiosk_browser import open_kiosk
 from tests.web.test_kiosk_layout import LAYOUT_PROBLEMS, SHOWN_WHOLE
 from tests.web.test_phone_browser import kiosk, phone  # noqa: F401
 
@@ -73,9 +74,10 @@ def test_a_bowler_who_left_keeping_the_hand_is_said_so_on_the_kiosk_and_the_phon
     assert left in me_on_board and "UP" not in me_on_board
     assert phone.evaluate(PHONE_FITS) == []
 
-    # Bob's ball comes: Ann is still not up anywhere.
-    service.execute("m1", c.RecordBall("Bob", 1, 7, actor=FEED))
-    kiosk.locator("section.bowler[data-bowler=Bob] .scoresheet", has_text="7").wait_for()
+    # Bob bowls on: the lanes move to frame 4 without her, and she is still not up anywhere.
+    frame_each(service, ("Bob",), 1)
+    kiosk.wait_for_function("document.querySelector('#match-line').textContent"
+                            ".endsWith('frame 4')")
     assert kiosk.locator(f"{ANN} .up").count() == 0
     assert "UP" not in phone.inner_text("#my-score")
 
@@ -103,3 +105,27 @@ def test_a_no_show_reads_not_here_ante_refunded_on_the_phone_and_leaves_the_kios
     kiosk.locator(ANN).wait_for(state="detached")                     # no panel to be up in
     assert kiosk.locator("section.bowler").count() == 2
     assert kiosk_layout_problems(kiosk) == []
+
+
+def test_a_bowler_who_left_under_a_folding_rule_book_reads_hand_folded_on_the_kiosk(
+        browser, live_server, service):
+    service.execute("m1", c.CommissionerVoidMatch("the league moved", actor=DESK))
+    service.create_match("m2", {(1, 1): "Ann", (1, 2): "Cy", (2, 1): "Bob"}, games=1,
+                         rules={"leaving_bowler": "folds"}, actor=DESK)
+    for bowler in ("Ann", "Cy", "Bob"):
+        service.execute("m2", c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
+    service.execute("m2", c.StartMatch(actor=DESK))
+    for bowler in ("Ann", "Cy", "Bob"):
+        service.execute("m2", c.RecordBall(bowler, 1, 10, actor=FEED))
+    screen = open_kiosk(browser, live_server.url, 1280, 720)
+    screen.wait_for_function("document.querySelectorAll("
+                            "'section.bowler[data-bowler=Ann] .card').length === 3")
+
+    service.execute("m2", c.CommissionerBowlerGone("Ann", "went home", actor=DESK))
+    screen.locator(f"{ANN} .gone-note", has_text="Left — hand folded").wait_for()
+    assert screen.locator(f"{ANN} .card").count() == 0
+    assert screen.inner_text(f"{ANN} .hand") == "no cards"
+    assert screen.inner_text(f"{ANN} .frame") == ""
+    assert screen.locator(f"{ANN} .up").count() == 0
+    assert kiosk_layout_problems(screen) == []
+    screen.close()
