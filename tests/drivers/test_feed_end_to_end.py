@@ -140,6 +140,8 @@ def test_pty_unplugged_mid_game_reader_reconnects_and_loses_nothing(pty_pair, ca
     health = feed.health()
     assert comparable(events) == simulator.record
     assert health.reconnects == 1 and health.duplicates == 150  # the lost port's 150 lines
+    # Connected again and taking lines: the loss is over, so the tablet shows no error.
+    assert health.last_error is None, health.last_error
     # The loss is told (logged for the feed board's history), not read from ``last_error``:
     # the reader retries at once, and while the pty is gone that field already says "cannot
     # open" (a loaded parallel run read that instead).
