@@ -18,6 +18,10 @@ letters, digits, dots, dashes and underscores (no spaces).".  The error JSON kee
 >>> plain_message({"type": "value_error", "loc": ("date",),
 ...                "msg": "Value error, must be a day as YYYY-MM-DD"})
 'The date must be a day as YYYY-MM-DD.'
+>>> plain_message({"type": "string_pattern_mismatch", "loc": ("league_id",), "msg": "",
+...                "ctx": {"pattern": "^[a-z0-9][a-z0-9-]*$"}})
+'The league id may use only lower-case letters, digits and dashes, and must start with a \
+letter or digit (no spaces).'
 >>> plain_message({"type": "extra_forbidden", "loc": ("colour",), "msg": ""})
 '"colour" is not something this request takes.'
 """
@@ -40,6 +44,15 @@ FIELD_WORDS = {
     "date": "the date", "since": "the cursor (since)", "before": "the cursor (before)",
     "limit": "the page size (limit)", "order": "the order", "actor": "the actor",
     "type": "the event type",
+    # The league pages' fields, as their forms label them.
+    "league_id": "the league id", "rule_book": "the rule book", "weekday": "the night of the week",
+    "start_time": "the start time", "time_zone": "the time zone", "lane_pairs": "the lane pairs",
+    "handicap_percent": "the handicap percent", "handicap_basis": "the handicap basis",
+    "lowest_draw_by": "the lowest-score draw", "scorer_name": "the name the scorer shows",
+    "average": "the average", "team": "the team", "active": "retired or active",
+    "csv": "the roster file", "night_date": "the night", "checked_in": "the bowlers checked in",
+    "code": "the code", "request_id": "the request", "kind": "the kind of decision",
+    "full_rack": "the full rack", "include_retired": "show retired bowlers",
 }
 #: Fields counted in cents: their limits are shown as money.
 MONEY_FIELDS = frozenset({"ante_cents", "cents"})
@@ -47,6 +60,11 @@ MONEY_FIELDS = frozenset({"ante_cents", "cents"})
 PATTERN_WORDS = {
     "^[A-Za-z0-9_.-]+$": "may use only letters, digits, dots, dashes and underscores "
                          "(no spaces)",
+    "^[a-z0-9][a-z0-9-]*$": "may use only lower-case letters, digits and dashes, and must "
+                            "start with a letter or digit (no spaces)",
+    "^([01]?[0-9]|2[0-3]):[0-5][0-9]$": "must be a time of day as HH:MM (24-hour), e.g. 19:00",
+    "^[A-Za-z0-9 -]+$": "may use only letters, digits, spaces and dashes",
+    "^[A-Za-z0-9_-]+$": "may use only letters, digits, dashes and underscores",
     r"\S": "must not be blank",
 }
 

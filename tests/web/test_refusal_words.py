@@ -150,3 +150,58 @@ def test_every_refusal_of_the_api_is_a_sentence_without_internal_names(app, serv
     problems = [(where, message, found) for where, message in walk.seen
                 if (found := leaks(message)) or not message[:1].isalpha()]
     assert problems == [], "\n".join(f"{w}\n    {m}\n    {f}" for w, m, f in problems)
+
+
+def _body_models():
+    """Every request body and query the API validates (pydantic models of the web's schema
+    modules), with the module it comes from."""
+    from pydantic import BaseModel
+
+    from alley_poker.web import league_schemas, phone_schemas, queries, schemas
+    for module in (schemas, league_schemas, phone_schemas, queries):
+        for name, value in vars(module).items():
+            if inspect.isclass(value) and issubclass(value, BaseModel) \
+                    and value.__module__ == module.__name__ \
+                    and name.endswith(("Body", "Query")):  # not the answers' schemas
+                yield f"{module.__name__}.{name}", value
+
+
+def test_every_field_and_pattern_a_request_can_get_wrong_has_desk_words():
+    """A refused field is named as the tablet's form labels it ("The league id may use
+    only ..."), never as its API key in quotes ('"league_id" has characters it may not
+    have')."""
+    from alley_poker.web.plain_words import FIELD_WORDS, PATTERN_WORDS, plain_message
+
+    unnamed, unexplained = set(), set()
+    for where, model in _body_models():
+        for field, info in model.model_fields.items():
+            if field not in FIELD_WORDS:
+                unnamed.add(f"{where}.{field}")
+            for rule in _patterns(info):
+                if rule not in PATTERN_WORDS:
+                    unexplained.add(f"{where}.{field}: {rule}")
+    assert not unnamed, f"fields without desk words: {sorted(unnamed)}"
+    assert not unexplained, f"patterns without desk words: {sorted(unexplained)}"
+    said = plain_message({"type": "string_pattern_mismatch", "loc": ("league_id",), "msg": "",
+                          "ctx": {"pattern": r"^[a-z0-9][a-z0-9-]*$"}})
+    assert said.startswith("The league id may use only lower-case letters"), said
+    assert not leaks(said), leaks(said)
+
+
+def _patterns(info):
+    """The regular expressions a field's value must match (its own and its list items')."""
+    import typing
+
+    found = [getattr(meta, "pattern", None) for meta in info.metadata]
+    annotation = info.annotation
+    stack = [annotation]
+    while stack:
+        kind = stack.pop()
+        for arg in typing.get_args(kind):
+            if typing.get_origin(arg) is typing.Annotated:
+                found += [getattr(m, "pattern", None) for m in arg.__metadata__]
+                for inner in arg.__metadata__:
+                    found += [getattr(m, "pattern", None)
+                              for m in getattr(inner, "metadata", ())]
+            stack.append(arg)
+    return {rule for rule in found if rule}
