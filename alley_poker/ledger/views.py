@@ -14,6 +14,7 @@ from alley_poker.bowling import BowlingError
 from alley_poker.ledger.dealing import cards_for_mark
 from alley_poker.ledger.endgame import rebuild_game
 from alley_poker.ledger.state import MatchState
+from alley_poker.ledger.story_words import money
 from alley_poker.ledger.values import hand_value
 
 
@@ -27,13 +28,24 @@ def pending_view(state: MatchState, decision: dict) -> dict[str, Any]:
                    for other, hand in state.hands.items() if other != bowler and hand}
     else:
         choices = decision["choices"]
-    view = {"id": decision["id"], "kind": kind, "reason": decision["reason"],
+    view = {"id": decision["id"], "kind": kind, "reason": _reason_words(state, decision),
             "created_at": decision["created_at"], "deadline": decision["deadline"],
             "choices": choices}
     if kind == "lose_card":
         view["guess_allowed"] = decision["guess_allowed"]
         view["guess"] = decision["guess"]
     return view
+
+
+def _reason_words(state: MatchState, decision: dict) -> str:
+    """Why the decision is asked, in the words a person reads: a buy's price in dollars.
+
+    The stored reason of a buy says "pay 200 cents to draw one card" (the ledger's words since
+    the first buy; a re-run must give it again, so the log keeps it); screens say the price.
+    """
+    if decision["kind"] == "buy":
+        return f"pay {money(state.ante_cents)} to draw one card"
+    return decision["reason"]
 
 
 def bowler_view(state: MatchState, bowler: str, *, value: Any = None) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
+from alley_poker.actors import actor_words
 from alley_poker.league import (
     Bowler,
     BowlerDraft,
@@ -211,7 +212,7 @@ class LeagueStore:
                                           ).first()
             if existing is not None:
                 raise LeagueError(f"the night {night} was already started by "
-                                  f"{existing.started_by}", field="night_date")
+                                  f"{actor_words(existing.started_by)}", field="night_date")
             connection.execute(insert(league_nights).values(
                 centre=self.centre, night_id=night, league_id=league_id,
                 night_date=night_date, checked_in=ids, started_at=utcnow(),

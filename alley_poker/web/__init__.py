@@ -19,6 +19,7 @@ from flask import Flask, redirect, url_for
 from flask_socketio import SocketIO
 from flask_wtf.csrf import CSRFProtect
 
+from alley_poker.actors import actor_words
 from alley_poker.service import AlleyService, open_service
 from alley_poker.service.health import FeedStatusBoard
 from alley_poker.service.league_desk import bowler_averages, open_league_desk
@@ -52,7 +53,7 @@ from alley_poker.web.fair_verify_page import verify_page
 from alley_poker.web.kiosk import kiosk
 from alley_poker.web.kiosk_pairing import KioskGate
 from alley_poker.web.offline import offline
-from alley_poker.web.page_filters import cards_markup, money_markup
+from alley_poker.web.page_filters import cards_markup, counted, money_markup
 from alley_poker.web.phone import PhoneGate, install_log_redaction
 from alley_poker.web.sign_in_limits import install_sign_in_limits
 from alley_poker.web.socket_frames import GuardedPacket, register_refused_frames
@@ -157,6 +158,8 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     register_error_handlers(app)
     app.add_template_filter(cards_markup, "cards")
     app.add_template_filter(money_markup, "money")
+    app.add_template_filter(actor_words, "who")
+    app.add_template_filter(counted, "counted")
     for blueprint in (kiosk, tablet, phone.phone, offline, verify_page):
         app.register_blueprint(blueprint)
     for routes in API_ROUTES:

@@ -24,6 +24,7 @@ from alley_poker.ledger import MatchState
 from alley_poker.service import AlleyService
 from alley_poker.service.settlement import centre_match_ids
 from alley_poker.web.errors import ApiError, validation_error
+from alley_poker.web.match_titles import match_title
 
 #: Where every route of the JSON API lives.
 API_PREFIX = "/api/v1"
@@ -54,7 +55,8 @@ def existing_state(service: AlleyService, match_id: str) -> MatchState:
 def match_summary(service: AlleyService, match_id: str) -> dict[str, Any]:
     state = service.state(match_id)
     assignment = service.lanes.assignment(match_id)
-    return {"match_id": match_id, "status": state.status,
+    return {"match_id": match_id, "title": match_title(service, match_id),
+            "status": state.status,
             "lanes": list(assignment.lanes) if assignment else [],
             "bowlers": list(state.bowlers), "pot_cents": state.pot_cents}
 

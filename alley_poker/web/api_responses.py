@@ -26,6 +26,8 @@ class ErrorResponse(BaseModel):
 
 class MatchSummary(BaseModel):
     match_id: str
+    title: str = Field(description="the match as people name it: its league and lanes "
+                                   "(\"Tuesday Night Poker · lanes 3-4\") or its lanes")
     status: str
     lanes: list[int]
     bowlers: list[str]

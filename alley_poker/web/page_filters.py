@@ -1,4 +1,5 @@
-"""Values in the tablet's pages as people read them (Jinja filters ``cards`` and ``money``).
+"""Values in the tablet's pages as people read them (Jinja filters ``cards``, ``money`` and
+``counted``).
 
 Cards: 10♥ (red suits in red), jokers in words.  Money: dollars with a real minus sign, never
 broken over two lines in a narrow table cell.
@@ -8,6 +9,8 @@ broken over two lines in a narrow table cell.
 <span class="card-text">&lt;B&gt;</span>'
 >>> str(money_markup(-250)), str(money_markup(1205))
 ('<span class="money">−$2.50</span>', '<span class="money">$12.05</span>')
+>>> counted(1, "match"), counted(2, "match"), counted(0, "bowler"), counted([7], "night")
+('1 match', '2 matches', '0 bowlers', '1 night')
 """
 
 from __future__ import annotations
@@ -37,3 +40,11 @@ def money_markup(cents: int) -> Markup:
     sign = "−" if cents < 0 else ""
     return Markup('<span class="money">{}${}.{:02d}</span>').format(
         sign, abs(cents) // 100, abs(cents) % 100)
+
+
+def counted(count: int | Iterable[object], noun: str, plural: str | None = None) -> str:
+    """``count`` (a number, or a list to count) and ``noun`` agreeing: "1 match", "2 matches"."""
+    number = count if isinstance(count, int) else len(list(count))
+    if number == 1:
+        return f"1 {noun}"
+    return f"{number} {plural or (noun + 'es' if noun.endswith(('s', 'sh', 'ch', 'x')) else noun + 's')}"

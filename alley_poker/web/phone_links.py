@@ -40,6 +40,7 @@ from alley_poker.web.api_request import (
 )
 from alley_poker.web.auth import commissioner_actor, tablet_required
 from alley_poker.web.errors import ApiError, error_body
+from alley_poker.web.match_titles import match_title
 from alley_poker.web.phone_schemas import MintPhoneLinkBody
 
 #: This module's routes of the JSON API (registered by the app factory).
@@ -107,7 +108,8 @@ def mint_code(service: AlleyService, links: PhoneLinkStore, match_id: str, bowle
     lanes = sorted(lane for (lane, _slot), name in assignment.slots.items()
                    if name == bowler) if assignment else []
     return {"link": link_view(made.link), "url": url,
-            "svg": qr_svg(url, f"{bowler}'s phone code"), "lanes": lanes}
+            "svg": qr_svg(url, f"{bowler}'s phone code"), "lanes": lanes,
+            "title": match_title(service, match_id)}
 
 
 @api.get("/matches/<match_id>/phone-links")

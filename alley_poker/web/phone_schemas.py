@@ -75,6 +75,7 @@ class PhoneCode(BaseModel):
     url: str
     svg: str = Field(description="the URL as a QR code, an inline SVG element")
     lanes: list[int]
+    title: str = Field(description="the match as people name it (its league and lanes)")
 
 
 class PhoneCodeSheet(BaseModel):

@@ -97,7 +97,8 @@
       return false;
     }
     const question = "Undo " + last.what + " at " + localTime(last.at) + "?\n" +
-      last.undo.charAt(0).toUpperCase() + last.undo.slice(1) + ".\nReason: " + reason;
+      last.undo.charAt(0).toUpperCase() + last.undo.slice(1) +
+      (/[.!?]$/.test(last.undo) ? "" : ".") + "\nReason: " + reason;
     if (!window.confirm(question)) return false;
     try {
       await command(matchId, "undo-last", { action: last.action, reason: reason });

@@ -10,6 +10,9 @@
     const list = options.list, bowler = options.bowler, C = options.cards;
     const told = new Map();   // seq -> the lines it tells (none for an event about others)
 
+    // A sentence's full stop, unless it ends on one already (a name like "Ray, Jr.").
+    function ended(text) { return /[.!?]$/.test(text) ? text : text + "."; }
+
     function linesOf(event) {
       const d = event.data || {};
       const card = d.card ? C.cardName(d.card) : "";
@@ -24,7 +27,7 @@
       else if (event.type === "ball_recorded" && d.gutter_ball) lines.push("Gutter ball.");
       else if (event.type === "card_drawn") lines.push("You drew the " + card + ".");
       else if (event.type === "card_returned") lines.push("Your " + card + " went back to the pile.");
-      else if (event.type === "card_taken") lines.push("You took the " + card + " from " + d.from_bowler + ".");
+      else if (event.type === "card_taken") lines.push(ended("You took the " + card + " from " + d.from_bowler));
       else if (event.type === "hole_deepened") lines.push("You are in the hole.");
       else if (event.type === "hole_paid_off") lines.push("A card paid off your hole.");
       else if (event.type === "guess_resolved") {

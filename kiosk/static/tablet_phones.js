@@ -21,7 +21,7 @@
     const caption = T.el("figcaption");
     caption.append(T.el("strong", "", code.link.bowler),
                    T.el("span", "", (code.lanes.length ? " · Lane " + code.lanes.join(", ") : "") +
-                        " · match " + code.link.match_id + " · until " + until(code.link.expires_at)));
+                        " · " + code.title + " · until " + until(code.link.expires_at)));
     figure.append(caption);
     return figure;
   }
@@ -50,8 +50,7 @@
                                "/phone-links");
     const section = T.el("section", "phone-match");
     section.dataset.match = match.match_id;
-    section.append(T.el("h3", "", "Match " + match.match_id +
-                        (match.lanes.length ? " · lanes " + match.lanes.join("-") : "")));
+    section.append(T.el("h3", "", match.title + " · " + match.bowlers.join(", ")));
     const table = T.el("table", "report");
     const head = T.el("thead"), row = T.el("tr");
     ["Bowler", "Phone", "", "Code"].forEach(function (text) { row.append(T.el("th", "", text)); });

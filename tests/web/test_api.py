@@ -13,7 +13,8 @@ def test_lists_matches_with_lanes_bowlers_and_pot(app):
     answer = app.test_client().get("/api/v1/matches")
     assert answer.status_code == 200
     assert answer.get_json() == {"matches": [{
-        "match_id": "m1", "status": "playing", "lanes": [1, 2], "bowlers": ["Ann", "Bob"],
+        "match_id": "m1", "title": "Lanes 1-2", "status": "playing", "lanes": [1, 2],
+        "bowlers": ["Ann", "Bob"],
         "pot_cents": 200}]}
 
 

@@ -50,29 +50,29 @@ def bowl(service, match_id: str, bowler: str, *pins: int, **flags) -> None:
         service.execute(match_id, c.RecordBall(bowler, 1, count, actor="feed:test", **flags))
 
 
-def bowl_the_team(service) -> None:
+def bowl_the_team(service, match_id: str = "team") -> None:
     """Six bowlers on lanes 5-6: long sheets (spares, a split), Eve on X X, and Carmen with
     ten cards and a gutter ball to answer (a card to lose)."""
     slots = {(5 + index % 2, 1 + index // 2): name for index, name in enumerate(TEAM)}
-    service.create_match("team", slots, games=1, actor=DESK)
+    service.create_match(match_id, slots, games=1, actor=DESK)
     for name in TEAM:
-        service.execute("team", c.ConsentToAnte(name, actor=f"bowler:{name}"))
-    service.execute("team", c.StartMatch(actor=DESK))
-    bowl(service, "team", "Carmen", 10, 10, 10, 9, 1)        # 3 + 3 + 3 + 1 cards
-    bowl(service, "team", "Eve", 10, 10)                     # X X: at least 30
-    bowl(service, "team", "Dmitri", 9, 1, 7, 2, 10, 9, 1, 7, 2, 10, 9, 1, 7, 2)
-    service.execute("team", c.RecordBall("Dmitri", 1, 8, standing=[7, 10], split=True,
+        service.execute(match_id, c.ConsentToAnte(name, actor=f"bowler:{name}"))
+    service.execute(match_id, c.StartMatch(actor=DESK))
+    bowl(service, match_id, "Carmen", 10, 10, 10, 9, 1)        # 3 + 3 + 3 + 1 cards
+    bowl(service, match_id, "Eve", 10, 10)                     # X X: at least 30
+    bowl(service, match_id, "Dmitri", 9, 1, 7, 2, 10, 9, 1, 7, 2, 10, 9, 1, 7, 2)
+    service.execute(match_id, c.RecordBall("Dmitri", 1, 8, standing=[7, 10], split=True,
                                          actor="feed:test"))
-    bowl(service, "team", "Dmitri", 2)                       # S8/: a split picked up
+    bowl(service, match_id, "Dmitri", 2)                       # S8/: a split picked up
     for name in ("Francesca", "Gus", "Hiroko"):
-        bowl(service, "team", name, *([9, 1, 7, 2] * 4))
+        bowl(service, match_id, name, *([9, 1, 7, 2] * 4))
     for _frame in range(5):                                  # jokers go first, then a choice
-        if service.state("team").pending_for("Carmen"):
+        if service.state(match_id).pending_for("Carmen"):
             break
-        bowl(service, "team", "Carmen", 0, gutter=True)
-        bowl(service, "team", "Carmen", 3, gutter=False)
-    assert [d["kind"] for d in service.state("team").pending_for("Carmen")] == ["lose_card"]
-    assert len(service.state("team").hands["Carmen"]) >= 8
+        bowl(service, match_id, "Carmen", 0, gutter=True)
+        bowl(service, match_id, "Carmen", 3, gutter=False)
+    assert [d["kind"] for d in service.state(match_id).pending_for("Carmen")] == ["lose_card"]
+    assert len(service.state(match_id).hands["Carmen"]) >= 8
 
 
 @pytest.fixture(scope="module")

@@ -30,6 +30,25 @@ INTERNAL = [
 ]
 
 
+#: What a person must not read on a page (the kiosk, the tablet, the phone, the night sheet):
+#: the refusals' internal names (but the match id, which the page walk knows), and money as
+#: cents, a raw feed line, a count whose noun disagrees, a name's period doubled.
+ON_A_PAGE = [(pattern, what) for pattern, what in INTERNAL if what != "the match id"] + [
+    (re.compile(r"\d\s*cents?\b"), "money in cents"),
+    (re.compile(r"\$[A-Z]{2,5}\d?,"), "a raw feed line"),
+    (re.compile(r"(?<![\d.,])1 (?:matches|bowlers|games|balls|cards|pins|nights|strikes|"
+                r"spares|gutters|items|decisions|codes|feeds|lanes|seats|requests)\b"),
+     "a count that disagrees with its noun"),
+    (re.compile(r"\w\.\.(?!\.)"), "a period doubled"),
+]
+
+
+def page_leaks(text: str) -> list[tuple[str, str]]:
+    """Each thing in ``text`` a person must not read on a page: (what, the words found)."""
+    return [(what, found.group(0)) for pattern, what in ON_A_PAGE
+            for found in pattern.finditer(text)]
+
+
 class Walk:
     """Sends refused requests and keeps every message the desk is shown."""
 

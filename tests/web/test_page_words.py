@@ -1,0 +1,164 @@
+"""What a person reads on every screen of a busy night, in real headless Chromium: no event
+key (``ball_recorded``), no money as "cents", no actor id (``commissioner:token-1``), no raw
+feed line (``$APF1,…``), no match id, no count that disagrees with its noun ("1 matches") and
+no name's period doubled by a sentence's ("Ray, Jr..").  The desk's audit page and the
+exports may show ids; every other page is read here (the kiosks, the tablet's pages, the
+phone, the league's night sheet) as Chromium lays it out (``innerText``: what is on screen).
+
+The night: Ann and "Ray, Jr." at their end on lanes 1-2 (a buy to answer) with a ball held
+for the desk under its raw line, the team of six on lanes 5-6 (a decision open, a moment's
+banner up), and the Tuesday league's night on lanes 3-4, started with an API token.
+The patterns are the refusal check's (tests/web/test_refusal_words.py): one list of what a
+person must not read.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from alley_poker.ledger import commands as c
+from alley_poker.web import create_app
+from drivers.base import BallRecorded
+from tests.web.conftest import (
+    OPEN_NIGHT,
+    PIN,
+    open_service,
+    serve,
+    signed_in_client,
+    start_match,
+)
+from tests.web.test_league_pages import league_with_roster
+from tests.web.test_night_screens import bowl, bowl_the_team
+from tests.web.test_refusal_words import page_leaks
+from tests.web.test_tokens import bearer, make_token
+
+pytestmark = pytest.mark.slow
+
+EARLY, TEAM = "early-1-2", "six-on-5-6"
+RAY = "Ray, Jr."
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory):
+    service = open_service(tmp_path_factory.mktemp("words") / "ledger.sqlite3")
+    start_match(service, EARLY, {(1, 1): "Ann", (2, 1): RAY})
+    bowl(service, EARLY, RAY, 10)                      # a strike: three cards
+    bowl(service, EARLY, RAY, *([9, 0] * 9))
+    bowl(service, EARLY, "Ann", *([9, 0] * 10))
+    for bowler in ("Ann", RAY):
+        if any(d["kind"] == "end_draw" for d in service.state(EARLY).pending_for(bowler)):
+            service.execute(EARLY, c.DecideEndDraw(bowler, False, actor=f"bowler:{bowler}"))
+    assert [d["kind"] for d in service.state(EARLY).pending_for("Ann")] == ["buy"]
+    bowl_the_team(service, TEAM)
+    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "words",
+                      **OPEN_NIGHT}, service=service)
+    league_with_roster(app)
+    _client, _csrf, token = make_token(app)
+    tonight = app.test_client().get("/api/v1/leagues/tue",
+                                    headers=bearer(token["token"])).get_json()["tonight"]
+    ids = [b.bowler_id for b in app.extensions["league_desk"].store.bowlers("tue")]
+    started = app.test_client().post("/api/v1/leagues/tue/nights",
+                                     headers=bearer(token["token"]),
+                                     json={"night_date": tonight, "checked_in": ids})
+    assert started.status_code == 201, started.get_json()
+    (league_match,) = started.get_json()["matches"]
+    bowl(service, league_match["match_id"], "Ann Smith", 10)
+    # A ball the router cannot place (frame 2 before frame 1 on lane 3): held for the desk.
+    service.router.handle(BallRecorded(lane=3, bowler=2, game=1, frame=2, ball=1, pins=9,
+                                       source="scorer", raw="$APF1,12,BALL,3,2,1,2,1,9"))
+    assert service.held.open_items(None), "the ball is held"
+    server = serve(app)
+    yield {"service": service, "app": app, "url": server.url, "tonight": tonight,
+           "match_ids": [EARLY, TEAM, league_match["match_id"]]}
+    server.stop()
+
+
+def signed_in(module_browser, url: str, width: int = 1280, height: int = 800):
+    page = module_browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(15_000)
+    page.goto(f"{url}/commissioner")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#live-state[data-state=live]")
+    return page
+
+
+def read(page) -> str:
+    """The page's text as laid out on screen (hidden elements are not read)."""
+    page.wait_for_load_state("networkidle")
+    return page.inner_text("body")
+
+
+def problems(text: str, match_ids: list[str]) -> list[tuple[str, str]]:
+    found = page_leaks(text)
+    found += [("a match id", match_id) for match_id in match_ids
+              if re.search(rf"(?<![\w-]){re.escape(match_id)}(?![\w-])", text)]
+    return found
+
+
+def test_no_screen_of_the_night_shows_ids_keys_cents_or_raw_lines(module_browser, night):
+    url, ids = night["url"], night["match_ids"]
+    seen: dict[str, list] = {}
+
+    for lanes in ("1-2", "3-4", "5-6"):
+        for width, height in ((1280, 800), (390, 844)):
+            kiosk = module_browser.new_page(viewport={"width": width, "height": height})
+            kiosk.goto(f"{url}/kiosk/{lanes}")
+            kiosk.wait_for_selector("#connection[data-state=live]")
+            kiosk.wait_for_selector("section.bowler")
+            seen[f"kiosk {lanes} at {width}"] = problems(read(kiosk), ids)
+            kiosk.close()
+    # A moment's banner up on the team's kiosk, in the words the bowlers read.
+    kiosk = module_browser.new_page(viewport={"width": 1280, "height": 800})
+    kiosk.goto(f"{url}/kiosk/1-2")
+    kiosk.wait_for_selector("section.bowler")
+    night["service"].execute(EARLY, c.DecideBuy(RAY, False, actor=f"bowler:{RAY}"))
+    kiosk.wait_for_function("!document.querySelector(`section.bowler[data-bowler='Ray, Jr.'] "
+                            ".decision`)")
+    seen["kiosk 1-2 after a buy declined"] = problems(read(kiosk), ids)
+    kiosk.close()
+
+    desk = signed_in(module_browser, url)
+    desk.locator("#held-list li.held-item").first.wait_for()
+    seen["the dashboard"] = problems(read(desk), ids)
+    pages = ["/commissioner/settlement", "/commissioner/first-night", "/commissioner/leagues",
+             "/commissioner/leagues/tue", "/commissioner/leagues/tue/night",
+             "/commissioner/leagues/tue/standings", "/commissioner/manual-entry",
+             "/commissioner/new-match", "/commissioner/tokens",
+             f"/commissioner/leagues/tue/nights/{night['tonight']}"]
+    for path in pages:
+        desk.goto(url + path)
+        seen[path] = problems(read(desk), ids)
+    desk.goto(f"{url}/commissioner/phones")
+    desk.locator("section.phone-match tr[data-bowler] button", has_text="Show code").first.click()
+    desk.locator("figure.phone-code figcaption").wait_for()
+    seen["/commissioner/phones"] = problems(read(desk), ids)
+    desk.close()
+
+    tablet, csrf = signed_in_client(night["app"])
+    made = tablet.post(f"/api/v1/matches/{EARLY}/phone-links", json={"bowler": RAY},
+                       headers={"X-CSRFToken": csrf}).get_json()
+    phone = module_browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone.goto(made["url"].replace("http://localhost", url))
+    phone.wait_for_selector("#connection[data-state=live]")
+    seen["the phone"] = problems(read(phone), ids)
+    phone.close()
+
+    shown = {where: found for where, found in seen.items() if found}
+    assert shown == {}, "\n".join(f"{where}: {found}" for where, found in shown.items())
+
+
+def test_the_scan_finds_what_it_looks_for():
+    """The patterns catch each thing they are for (so a clean walk above means something)."""
+    for text, what in [("the ball_recorded event", "an event type"),
+                       ("pay 200 cents to draw one card", "money in cents"),
+                       ("started by commissioner:token-1", "an actor id"),
+                       ("$APF1,12,BALL,3,2,1,2,1,9", "a raw feed line"),
+                       ("1 matches", "a count that disagrees with its noun"),
+                       ("Ray, Jr..", "a period doubled")]:
+        assert what in [kind for kind, _ in page_leaks(text)], (text, page_leaks(text))
+    for fine in ["Pot $2.00 split: Ann $1.00 · Ray, Jr. $1.00 (odd cents to the house)",
+                 "1 match, 2 matches, 1 bowler", "Ray, Jr. wins.", "Wait…"]:
+        assert page_leaks(fine) == [], (fine, page_leaks(fine))
