@@ -33,6 +33,7 @@ from alley_poker.web.auth import (
 )
 from alley_poker.web.errors import ApiError
 from alley_poker.web.lanes_page import is_tonight, lanes_order, match_night
+from alley_poker.web.match_titles import match_title
 from alley_poker.web.queries import PinsQuery, validated_query
 from alley_poker.web.tablet_pages import commissioner, tablet_page
 
@@ -164,7 +165,8 @@ def match_board(service: AlleyService, match_id: str) -> dict[str, Any]:
         up[str(lane)] = who_is_up(on_lane, balls)
     bowlers = {bowler: {"lane": lane_of.get(bowler), "up": bowler in up.values(),
                         **balls[bowler]} for bowler in state.bowlers}
-    return {"match_id": match_id, "status": state.status,
+    return {"match_id": match_id, "title": match_title(service, match_id),
+            "status": state.status,
             "lanes": list(assignment.lanes) if assignment else [],
             "slots": [{"lane": lane, "slot": slot, "bowler": bowler}
                       for (lane, slot), bowler in slots],

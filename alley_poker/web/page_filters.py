@@ -47,4 +47,5 @@ def counted(count: int | Iterable[object], noun: str, plural: str | None = None)
     number = count if isinstance(count, int) else len(list(count))
     if number == 1:
         return f"1 {noun}"
-    return f"{number} {plural or (noun + 'es' if noun.endswith(('s', 'sh', 'ch', 'x')) else noun + 's')}"
+    many = plural or (noun + "es" if noun.endswith(("s", "sh", "ch", "x")) else noun + "s")
+    return f"{number} {many}"

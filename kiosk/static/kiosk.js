@@ -110,12 +110,14 @@
     const fair = state && state.fairness;
     fairDeal.hidden = !fair;
     if (!fair) return;
-    // A small line at the foot of the screen, in words first: the code is for checking.
+    // A small line at the foot of the screen, in words: during play only that the cards are
+    // sealed (the seal's 64 hex digits say nothing to the lanes; /verify and the tablet show
+    // it); the codes, for checking, once the match is over and its seed revealed.
     fairDeal.textContent = fair.seed
       ? "Fair deal: the deal's secret is revealed, so anyone can check every card " +
         "(alley-poker verify) · seed revealed " + fair.seed + " (commitment " + fair.commitment + ")"
       : "Fair deal: the cards were sealed before the first ball and can be checked after " +
-        "the match · seal " + fair.commitment;
+        "the match";
     if (fair.seed && (state.status === "settled" || state.status === "void")) {
       const check = el("a", "check-match", "Check this match");  // /verify, in the bowler's browser
       check.href = "/verify?match=" + encodeURIComponent(state.match_id);

@@ -112,7 +112,7 @@
         if (!done.length) { links.replaceChildren(el("li", "muted", "No match is settled yet.")); return; }
         links.replaceChildren.apply(links, done.map(function (m) {
           const item = el("li");
-          const link = el("a", "", "Match " + m.match_id + " (" + m.bowlers.join(", ") + ", " + m.status + ")");
+          const link = el("a", "", m.title + " (" + m.bowlers.join(", ") + ", " + m.status + ")");
           link.href = "/commissioner/matches/" + encodeURIComponent(m.match_id) + "/story";
           item.append(link);
           return item;

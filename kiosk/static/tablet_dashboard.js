@@ -140,7 +140,7 @@
     placeCard(matchId, card, state.status);
     const live = el("div", "live");
     const lanes = board.lanes.length ? "lanes " + board.lanes.join("-") : "no lanes";
-    live.append(el("h3", "", "Match " + matchId + " · " + lanes + " · " + state.status +
+    live.append(el("h3", "", (board.title || lanes) + " · " + state.status +
                    " · " + state.games + " game" + (state.games === 1 ? "" : "s") +
                    " · pot " + T.money(state.pot_cents) + " · ante " + T.money(state.ante_cents)));
     if (state.fairness) {

@@ -46,7 +46,7 @@
         item.dataset.match = m.match_id;
         const kiosk = T.el("a", "", "kiosk for lanes " + m.lanes.join("-"));
         kiosk.href = m.kiosk;
-        item.append(T.el("strong", "", m.match_id), " on lanes " + m.lanes.join("-") + ": " +
+        item.append(T.el("strong", "", "Lanes " + m.lanes.join("-")), ": " +
                     m.bowlers.join(", ") + " · ", kiosk);
         return item;
       }));

@@ -107,7 +107,10 @@
     reply.matches.forEach(function (m) { board[m.match_id] = m; });
     const playing = reply.matches.filter(function (m) { return m.status === "playing"; });
     matchSelect.replaceChildren(...playing.map(function (m) {
-      return T.el("option", "", m.match_id);
+      // The match as the desk names it (its league and lanes, its bowlers), not its id.
+      const option = T.el("option", "", m.title + " · " + Object.keys(m.bowlers).join(", "));
+      option.value = m.match_id;
+      return option;
     }));
     if (board[chosenMatch]) matchSelect.value = chosenMatch;
     fillBowlers(chosenBowler);

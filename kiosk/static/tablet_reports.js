@@ -26,9 +26,14 @@
   const settlement = document.getElementById("settlement");
   if (settlement) {
     const tbody = settlement.querySelector("tbody");
-    T.call("GET", "/api/v1/settlement").then(function (reply) {
+    // The matches as the desk names them (league and lanes): the ids stay in the CSV.
+    Promise.all([T.call("GET", "/api/v1/settlement"), T.call("GET", "/api/v1/matches")])
+      .then(function (replies) {
+      const reply = replies[0], titleOf = {};
+      replies[1].matches.forEach(function (m) { titleOf[m.match_id] = m.title; });
+      const named = function (id) { return titleOf[id] || "a match"; };
       rows(tbody, reply.bowlers || [], function (b) {
-        return [b.bowler, (b.matches || []).join(", "),
+        return [b.bowler, (b.matches || []).map(named).join("; "),
                 T.money(b.paid_cents), T.money(b.won_cents), T.money(b.net_cents)];
       }, 5);
       // The night is over only when no match is left unsettled: name the ones that are.
@@ -36,7 +41,7 @@
       const open = reply.unsettled || [];
       unsettled.hidden = !open.length;
       unsettled.textContent = open.length ? "⚠ Not settled: " + open.map(function (m) {
-        return m.match_id + " (" + m.status + ", pot " + T.money(m.pot_cents) + ")";
+        return named(m.match_id) + " (" + m.status + ", pot " + T.money(m.pot_cents) + ")";
       }).join(", ") : "";
       const totals = reply.totals;
       if (totals && (reply.bowlers || []).length) {

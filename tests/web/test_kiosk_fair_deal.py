@@ -1,5 +1,5 @@
-"""The deal's commitment on the kiosk before the first ball, the seed after the match ends
-(real headless Chromium)."""
+"""The kiosk says the deal is sealed before the first ball (in words, not the commitment's
+hex) and shows the seed and its commitment after the match ends (real headless Chromium)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from tests.web.conftest import DESK, PIN, serve, start_match
 from tests.web.test_kiosk_browser import open_kiosk
 
 
-def test_the_kiosk_shows_the_commitment_before_the_first_ball_and_the_seed_after(
+def test_the_kiosk_says_the_deal_is_sealed_in_play_and_shows_seed_and_commitment_after(
         browser, tmp_path):
     service = open_service(f"sqlite:///{tmp_path / 'ledger.sqlite3'}")  # fair dealing
     start_match(service)
@@ -23,7 +23,9 @@ def test_the_kiosk_shows_the_commitment_before_the_first_ball_and_the_seed_after
         page = open_kiosk(browser, server.url)
         shown = page.locator("#fair-deal")
         shown.wait_for(state="visible")
-        assert fairness["commitment"] in shown.inner_text()
+        # During play the TV says the cards are sealed, in words: no 64 hex digits.
+        assert "the cards were sealed before the first ball" in shown.inner_text()
+        assert fairness["commitment"] not in shown.inner_text()
         assert "seed revealed" not in shown.inner_text()
 
         service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))

@@ -230,7 +230,7 @@ def test_the_desk_sees_the_winners_and_amounts_before_it_confirms(module_browser
         waiting = page.locator("#showdowns article[data-match=m1]")
         waiting.wait_for()
         assert "Ann wins $1.00" in waiting.inner_text()
-        assert "lanes 1-2" in waiting.inner_text()
+        assert "Lanes 1-2" in waiting.inner_text()
         assert serious_violations(page) == [], width
         assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
         page.close()

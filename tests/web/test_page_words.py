@@ -91,7 +91,15 @@ def read(page) -> str:
     return page.inner_text("body")
 
 
+#: The roster file's header, which the league page shows for the desk to type (its column
+#: names are the file's words).
+ROSTER_HEADER = ("name,scorer_name,average,handicap_basis,team",
+                 "average, handicap_basis and team")
+
+
 def problems(text: str, match_ids: list[str]) -> list[tuple[str, str]]:
+    for header in ROSTER_HEADER:
+        text = text.replace(header, "")
     found = page_leaks(text)
     found += [("a match id", match_id) for match_id in match_ids
               if re.search(rf"(?<![\w-]){re.escape(match_id)}(?![\w-])", text)]
@@ -130,6 +138,11 @@ def test_no_screen_of_the_night_shows_ids_keys_cents_or_raw_lines(module_browser
              f"/commissioner/leagues/tue/nights/{night['tonight']}"]
     for path in pages:
         desk.goto(url + path)
+        if path == "/commissioner/settlement":
+            # The fair deals' table is the paper record for `alley-poker audit verify --head
+            # MATCH=HASH`: its match ids are the command's, as in the exports.
+            desk.locator("#fair-deals tbody tr td").first.wait_for()
+            desk.evaluate("document.getElementById('fair-deals').hidden = true")
         seen[path] = problems(read(desk), ids)
     desk.goto(f"{url}/commissioner/phones")
     desk.locator("section.phone-match tr[data-bowler] button", has_text="Show code").first.click()
@@ -157,8 +170,54 @@ def test_the_scan_finds_what_it_looks_for():
                        ("started by commissioner:token-1", "an actor id"),
                        ("$APF1,12,BALL,3,2,1,2,1,9", "a raw feed line"),
                        ("1 matches", "a count that disagrees with its noun"),
-                       ("Ray, Jr..", "a period doubled")]:
+                       ("Ray, Jr..", "a period doubled"),
+                       ("📱 Phone code", "an emoji (a box on a screen without their font)")]:
         assert what in [kind for kind, _ in page_leaks(text)], (text, page_leaks(text))
     for fine in ["Pot $2.00 split: Ann $1.00 · Ray, Jr. $1.00 (odd cents to the house)",
                  "1 match, 2 matches, 1 bowler", "Ray, Jr. wins.", "Wait…"]:
         assert page_leaks(fine) == [], (fine, page_leaks(fine))
+
+
+#: Per panel: where its frame and total start (from the panel's left edge), and whether each
+#: of the frame, total and handicap is laid out whole on one line.
+SCORE_LINES = """() => [...document.querySelectorAll("section.bowler")].map(panel => {
+  const box = panel.getBoundingClientRect();
+  const part = name => panel.querySelector(".score ." + name);
+  const lines = el => {
+    if (!el || !el.textContent) return 1;
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+  };
+  const left = el => el ? Math.round(el.getBoundingClientRect().left - box.left) : null;
+  return {bowler: panel.dataset.bowler, frame: left(part("frame")), total: left(part("total")),
+          whole: ["frame", "total", "handicap"].every(name => lines(part(name)) === 1)};
+})"""
+
+
+def test_the_kiosk_score_line_lines_up_and_a_tall_banner_leaves_the_cards_readable(
+        module_browser, night):
+    from tests.web.test_night_screens import card_widths_once_drawn
+
+    page = module_browser.new_page(viewport={"width": 1280, "height": 800})
+    page.set_default_timeout(15_000)
+    page.goto(f"{night['url']}/kiosk/5-6")
+    page.wait_for_selector("section.bowler[data-bowler=Carmen] .decision")
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function("w => innerWidth === w", arg=width)
+        panels = page.evaluate(SCORE_LINES)
+        assert all(p["whole"] for p in panels), (width, panels)
+        assert len({p["total"] for p in panels}) == 1, (width, panels)  # one column
+    # A moment as long as a banner gets: the panels keep their room, the cards their size.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_function("innerWidth === 1280")
+    before = page.evaluate("document.getElementById('panels').clientHeight")
+    page.evaluate("""() => { const banner = document.getElementById('banner');
+        banner.hidden = false;
+        banner.textContent = 'PILE EMPTY — Francesca draws from Hiroko: '.repeat(8); }""")
+    after = page.evaluate("document.getElementById('panels').clientHeight")
+    assert after >= before - 0.22 * 800, (before, after)
+    widths = card_widths_once_drawn(page, "section.bowler[data-bowler=Carmen]")
+    assert min(widths) >= 44, widths
+    page.close()

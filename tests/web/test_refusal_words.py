@@ -32,14 +32,19 @@ INTERNAL = [
 
 #: What a person must not read on a page (the kiosk, the tablet, the phone, the night sheet):
 #: the refusals' internal names (but the match id, which the page walk knows), and money as
-#: cents, a raw feed line, a count whose noun disagrees, a name's period doubled.
-ON_A_PAGE = [(pattern, what) for pattern, what in INTERNAL if what != "the match id"] + [
+#: cents, a raw feed line, a count whose noun disagrees, a name's period doubled, an emoji.
+ON_A_PAGE = [(pattern, what) for pattern, what in INTERNAL
+             if what not in ("the match id", "an event type")] + [
+    # Event keys that are plain words ("showdown", "payout") are bowling words on a page.
+    (re.compile(r"\b(?:" + "|".join(sorted(k for k in EVENT_KEYS if "_" in k)) + r")\b"),
+     "an event type"),
     (re.compile(r"\d\s*cents?\b"), "money in cents"),
     (re.compile(r"\$[A-Z]{2,5}\d?,"), "a raw feed line"),
     (re.compile(r"(?<![\d.,])1 (?:matches|bowlers|games|balls|cards|pins|nights|strikes|"
                 r"spares|gutters|items|decisions|codes|feeds|lanes|seats|requests)\b"),
      "a count that disagrees with its noun"),
     (re.compile(r"\w\.\.(?!\.)"), "a period doubled"),
+    (re.compile("[\U0001F300-\U0001FAFF]"), "an emoji (a box on a screen without their font)"),
 ]
 
 
