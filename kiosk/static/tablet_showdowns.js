@@ -8,10 +8,11 @@
   const list = document.getElementById("showdown-list");
   if (!section || !list) return;
 
-  function matchBlock(state, named) {
+  function matchBlock(state, match) {
     const block = T.el("article", "match-card showdown-match");
     block.dataset.match = state.match_id;
-    const title = window.AlleyResult.node(state, named);
+    const where = match.lanes.length ? "lanes " + match.lanes.join("-") : "";
+    const title = window.AlleyResult.node(state, match.title);
     if (title) block.append(title);
     const reason = T.el("input");
     reason.name = "reason"; reason.maxLength = 500; reason.placeholder = "why (for the audit log)";
@@ -32,14 +33,14 @@
   async function load() {
     try {
       const reply = await T.call("GET", "/api/v1/matches");
-      const titleOf = {};  // "Tuesday Night Poker · lanes 3-4": the match as the desk names it
-      reply.matches.forEach(function (m) { titleOf[m.match_id] = m.title; });
+      const listed = {};  // its title ("Tuesday Night Poker · lanes 3-4") and lanes, by id
+      reply.matches.forEach(function (m) { listed[m.match_id] = m; });
       const ending = reply.matches.filter(function (m) { return m.status === "ending"; });
       const states = await Promise.all(ending.map(function (m) {
         return T.call("GET", "/api/v1/matches/" + encodeURIComponent(m.match_id));
       }));
       const blocks = states.filter(function (s) { return window.AlleyResult.summary(s); })
-        .map(function (s) { return matchBlock(s, titleOf[s.match_id]); });
+        .map(function (s) { return matchBlock(s, listed[s.match_id]); });
       list.replaceChildren.apply(list, blocks);
       section.hidden = !blocks.length;
     } catch (problem) { /* the rest of the page still shows the night */ }
