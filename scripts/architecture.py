@@ -40,7 +40,8 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      "hash chain, names: plain Python, no framework",
      ("=alley_poker", "alley_poker.cards", "alley_poker.hand_tables", "alley_poker.hand_keys",
       "alley_poker.hand_explain", "alley_poker.hands", "alley_poker.names",
-      "alley_poker.actors", "alley_poker.csv_cells", "alley_poker.bowling", "alley_poker.fairness")),
+      "alley_poker.actors", "alley_poker.csv_cells", "alley_poker.bowling",
+      "alley_poker.fairness")),
     ("ledger", "the rules of Bowling Poker: commands decide events, events fold into a "
      "match's state",
      ("alley_poker.ledger",)),

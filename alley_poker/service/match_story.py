@@ -27,7 +27,7 @@ def match_story_report(service: Any, match_id: str) -> dict[str, Any]:
     if state.status == "new":
         raise StoryRefused(f"no match {match_id!r}")
     if state.status not in FINISHED:
-        raise StoryRefused(f"match {match_id} is {state.status}: its story is told once it is "
+        raise StoryRefused(f"the match is {state.status}: its story is told once it is "
                            "settled or voided")
     records = service.repository.store.load(match_id)
     return {"match_id": match_id, "status": state.status, "bowlers": list(state.bowlers),

@@ -11,6 +11,7 @@ from flask import abort
 from alley_poker.service.match_story import StoryRefused, match_story_report
 from alley_poker.web.api_request import alley
 from alley_poker.web.auth import is_commissioner
+from alley_poker.web.match_titles import match_title
 from alley_poker.web.tablet_pages import commissioner, tablet_page
 
 
@@ -21,11 +22,14 @@ def match_story_page(match_id: str):
     service = alley()
     if service.state(match_id).status == "new":
         abort(404)
-    context: dict[str, Any] = {"match_id": match_id, "story": None, "refused": ""}
+    context: dict[str, Any] = {"match_id": match_id, "title": match_title(service, match_id),
+                               "story": None, "refused": ""}
     try:
         context["story"] = match_story_report(service, match_id)
     except StoryRefused as refused:
-        context["refused"] = str(refused).capitalize() + "."
+        refusal = str(refused)  # a sentence: its first letter up, one full stop
+        context["refused"] = refusal[:1].upper() + refusal[1:] + \
+            ("" if refusal.endswith((".", "!", "?")) else ".")
     return tablet_page("commissioner_story.html", **context)
 
 

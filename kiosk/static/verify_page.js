@@ -54,7 +54,8 @@
       });
       say("Checked " + verdict.events + " events.");
     } else {
-      verdictLine.textContent = "FAILED: " + match + (verdict.seq ? ", event #" + verdict.seq : "") + ": " + verdict.problem + ".";
+      verdictLine.textContent = "FAILED: " + match + (verdict.seq ? ", event #" + verdict.seq : "") + ": " + verdict.problem +
+        (/[.!?]$/.test(verdict.problem) ? "" : ".");  // a problem ending on "Ray, Jr." has its stop
       say("The check stopped at the first thing that disagrees.");
     }
   }

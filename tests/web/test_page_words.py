@@ -5,9 +5,10 @@ no name's period doubled by a sentence's ("Ray, Jr..").  The desk's audit page a
 exports may show ids; every other page is read here (the kiosks, the tablet's pages, the
 phone, the league's night sheet) as Chromium lays it out (``innerText``: what is on screen).
 
-The night: Ann and "Ray, Jr." at their end on lanes 1-2 (a buy to answer) with a ball held
-for the desk under its raw line, the team of six on lanes 5-6 (a decision open, a moment's
-banner up), and the Tuesday league's night on lanes 3-4, started with an API token.
+The night: Ann and "Ray, Jr." at their end on lanes 1-2 (a buy to answer), the team of six on
+lanes 5-6 (a decision open, a moment's banner up), a match on lanes 7-8 settled as the hands
+stood (its story told), and the Tuesday league's night on lanes 3-4, started with an API
+token, with a ball held for the desk under its raw line.
 The patterns are the refusal check's (tests/web/test_refusal_words.py): one list of what a
 person must not read.
 """
@@ -36,7 +37,7 @@ from tests.web.test_tokens import bearer, make_token
 
 pytestmark = pytest.mark.slow
 
-EARLY, TEAM = "early-1-2", "six-on-5-6"
+EARLY, TEAM, DONE = "early-1-2", "six-on-5-6", "done-7-8"
 RAY = "Ray, Jr."
 
 
@@ -52,6 +53,12 @@ def night(tmp_path_factory):
             service.execute(EARLY, c.DecideEndDraw(bowler, False, actor=f"bowler:{bowler}"))
     assert [d["kind"] for d in service.state(EARLY).pending_for("Ann")] == ["buy"]
     bowl_the_team(service, TEAM)
+    # A match settled early (the desk settled it as the hands stood): its story is told.
+    start_match(service, DONE, {(7, 1): "Cy", (8, 1): "Dee"})
+    bowl(service, DONE, "Cy", 10)
+    bowl(service, DONE, "Dee", 0, gutter=True)
+    service.execute(DONE, c.CommissionerSettleAsHandsStand(reason="lanes closing",
+                                                           actor="commissioner:test-desk"))
     app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "words",
                       **OPEN_NIGHT}, service=service)
     league_with_roster(app)
@@ -71,7 +78,7 @@ def night(tmp_path_factory):
     assert service.held.open_items(None), "the ball is held"
     server = serve(app)
     yield {"service": service, "app": app, "url": server.url, "tonight": tonight,
-           "match_ids": [EARLY, TEAM, league_match["match_id"]]}
+           "match_ids": [EARLY, TEAM, DONE, league_match["match_id"]]}
     server.stop()
 
 
@@ -135,7 +142,9 @@ def test_no_screen_of_the_night_shows_ids_keys_cents_or_raw_lines(module_browser
              "/commissioner/leagues/tue", "/commissioner/leagues/tue/night",
              "/commissioner/leagues/tue/standings", "/commissioner/manual-entry",
              "/commissioner/new-match", "/commissioner/tokens",
-             f"/commissioner/leagues/tue/nights/{night['tonight']}"]
+             f"/commissioner/leagues/tue/nights/{night['tonight']}",
+             f"/commissioner/leagues/tue/nights/{night['tonight']}?stories=1",
+             f"/commissioner/matches/{TEAM}/story", f"/commissioner/matches/{DONE}/story"]
     for path in pages:
         desk.goto(url + path)
         if path == "/commissioner/settlement":

@@ -35,12 +35,12 @@ def test_the_story_is_told_once_the_match_is_settled_and_not_before(app, story_a
     refused = app.test_client().get("/api/v1/matches/m1/story")
     assert refused.status_code == 409
     assert refused.get_json()["error"]["message"] == (
-        "match m1 is playing: its story is told once it is settled or voided")
+        "the match is playing: its story is told once it is settled or voided")
     assert app.test_client().get("/api/v1/matches/nope/story").status_code == 404
     desk, _ = signed_in_client(app)
     assert desk.get("/commissioner/matches/nope/story").status_code == 404
     page = desk.get("/commissioner/matches/m1/story").get_data(as_text=True)
-    assert "Match m1 is playing: its story is told once it is settled or voided." in page
+    assert "The match is playing: its story is told once it is settled or voided." in page
     told = story_app.test_client().get("/api/v1/matches/m1/story")
     assert told.status_code == 200
     story = told.get_json()
