@@ -91,7 +91,7 @@
       return false;
     }
     if (!last) {
-      say("Nothing to undo in match " + matchId + ": the desk has done nothing since that " +
+      say("Nothing to undo in this match: the desk has done nothing since that " +
           "can be taken back (the scorer's balls and the bowlers' own choices are never " +
           "undone).", "refused");
       return false;

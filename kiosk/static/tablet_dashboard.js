@@ -140,7 +140,8 @@
     placeCard(matchId, card, state.status);
     const live = el("div", "live");
     const lanes = board.lanes.length ? "lanes " + board.lanes.join("-") : "no lanes";
-    live.append(el("h3", "", (board.title || lanes) + " · " + state.status +
+    const where = board.title || lanes;  // the match as the desk names it, never its id
+    live.append(el("h3", "", where + " · " + state.status +
                    " · " + state.games + " game" + (state.games === 1 ? "" : "s") +
                    " · pot " + T.money(state.pot_cents) + " · ante " + T.money(state.ante_cents)));
     if (state.fairness) {
@@ -208,11 +209,11 @@
           newcomer.focus();
           return;
         }
-        T.rule("Add " + name + " to match " + matchId + "?\nReason: " + why, matchId, "add-bowler",
-               { bowler: name, reason: why }, name + " added to match " + matchId);
+        T.rule("Add " + name + " to the match on " + where + "?\nReason: " + why, matchId,
+               "add-bowler", { bowler: name, reason: why }, name + " added to the match on " + where);
       }, "add-bowler"));
       consent.append(button("Start match", function () {
-        T.rule("Start match " + matchId + "?", matchId, "start", {}, "Match " + matchId + " started");
+        T.rule("Start the match on " + where + "?", matchId, "start", {}, "The match on " + where + " started");
       }, "primary start"));
       live.append(consent);
     }

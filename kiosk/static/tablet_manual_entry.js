@@ -89,7 +89,8 @@
     } else {
       before = at.standing;
       where.textContent = bowlerSelect.value + " · lane " + (at.lane || "?") + " · game " + at.game +
-        ", frame " + at.frame + ", ball " + at.ball + " · facing " + at.standing.length + " pins";
+        ", frame " + at.frame + ", ball " + at.ball + " · facing " + at.standing.length +
+        (at.standing.length === 1 ? " pin" : " pins");
     }
     // A new ball (another bowler, or balls recorded since) starts from a clean diagram; a
     // refresh during the same ball keeps the taps made so far.

@@ -9,24 +9,24 @@
   const list = banner.querySelector("ul");
   const title = banner.querySelector("strong");
 
-  function row(alarm, match) {
+  function row(alarm, match, named) {
     const li = el("li", "night-close-match");
     li.dataset.match = match.match_id;
-    li.append(el("span", "", "Match " + match.match_id + " is still " + match.status +
+    li.append(el("span", "", named + " is still " + match.status +
                  " · pot " + T.money(match.pot_cents) + " "));
     const reason = "the night closed at " + alarm.close + " with the match in play";
     li.append(T.button("Settle as the hands stand", async function () {
-      if (await T.rule("Settle match " + match.match_id + " as the hands stand?\n" +
+      if (await T.rule("Settle the match on " + named + " as the hands stand?\n" +
                        "Open decisions lapse, no end-of-match draws or buys; the best hand " +
                        "now takes the pot.", match.match_id, "settle-as-hands-stand",
-                       { reason: reason }, "Match " + match.match_id + " settled as the hands stand")) {
+                       { reason: reason }, named + ": settled as the hands stand")) {
         refresh();
       }
     }, "primary settle-as-hands-stand"));
     li.append(T.button("Void with refunds", async function () {
-      if (await T.rule("VOID match " + match.match_id + "? Every ante and bought card is " +
+      if (await T.rule("VOID the match on " + named + "? Every ante and bought card is " +
                        "refunded; nobody wins.", match.match_id, "void", { reason: reason },
-                       "Match " + match.match_id + " voided; everyone refunded")) {
+                       named + ": voided, everyone refunded")) {
         refresh();
       }
     }, "danger void-match"));
@@ -46,7 +46,14 @@
     if (!open.length) { list.replaceChildren(); return; }
     title.textContent = "⚠ The night closed at " + alarm.close + " with " + open.length +
       (open.length === 1 ? " match" : " matches") + " not settled";
-    list.replaceChildren(...open.map(function (match) { return row(alarm, match); }));
+    // Each match as the desk names it (league and lanes), not by its id.
+    const titleOf = {};
+    try {
+      (await T.call("GET", "/api/v1/matches")).matches.forEach(function (m) { titleOf[m.match_id] = m.title; });
+    } catch (problem) { /* named by its status and pot alone until the next poll */ }
+    list.replaceChildren(...open.map(function (match) {
+      return row(alarm, match, titleOf[match.match_id] || "A match");
+    }));
   }
 
   refresh();

@@ -139,11 +139,12 @@
                    lane: Number(row.querySelector("[name=lane]").value),
                    slot: Number(row.querySelector("[name=slot]").value) };
         });
-        if (!window.confirm("Move the bowlers of match " + matchId + "?\nReason: " + why)) return;
+        if (!window.confirm("Move the bowlers of this match?\nReason: " + why)) return;
         try {
           await T.call("PUT", "/api/v1/matches/" + encodeURIComponent(matchId) + "/lanes",
                        { slots: slots, reason: why });
-          T.say("Bowlers moved in match " + matchId);
+          T.say("Bowlers moved: " + slots.map(function (s) {
+            return s.bowler + " to lane " + s.lane; }).join(", "));
           desk.refreshBoard();
         } catch (problem) { T.say("Refused: " + problem.message, "refused"); }
       }, "primary"));

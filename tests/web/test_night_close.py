@@ -83,6 +83,7 @@ def test_the_tablet_shows_the_close_banner_and_settles_from_it(tablet, service):
     assert "closed at 23:30" in banner.inner_text()
     row = banner.locator("li.night-close-match[data-match=m1]")
     assert "still playing" in row.inner_text() and "$2.00" in row.inner_text()
+    assert row.inner_text().startswith("Lanes 1-2 is still playing"), row.inner_text()
     row.locator("button.settle-as-hands-stand").click()
     banner.wait_for(state="hidden")
     assert service.state("m1").status == "settled"
@@ -97,7 +98,7 @@ def test_the_settlement_page_names_the_matches_not_settled(tablet, live_server, 
     tablet.goto(f"{live_server.url}/commissioner/settlement")
     unsettled = tablet.locator("#unsettled")
     unsettled.wait_for(state="visible")
-    assert unsettled.inner_text() == "⚠ Not settled: m1 (playing, pot $2.00)"
+    assert unsettled.inner_text() == "⚠ Not settled: Lanes 1-2 (playing, pot $2.00)"
     service.execute("m1", c.CommissionerSettleAsHandsStand(reason="closed",
                                                            actor="commissioner:test"))
     tablet.reload()
