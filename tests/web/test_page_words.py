@@ -204,7 +204,7 @@ SCORE_LINES = """() => [...document.querySelectorAll("section.bowler")].map(pane
 })"""
 
 
-def test_the_kiosk_score_line_lines_up_and_a_tall_banner_leaves_the_cards_readable(
+def test_the_kiosk_score_line_lines_up_and_a_tall_banner_keeps_to_its_share(
         module_browser, night):
     from tests.web.test_night_screens import card_widths_once_drawn
 
@@ -219,7 +219,8 @@ def test_the_kiosk_score_line_lines_up_and_a_tall_banner_leaves_the_cards_readab
         assert all(p["whole"] for p in panels), (width, panels)
         totals = [p["total"] for p in panels]  # one column (a border's width apart at most)
         assert max(totals) - min(totals) <= 3, (width, panels)
-    # A moment as long as a banner gets: the panels keep their room, the cards their size.
+    # A moment as long as a banner gets: it keeps to its share of the screen (the panels
+    # below keep theirs, the cards stay cards and the decision whole).
     page.set_viewport_size({"width": 1280, "height": 800})
     page.wait_for_function("innerWidth === 1280")
     before = page.evaluate("document.getElementById('panels').clientHeight")
@@ -228,6 +229,13 @@ def test_the_kiosk_score_line_lines_up_and_a_tall_banner_leaves_the_cards_readab
         banner.textContent = 'PILE EMPTY — Francesca draws from Hiroko: '.repeat(8); }""")
     after = page.evaluate("document.getElementById('panels').clientHeight")
     assert after >= before - (0.22 * 800 + 16), (before, after)  # its share, and a margin
-    widths = card_widths_once_drawn(page, "section.bowler[data-bowler=Carmen]")
-    assert min(widths) >= 44, widths
+    carmen = "section.bowler[data-bowler=Carmen]"
+    widths = card_widths_once_drawn(page, carmen, least=30)
+    assert min(widths) >= 30, widths
+    # ... and the decision under them is still whole inside its panel (nothing cut off).
+    cut = page.evaluate("""sel => { const panel = document.querySelector(sel);
+        const p = panel.getBoundingClientRect();
+        const d = panel.querySelector('.decision').getBoundingClientRect();
+        return d.bottom > p.bottom + 0.5 ? [d.bottom, p.bottom] : null; }""", carmen)
+    assert cut is None, cut
     page.close()

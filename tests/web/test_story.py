@@ -160,7 +160,7 @@ def test_the_night_sheet_prints_the_stories_when_asked(app, service):
     assert f'href="/commissioner/matches/{match_id}/story"' in plain
     sheet = client.get("/commissioner/leagues/tue/nights/2026-11-24?stories=1")
     html = sheet.get_data(as_text=True)
-    assert f"The story of match {match_id}" in html
+    assert "The story of the match on lanes 3-4" in html
     story = client.get(f"/api/v1/matches/{match_id}/story").get_json()
     assert html.count('class="story-entry') == len(story["entries"]) > 5
     from markupsafe import escape

@@ -367,7 +367,7 @@ def test_a_corrected_ball_raises_a_review_applied_with_a_reason_and_lanes_move(
     ann_slot.locator("[name=lane]").fill("2")
     ann_slot.locator("[name=slot]").fill("2")
     card.locator(".reassign button", has_text="Move bowlers").click()
-    card.locator("h3", has_text="lanes 2 ").wait_for()
+    card.locator("h3", has_text="Lane 2 ").wait_for()
     assert service.lanes.assignment("m1").slots == {(2, 1): "Bob", (2, 2): "Ann"}
 
 
