@@ -129,7 +129,7 @@ def test_a_night_records_who_checked_in_once(leagues):
         date(2026, 11, 24), (bob.bowler_id, ann.bowler_id), "desk:pat")
     assert kept.started_at.utcoffset().total_seconds() == 0
     assert leagues.night(night) == kept
-    with pytest.raises(LeagueError, match="already started by the desk$"):  # not desk:pat
+    with pytest.raises(LeagueError, match=r"already started by the desk$"):  # not desk:pat
         leagues.record_night("tue", date(2026, 11, 24), [ann.bowler_id], actor="desk:sam")
 
 
