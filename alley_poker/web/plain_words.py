@@ -53,6 +53,7 @@ FIELD_WORDS = {
     "csv": "the roster file", "night_date": "the night", "checked_in": "the bowlers checked in",
     "code": "the code", "request_id": "the request", "kind": "the kind of decision",
     "full_rack": "the full rack", "include_retired": "show retired bowlers",
+    "ids": "the chosen held balls", "state": "open or resolved",
 }
 #: Fields counted in cents: their limits are shown as money.
 MONEY_FIELDS = frozenset({"ante_cents", "cents"})
