@@ -455,9 +455,6 @@ class SerialFeed:
             if any(hasattr(event, "lane") for event in events):  # not a heartbeat, a gap
                 self._refused_in_a_row = 0
             self._seen_line()
-            # Connected and taking lines: an earlier "cannot open" or "connection lost" is
-            # over, and the tablet would show it under a working feed.
-            self._last_error = None
             gaps = [(event.first_missing, event.last_missing)
                     for event in events if isinstance(event, SequenceGap)]
             self._gaps.extend(gaps)
@@ -480,7 +477,7 @@ class SerialFeed:
             self.dialect.refused(events)
 
     def _seen_line(self) -> None:
-        self._last_line_at = time.time()
+        self._last_line_at, self._last_error = time.time(), None  # reading: old errors are over
         self._last_line_monotonic = time.monotonic()
         self._changed.notify_all()
 
