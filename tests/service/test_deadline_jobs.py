@@ -24,6 +24,7 @@ from hypothesis.stateful import (
     invariant,
     precondition,
     rule,
+    run_state_machine_as_test,
 )
 
 from alley_poker.ledger import CommandRefused
@@ -241,9 +242,18 @@ class DeskAndUndo(RuleBasedStateMachine):
 #: Any sequence of desk actions and undos leaves one pending job per open decision, at its
 #: deadline, and none for a closed one (the invariant above, checked after every step).
 TestAnyDeskActionsAndUndosLeaveOneJobPerOpenDecision = DeskAndUndo.TestCase
+#: A few examples in the quick tier (a real scheduler and SQLite ledger make each step cost
+#: milliseconds); the long runs below in the slow tier, which CI runs too.
 TestAnyDeskActionsAndUndosLeaveOneJobPerOpenDecision.settings = settings(
-    max_examples=30, stateful_step_count=30, deadline=None,
+    max_examples=6, stateful_step_count=30, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+@pytest.mark.slow
+def test_desk_actions_and_undos_long_runs():
+    run_state_machine_as_test(DeskAndUndo, settings=settings(
+        max_examples=40, stateful_step_count=40, deadline=None,
+        suppress_health_check=list(HealthCheck)))
 
 
 def test_an_undone_ruling_past_its_deadline_expires_at_once(running, report):  # noqa: F811
