@@ -253,9 +253,14 @@
       live.append(Object.assign(el("a", "manual-link", "Manual entry for this match"),
                                 { href: "/commissioner/manual-entry?match_id=" + encodeURIComponent(matchId) }));
     }
-    keepTyping(card.live, live);
-    card.live.replaceWith(live);
-    card.live = live;
+    // A redraw that would draw the same thing keeps what is drawn: the 5-second poll and every
+    // push would otherwise replace each button under the desk's pointer, and a press or a hover
+    // landing on the detached copy does nothing (CI's "Lose 10♦" hover timed out so, loaded).
+    if (live.outerHTML !== card.live.outerHTML) {
+      keepTyping(card.live, live);
+      card.live.replaceWith(live);
+      card.live = live;
+    }
 
     const names = state.seat_order.join("\u0000");
     const select = card.controls.querySelector("select[name=bowler]");

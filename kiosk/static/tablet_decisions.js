@@ -18,6 +18,7 @@
     const box = el("div", "decision-row");
     box.dataset.bowler = name;
     box.dataset.kind = decision.kind;
+    box.dataset.decision = decision.id;  // two alike decisions never share a drawn row
     const what = DECISION_WORDS[decision.kind] || decision.kind;
     const head = el("span", "decision-what", name + ": " + what +
                     (decision.reason ? " (" + decision.reason + ")" : ""));
