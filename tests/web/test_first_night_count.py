@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from alley_poker.ledger import commands as c
-from tests.web.test_league_pages import league_with_roster
+from tests.web.test_league_pages import league_with_roster, start_tonights_night
 
 
 def results_step(client) -> str:
@@ -22,13 +22,7 @@ def results_step(client) -> str:
 
 def test_first_night_counts_only_the_results_waiting_for_the_desk(app, service):
     client, csrf = league_with_roster(app)
-    tonight = client.get("/api/v1/leagues/tue").get_json()["tonight"]
-    ids = [b.bowler_id for b in app.extensions["league_desk"].store.bowlers("tue")]
-    started = client.post("/api/v1/leagues/tue/nights", headers={"X-CSRFToken": csrf},
-                          json={"night_date": tonight, "checked_in": ids})
-    assert started.status_code == 201, started.get_json()
-    (match,) = started.get_json()["matches"]
-    match_id = match["match_id"]
+    match_id = start_tonights_night(app, client, {"X-CSRFToken": csrf})
     assert "1 still being bowled." in results_step(client)
 
     bowlers = service.state(match_id).bowlers

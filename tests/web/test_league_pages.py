@@ -46,6 +46,18 @@ def league_with_roster(app, roster: str | None = ROSTER):
     return client, csrf
 
 
+def start_tonights_night(app, client, headers: dict) -> str:
+    """Tuesday's night started tonight with every bowler of the roster checked in, through
+    the API as ``client`` with ``headers``: the id of its one match."""
+    tonight = client.get("/api/v1/leagues/tue", headers=headers).get_json()["tonight"]
+    ids = [b.bowler_id for b in app.extensions["league_desk"].store.bowlers("tue")]
+    started = client.post("/api/v1/leagues/tue/nights", headers=headers,
+                          json={"night_date": tonight, "checked_in": ids})
+    assert started.status_code == 201, started.get_json()
+    (match,) = started.get_json()["matches"]
+    return match["match_id"]
+
+
 def roster_names(app, retired=False) -> dict[str, bool]:
     store = app.extensions["league_desk"].store
     return {b.name: b.active for b in store.bowlers("tue", include_retired=retired)}

@@ -37,7 +37,7 @@ from tests.web.conftest import (
     start_match,
 )
 from tests.web.test_accessibility import serious_violations
-from tests.web.test_league_pages import league_with_roster
+from tests.web.test_league_pages import league_with_roster, start_tonights_night
 
 pytestmark = pytest.mark.slow
 
@@ -93,15 +93,9 @@ def centre(tmp_path_factory):
     app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "night",
                       **OPEN_NIGHT}, service=service)
     client, csrf = league_with_roster(app)
-    tonight = client.get("/api/v1/leagues/tue").get_json()["tonight"]
-    ids = [b.bowler_id for b in app.extensions["league_desk"].store.bowlers("tue")]
-    started = client.post("/api/v1/leagues/tue/nights", headers={"X-CSRFToken": csrf},
-                          json={"night_date": tonight, "checked_in": ids})
-    assert started.status_code == 201, started.get_json()
-    (league_match,) = started.get_json()["matches"]
+    league_match = start_tonights_night(app, client, {"X-CSRFToken": csrf})
     server = serve(app)
-    yield {"service": service, "app": app, "url": server.url,
-           "league_match": league_match["match_id"]}
+    yield {"service": service, "app": app, "url": server.url, "league_match": league_match}
     server.stop()
 
 
