@@ -216,16 +216,6 @@
     remove(s.bowlers, b); delete s.hands[b]; delete s.paid[b]; delete s.won[b]; delete s.balls[b];
     if (s.consents.indexOf(b) >= 0) remove(s.consents, b);
   };
-  // A bowler the desk marked not here: removed (bowler_removed follows with the refund), or
-  // gone after bowling, keeping or folding the hand (the card_returned events say which cards).
-  Walk.prototype.bowler_gone = function (e, d, seq) {
-    const b = this.seated(seq, d.bowler);
-    if (this.s.gone.indexOf(b) >= 0) fail(seq, b + " is marked gone twice");
-    if (["removed", "keeps_hand", "folds"].indexOf(d.outcome) < 0) {
-      fail(seq, b + " is marked gone with no outcome the rules know (" + JSON.stringify(d.outcome) + ")");
-    }
-    if (d.outcome !== "removed") this.s.gone.push(b);
-  };
   Walk.prototype.pile_stacked = function (e, d, seq) {
     fail(seq, "the pile was stacked by hand (a test-mode facility): this deal is not from the seed");
   };

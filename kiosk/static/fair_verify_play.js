@@ -101,6 +101,16 @@
     const CAUSED = ["hole_deepened", "card_returned", "lose_card", "steal"];
 
     // A correction raises its review items on the corrected bowler's game.
+    // A bowler the desk marked not here: removed (bowler_removed follows with the refund), or
+    // gone after bowling, keeping or folding the hand (the card_returned events say which cards).
+    Walk.prototype.bowler_gone = function (e, d, seq) {
+      const b = this.seated(seq, d.bowler);
+      if (this.s.gone.indexOf(b) >= 0) fail(seq, b + " is marked gone twice");
+      if (["removed", "keeps_hand", "folds"].indexOf(d.outcome) < 0) {
+        fail(seq, b + " is marked gone with no outcome the rules know (" + JSON.stringify(d.outcome) + ")");
+      }
+      if (d.outcome !== "removed") this.s.gone.push(b);
+    };
     Walk.prototype.review_raised = function (e, d, seq) {
       const c = this.corrected;
       if (c && c.action === d.action && (d.bowler !== c.bowler || d.game !== c.game)) {
