@@ -284,8 +284,15 @@
       const reply = await T.call("GET", "/api/v1/matches");
       for (const match of reply.matches) {
         if (!states[match.match_id]) {
-          states[match.match_id] = await T.call("GET", "/api/v1/matches/" + encodeURIComponent(match.match_id));
-          window.AlleyOdds.keep(match.match_id, states[match.match_id].odds);
+          const fetched = await T.call("GET", "/api/v1/matches/" + encodeURIComponent(match.match_id));
+          // Two reads can be in flight (the page's first and the socket's connect) and a push
+          // can come between: the newest state wins, never the read that answered last (an
+          // older one left the desk without a decision until the next ball).
+          const known = states[match.match_id];
+          if (!known || known.seq < fetched.seq) {
+            states[match.match_id] = fetched;
+            window.AlleyOdds.keep(match.match_id, fetched.odds);
+          }
         }
         joinRoom(match.match_id);
       }
