@@ -33,6 +33,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from tzlocal import get_localzone
 
+from drivers.feed_urls import is_poll_url, unsupported_feed_url
+
 #: The defaults ship inside the package, so an installed Alley Poker (no checkout) has them;
 #: a checkout's ``config/alley.toml`` and ``config/rules/`` files are links to these, not copies.
 DEFAULTS_DIR = Path(str(resources.files("alley_poker") / "defaults"))
@@ -146,14 +148,22 @@ class FeedConfig(_Strict):
     @classmethod
     def _page_dialect_by_default(cls, data: Any) -> Any:
         if isinstance(data, dict) and "dialect" not in data and \
-                str(data.get("url", "")).lower().startswith(("http://", "https://")):
+                is_poll_url(str(data.get("url", ""))):
             return {**data, "dialect": "live-board"}
         return data
+
+    @field_validator("url")
+    @classmethod
+    def _a_url_a_feed_reads(cls, value: str) -> str:
+        problem = unsupported_feed_url(value)
+        if problem:
+            raise ValueError(problem)
+        return value
 
     @property
     def polls_a_page(self) -> bool:
         """True for a live-score page polled over HTTP, False for a serial feed."""
-        return self.url.lower().startswith(("http://", "https://"))
+        return is_poll_url(self.url)
 
 
 _LOCAL_TIME = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")

@@ -39,19 +39,6 @@ from drivers.snapshot_diff import SnapshotDiffer
 
 log = logging.getLogger(__name__)
 
-#: URL schemes that make a feed in ``alley.toml`` a poll feed rather than a serial one.
-HTTP_SCHEMES = ("http://", "https://")
-
-
-def is_poll_url(url: str) -> bool:
-    """True for a page to poll, False for a serial URL or device.
-
-    >>> is_poll_url("http://scorer.local/live"), is_poll_url("socket://10.0.0.7:4001")
-    (True, False)
-    """
-    return url.lower().startswith(HTTP_SCHEMES)
-
-
 class ServerTrouble(Exception):
     """A 5xx answer: the page's server is struggling; worth retrying."""
 

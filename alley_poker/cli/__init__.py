@@ -36,6 +36,7 @@ from __future__ import annotations
 # Importing a command's module registers the command on ``main`` (one name per command module).
 from alley_poker.cli import (  # noqa: F401
     audit,
+    backup,
     demo,
     doctor,
     evaluate,
@@ -45,6 +46,7 @@ from alley_poker.cli import (  # noqa: F401
     odds,
     scenario,
     serve,
+    set_pin,
     simulate,
     verify,
     web,

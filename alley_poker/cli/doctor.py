@@ -19,7 +19,12 @@ from alley_poker.setup_centre.writer import ENV_FILE
               "the config folder, if there; else this shell's environment).")
 @click.option("--user", default=None,
               help="The user the service runs as (default: whoever runs the doctor).")
-def doctor(config_path: Path | None, env_file: Path | None, user: str | None) -> None:
+@click.option("--host", default=None, help="The address serve will listen on (default: its "
+              "unit's --host beside the config folder, else 127.0.0.1).")
+@click.option("--port", type=click.IntRange(1, 65535), default=None,
+              help="The port serve will listen on (default: its unit's --port, else 8000).")
+def doctor(config_path: Path | None, env_file: Path | None, user: str | None,
+           host: str | None, port: int | None) -> None:
     """Say what is wrong with the centre's set-up; exit status 1 when anything is."""
     from alley_poker.setup_centre.doctor import examine, read_env_file
 
@@ -32,7 +37,13 @@ def doctor(config_path: Path | None, env_file: Path | None, user: str | None) ->
             env.update(read_env_file(env_file))
         except (OSError, ValueError) as problem:
             raise click.ClickException(f"cannot read {env_file}: {problem}") from None
-    problems = examine(config_path, env=env, user_name=user)
+    address = None
+    if host is not None or port is not None:
+        from alley_poker.setup_centre.port_holder import DEFAULT_HOST, DEFAULT_PORT
+
+        address = (host or DEFAULT_HOST, port or DEFAULT_PORT)
+    problems = examine(config_path, env=env, user_name=user, env_file=env_file,
+                       address=address)
     if not problems:
         click.echo("the centre's set-up looks right")
         return

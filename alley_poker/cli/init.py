@@ -7,21 +7,21 @@ from pathlib import Path
 import click
 
 from alley_poker.cli.root import main
+from alley_poker.cli.served_process import keep_new_files_private
 from alley_poker.setup_centre.writer import (
+    NEW_PIN_MIN_LENGTH,
     CentreChoices,
     FeedChoice,
     SetupError,
+    pin_too_short,
     verify_units,
     write_centre,
 )
 
 
 def _a_pin(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
-    from alley_poker.web.server import MIN_PIN_LENGTH
-
-    if len(value.strip()) < MIN_PIN_LENGTH:
-        raise click.BadParameter(f"the commissioner's PIN must have at least {MIN_PIN_LENGTH} "
-                                 "characters")
+    if len(value.strip()) < NEW_PIN_MIN_LENGTH:
+        raise click.BadParameter(pin_too_short())
     return value.strip()
 
 
@@ -36,8 +36,8 @@ def _a_pin(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
 @click.option("--no-feed", is_flag=True, help="No feed: every lane is scored by manual entry.")
 @click.option("--pin", prompt="The commissioner's PIN", hide_input=True,
               confirmation_prompt=True, callback=_a_pin,
-              help="The commissioner's PIN (asked, unseen, if not given); only its hash is "
-                   "written.")
+              help=f"The commissioner's PIN, at least {NEW_PIN_MIN_LENGTH} characters (asked, "
+                   "unseen, if not given); only its hash is written.")
 @click.option("--centre-id", default="default", show_default=True,
               help="The centre's id (lower-case letters, digits, dashes).")
 @click.option("--time-zone", default="", help="The centre's time zone, e.g. America/Chicago "
@@ -49,6 +49,7 @@ def _a_pin(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
 def init(directory: Path, name: str, lanes: int, feeds: tuple[str, ...], no_feed: bool,
          pin: str, centre_id: str, time_zone: str, user: str, port: int, force: bool) -> None:
     """Set a centre up in DIRECTORY: its configuration, secrets and systemd units."""
+    keep_new_files_private()
     try:
         chosen = [FeedChoice.parse(text) for text in feeds]
         if not chosen and not no_feed:
@@ -66,6 +67,8 @@ def init(directory: Path, name: str, lanes: int, feeds: tuple[str, ...], no_feed
     click.echo(f"wrote {written.env_file} (readable by its owner only)")
     for unit in written.units:
         click.echo(f"wrote {unit}")
+    for note in written.notes:
+        click.echo(f"WARNING: {note}", err=True)
     said = verify_units(written.units)
     if said:
         click.echo(f"systemd-analyze verify says:\n{said}")

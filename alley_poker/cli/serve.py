@@ -7,7 +7,11 @@ from pathlib import Path
 import click
 
 from alley_poker.cli.root import main
-from alley_poker.cli.served_process import import_socketio_server_only, log_to_stderr
+from alley_poker.cli.served_process import (
+    import_socketio_server_only,
+    keep_new_files_private,
+    log_to_stderr,
+)
 
 
 @main.command()
@@ -32,10 +36,12 @@ def serve(config_path: Path | None, host: str, port: int, server_kind: str) -> N
 
     # The router's recoveries and refusals and the feeds' reconnects belong in serve's log.
     log_to_stderr()
+    keep_new_files_private()
     try:
         pin = commissioner_pin()
         config = load_config(config_path)
         _warn_if_demo(config_path, config)
+        _refuse_a_broken_ledger(config)
         if server_kind == "gunicorn":
             from alley_poker.web.production_server import serve_one_box
 
@@ -44,6 +50,21 @@ def serve(config_path: Path | None, host: str, port: int, server_kind: str) -> N
     except (MissingPin, ConfigError, StoreError, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
     server.serve_until_signalled(echo=click.echo)
+
+
+def _refuse_a_broken_ledger(config: object) -> None:
+    """A ledger file that is not a database stops ``serve`` here, in words, rather than in
+    the forked worker (which gunicorn reports as a boot failure with its traceback)."""
+    from alley_poker.store.database import sqlite_file_of, sqlite_file_problem
+
+    ledger = sqlite_file_of(config.database.url)  # type: ignore[attr-defined]
+    problem = ledger and sqlite_file_problem(ledger)
+    if problem:
+        backups = config.backup.folder  # type: ignore[attr-defined]
+        raise click.ClickException(
+            f"the ledger {ledger} {problem}. Nothing was started. Restore the newest copy "
+            f"from {backups} (ls {backups}) in its place, or move the file away to start an "
+            "empty ledger; 'alley-poker doctor' checks the set-up.")
 
 
 def _warn_if_demo(config_path: Path | None, config: object) -> None:

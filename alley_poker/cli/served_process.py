@@ -44,3 +44,23 @@ def log_to_stderr() -> None:
     # job (the feed check runs every few seconds); our jobs log what changed instead.  A job
     # that fails is still logged (at ERROR).
     logging.getLogger("apscheduler.executors").setLevel(logging.WARNING)
+
+
+#: What every command that writes a centre's files takes away from what it creates: the
+#: group's and everyone else's access (files 0600, folders 0700), as the units' UMask=0077.
+PRIVATE_UMASK = 0o077
+
+
+def keep_new_files_private() -> None:
+    """Whatever this process creates from now on is its owner's only.
+
+    The ledger holds the deal seeds of matches in play, and SQLite, logging, gunicorn and
+    the backups create files with the process's umask: a login shell's 022 would leave them
+    readable by every user of the machine.  The files the store and the backups make are
+    created 0600 explicitly as well (:func:`alley_poker.store.database.create_private_file`);
+    this covers everything else (journals, snapshots, gunicorn's files) when the command is
+    not run by the systemd units, which set ``UMask=0077`` themselves.
+    """
+    import os
+
+    os.umask(PRIVATE_UMASK)

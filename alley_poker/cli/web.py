@@ -7,7 +7,11 @@ from pathlib import Path
 import click
 
 from alley_poker.cli.root import main
-from alley_poker.cli.served_process import import_socketio_server_only, log_to_stderr
+from alley_poker.cli.served_process import (
+    import_socketio_server_only,
+    keep_new_files_private,
+    log_to_stderr,
+)
 
 
 @main.command()
@@ -41,6 +45,7 @@ def web(config_path: Path | None, host: str, port: int, server_kind: str) -> Non
     )
 
     log_to_stderr()
+    keep_new_files_private()
     try:
         if server_kind == "gunicorn":
             from alley_poker.web.production_server import serve_web_process

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from alley_poker.cli.root import main
-from alley_poker.cli.served_process import log_to_stderr
+from alley_poker.cli.served_process import keep_new_files_private, log_to_stderr
 
 
 @main.command()
@@ -34,6 +34,7 @@ def worker(config_path: Path | None, poll_s: float, metrics_port: int | None) ->
     from alley_poker.store.event_store import StoreError
 
     log_to_stderr()
+    keep_new_files_private()
     stop = threading.Event()
 
     def request_stop(signum: int, _frame: object) -> None:

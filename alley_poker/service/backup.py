@@ -49,6 +49,8 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from alley_poker.store.database import PRIVATE_FOLDER_MODE, create_private_file
+
 log = logging.getLogger(__name__)
 
 BACKUP_NAME = re.compile(r"^ledger-(\d{4}-\d{2}-\d{2})\.sqlite3$")
@@ -149,6 +151,9 @@ def copy_database(source: Path, target: Path) -> None:
         raise BackupNotPossible(f"{source}: no such database file")
     partial = target.with_name(target.name + PARTIAL_SUFFIX)
     partial.unlink(missing_ok=True)  # left by a run that died half-way
+    # The copy holds what the ledger holds (the deal seeds of matches in play): made owner
+    # only before SQLite writes a byte into it, whatever the process's umask.
+    create_private_file(partial)
     # mode=ro: the backup must never create, migrate or write the live ledger.
     reader = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
     try:
@@ -187,7 +192,7 @@ def backup_now(database_url: str, folder: str | os.PathLike[str], keep: int, *,
     source = sqlite_path(database_url)
     night = night or date.today()
     target_folder = Path(folder)
-    target_folder.mkdir(parents=True, exist_ok=True)
+    target_folder.mkdir(mode=PRIVATE_FOLDER_MODE, parents=True, exist_ok=True)
     target = target_folder / backup_name(night)
     if target.exists() and not redo:
         log.info("backup: %s already exists, not redone", target)

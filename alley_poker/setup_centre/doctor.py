@@ -21,6 +21,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from alley_poker.setup_centre.file_modes import check_file_modes
+from alley_poker.setup_centre.port_holder import address_in_unit, check_port
+from alley_poker.setup_centre.writer import UNITS_DIR
+from alley_poker.store.database import sqlite_file_of, sqlite_file_problem
+
 #: The unit files give the service user this group too (the serial ports' group).
 UNIT_GROUPS = ("dialout",)
 #: Free space wanted beside the backups, beyond the copies themselves.
@@ -75,15 +80,28 @@ def read_env_file(path: Path) -> dict[str, str]:
     return values
 
 
-def check_pin(env: Mapping[str, str]) -> list[str]:
-    from alley_poker.web.server import MissingPin, commissioner_pin
+def check_pin(env: Mapping[str, str], *, set_pin: str = "alley-poker set-pin DIR") -> list[str]:
+    from alley_poker.setup_centre.writer import NEW_PIN_MIN_LENGTH, PIN_CHECKED_ENV
+    from alley_poker.web.server import PIN_ENV, MissingPin, commissioner_pin
 
     try:
-        commissioner_pin(env)
+        pin = commissioner_pin(env)
     except MissingPin:
         return ["The commissioner's PIN is not set: the tablet cannot be signed in. Run "
-                "'alley-poker init' again, or set ALLEY_POKER_COMMISSIONER_PIN (at least 4 "
-                "characters) in the service's environment file."]
+                "'alley-poker init' again, or set ALLEY_POKER_COMMISSIONER_PIN (at least "
+                f"{NEW_PIN_MIN_LENGTH} characters) in the service's environment file."]
+    how = (f"Change it: '{set_pin}' (then restart the service), or a longer "
+           f"{PIN_ENV} in the service's environment file.")
+    if not pin.startswith("scrypt:"):
+        if len(pin) < NEW_PIN_MIN_LENGTH:
+            return [f"The commissioner's PIN has only {len(pin)} characters: a guesser gets "
+                    f"through that many far sooner than {NEW_PIN_MIN_LENGTH}. {how}"]
+        return []
+    checked = env.get(PIN_CHECKED_ENV, "")
+    if not checked.isdigit() or int(checked) < NEW_PIN_MIN_LENGTH:
+        return [f"The commissioner's PIN was set when 4 characters were enough (its hash "
+                f"cannot say how long it is). If it has fewer than {NEW_PIN_MIN_LENGTH}, a "
+                f"guesser gets through them far sooner. {how}"]
     return []
 
 
@@ -112,18 +130,9 @@ def check_feeds(config: Any, user: ServiceUser) -> list[str]:
     return problems
 
 
-def sqlite_path(url: str) -> Path | None:
-    from sqlalchemy.engine import make_url
-
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite" or not parsed.database:
-        return None
-    return Path(parsed.database)
-
-
 def check_database(config: Any, user: ServiceUser) -> list[str]:
     url = config.database.url
-    path = sqlite_path(url)
+    path = sqlite_file_of(url)
     if path is None:
         return _check_server_database(url)
     folder = path.parent
@@ -139,6 +148,12 @@ def check_database(config: Any, user: ServiceUser) -> list[str]:
                 f"cannot be written (chown {user.name} {folder})."]
     if path.exists() and not user.may(path, os.R_OK | os.W_OK):
         return [f"The ledger {path} is not writable by {user.name} (chown {user.name} {path})."]
+    problem = sqlite_file_problem(path, check_integrity=True)
+    if problem:
+        backups = config.backup.folder
+        return [f"The ledger {path} {problem}: 'serve' would not start on it. Restore the "
+                f"newest copy from {backups} (ls {backups}) in its place, with the service "
+                "stopped, or move the file away to start an empty ledger."]
     return []
 
 
@@ -181,7 +196,7 @@ def check_clock(config: Any) -> list[str]:
 def check_backups(config: Any, headroom_mb: int = BACKUP_HEADROOM_MB) -> list[str]:
     if not config.backup.enabled:
         return []
-    ledger = sqlite_path(config.database.url)
+    ledger = sqlite_file_of(config.database.url)
     if ledger is None:
         return []  # PostgreSQL: backed up by its own tools
     folder = Path(config.backup.folder)
@@ -210,8 +225,13 @@ def check_odds(config: Any) -> list[str]:
 
 
 def examine(config_path: Path | None, *, env: Mapping[str, str], user_name: str | None = None,
-            backup_headroom_mb: int = BACKUP_HEADROOM_MB) -> list[str]:
-    """Every problem found with the centre's set-up (none: ready to serve)."""
+            backup_headroom_mb: int = BACKUP_HEADROOM_MB, env_file: Path | None = None,
+            address: tuple[str, int] | None = None) -> list[str]:
+    """Every problem found with the centre's set-up (none: ready to serve).
+
+    ``address`` is the ``(host, port)`` ``serve`` will listen on (default: the one in the
+    unit ``init`` wrote beside the configuration, else serve's own default).
+    """
     from alley_poker.config import ConfigError, load_config
 
     try:
@@ -225,10 +245,26 @@ def examine(config_path: Path | None, *, env: Mapping[str, str], user_name: str 
     except KeyError:
         return [f"There is no user {user_name!r} on this machine to run the service as "
                 f"(useradd --system {user_name})."]
-    problems = check_pin(env)
+    centre_dir = config_path.resolve().parent.parent if config_path else None
+    problems = check_pin(env, set_pin=f"alley-poker set-pin {centre_dir or 'DIR'}")
     problems += check_feeds(config, user)
     problems += check_database(config, user)
+    problems += check_file_modes(config, env_file)
+    problems += check_address(address, centre_dir, config_path, user)
     problems += check_clock(config)
     problems += check_backups(config, backup_headroom_mb)
     problems += check_odds(config)
     return problems
+
+
+def check_address(address: tuple[str, int] | None, centre_dir: Path | None,
+                  config_path: Path | None, user: ServiceUser) -> list[str]:
+    if address is None:
+        unit = (centre_dir / UNITS_DIR / "alley-poker.service") if centre_dir else Path("-")
+        address = address_in_unit(unit)
+    host, port = address
+    if port < 1024 and user.uid != 0:
+        return [f"The service is to listen on port {port}, and only root may take a port "
+                "below 1024 (its unit gives it no capabilities): give it a port of 1024 or "
+                "more (--port) and put nginx in front."]
+    return check_port(host, port, config_file=config_path.resolve() if config_path else None)

@@ -26,11 +26,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from alley_poker.config import AlleyConfig, ConfigError, load_config_text
+from alley_poker.setup_centre.private_files import (
+    CENTRE_FOLDER_MODE,
+    CONFIG_FILE_MODE,
+    CONFIG_FOLDER_MODE,
+    DATA_FOLDER_MODE,
+    SECRET_FILE_MODE,
+    UNIT_FILE_MODE,
+    UNITS_FOLDER_MODE,
+    ServiceOwner,
+    make_folder,
+    ownership_notes,
+    write_file,
+)
+from alley_poker.setup_centre.unit_hardening import hardening_lines
 
 ENV_FILE = "alley-poker.env"
 CONFIG_FILE = Path("config") / "alley.toml"
 UNITS_DIR = "systemd"
+#: The one folder the service writes: the ledger, its WAL and the backups.
+DATA_DIR = "var"
 PIN_HASH_ENV = "ALLEY_POKER_COMMISSIONER_PIN_HASH"
+#: A new PIN has at least this many characters (``init``, ``set-pin``).  ``serve`` still
+#: accepts the 4 of earlier set-ups (``MIN_PIN_LENGTH``); ``doctor`` says to change them.
+NEW_PIN_MIN_LENGTH = 6
+#: Written beside the PIN's hash: the length its PIN was checked against (the hash cannot say).
+PIN_CHECKED_ENV = "ALLEY_POKER_COMMISSIONER_PIN_MIN_LENGTH"
 #: The port the worker's metrics are served on (``worker --metrics-port``).
 WORKER_METRICS_PORT = 9464
 
@@ -100,6 +121,8 @@ class Written:
     config: Path
     env_file: Path
     units: list[Path]
+    #: What the person setting up should know or do (said by ``init``).
+    notes: list[str] = field(default_factory=list)
 
 
 def _toml_string(value: str) -> str:
@@ -107,7 +130,7 @@ def _toml_string(value: str) -> str:
 
 
 def config_text(choices: CentreChoices, directory: Path) -> str:
-    var = directory / "var"
+    var = directory / DATA_DIR
     lines = [
         "# Written by 'alley-poker init'; every key is explained in docs/configuration.md.",
         "", "[centre]", f"id = {_toml_string(choices.centre_id)}",
@@ -134,6 +157,8 @@ def env_text(pin_hash: str, secret_key: str) -> str:
         "# Secrets of this centre, read by systemd (EnvironmentFile=) before the service starts.",
         "# Readable by its owner only (0600).  The PIN is kept as its scrypt hash.",
         f"{PIN_HASH_ENV}={shlex.quote(pin_hash)}",
+        _PIN_COMMENT,
+        f"{PIN_CHECKED_ENV}={NEW_PIN_MIN_LENGTH}",
         f"ALLEY_POKER_SECRET_KEY={secret_key}",
         "# Scaled out (alley-poker web + worker): PostgreSQL and Redis, and the centre's id.",
         "# ALLEY_POKER_DATABASE_URL=postgresql+psycopg://alley:PASSWORD@db-host/alley",
@@ -157,6 +182,10 @@ def unit_texts(choices: CentreChoices, directory: Path, command: str) -> dict[st
         "Restart=always", "RestartSec=1",
         "# Every kiosk, tablet and phone is an open socket.", "LimitNOFILE=65536",
     ]
+
+    def sandbox(*, serial_ports: bool) -> list[str]:
+        return hardening_lines(directory, directory / DATA_DIR, serial_ports=serial_ports)
+
     unit = ["After=network-online.target", "Wants=network-online.target"]
     install = ["", "[Install]", "WantedBy=multi-user.target", ""]
     return {
@@ -165,63 +194,114 @@ def unit_texts(choices: CentreChoices, directory: Path, command: str) -> dict[st
             "[Service]", *service,
             f"ExecStart={command} serve --config {config} --host {choices.host} "
             f"--port {choices.port}",
-            "# The scorer's serial port (USB adapters): the user needs the dialout group.",
-            "SupplementaryGroups=dialout", *install]),
+            *sandbox(serial_ports=True), *install]),
         "alley-poker-web@.service": "\n".join([
             "[Unit]", f"Description=Alley Poker: {choices.name} web process on port %i",
             *unit, "", "[Service]", *service,
             f"ExecStart={command} web --config {config} --host 127.0.0.1 --port %i",
-            *install]),
+            *sandbox(serial_ports=False), *install]),
         "alley-poker-worker.service": "\n".join([
             "[Unit]", f"Description=Alley Poker: {choices.name} worker (feeds and jobs)",
             *unit, "", "[Service]", *service,
             f"ExecStart={command} worker --config {config} "
             f"--metrics-port {WORKER_METRICS_PORT}",
-            "SupplementaryGroups=dialout", *install]),
+            *sandbox(serial_ports=True), *install]),
     }
 
 
 def validate(choices: CentreChoices, directory: Path) -> AlleyConfig:
-    """The configuration ``choices`` make, checked as ``serve`` would check it."""
-    from alley_poker.web.server import MIN_PIN_LENGTH
-
-    if len(choices.pin.strip()) < MIN_PIN_LENGTH:
-        raise SetupError(f"the commissioner's PIN must have at least {MIN_PIN_LENGTH} "
-                         "characters")
+    """The configuration ``choices`` make, checked as ``serve`` would check it (and a new PIN
+    as long as a new one must be)."""
+    if len(choices.pin.strip()) < NEW_PIN_MIN_LENGTH:
+        raise SetupError(pin_too_short())
     try:
         return load_config_text(config_text(choices, directory), source="the centre", env={})
     except ConfigError as problem:
         raise SetupError(str(problem).removeprefix("the centre: ")) from None
 
 
+def pin_too_short() -> str:
+    return (f"the commissioner's PIN must have at least {NEW_PIN_MIN_LENGTH} characters "
+            f"(digits are fine: {NEW_PIN_MIN_LENGTH} of them)")
+
+
+def warnings_about(choices: CentreChoices) -> list[str]:
+    """What ``init`` writes but would not advise."""
+    if choices.user == "root":
+        return ["--user root: the service would run as root, so whoever took over its web "
+                "process would own the machine, and the sandbox of its unit could not hold "
+                "it. Create a user of its own (useradd --system alley) and give --user alley."]
+    return []
+
+
 def write_centre(choices: CentreChoices, directory: Path, *, force: bool = False,
                  command: str | None = None) -> Written:
-    """Write the centre's set-up under ``directory`` (module docstring)."""
+    """Write the centre's set-up under ``directory`` (module docstring; who may read what:
+    :mod:`alley_poker.setup_centre.private_files`)."""
     from alley_poker.web.auth import hash_pin
 
     directory = directory.expanduser().resolve()
     validate(choices, directory)
     config = directory / CONFIG_FILE
     env_file = directory / ENV_FILE
+    data = directory / DATA_DIR
     units = unit_texts(choices, directory, command or alley_poker_command())
     targets = [config, env_file, *(directory / UNITS_DIR / name for name in units)]
     existing = [path for path in targets if path.exists()]
     if existing and not force:
         raise SetupError(f"{existing[0]} already exists; give --force to write over it")
-    (directory / "var" / "backups").mkdir(parents=True, exist_ok=True)
-    config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text(config_text(choices, directory), encoding="utf-8")
+    owner = ServiceOwner.for_user(choices.user)
+    # The service's user goes through it to its configuration and data: 0755 when made here.
+    for missing in reversed([folder for folder in (directory, *directory.parents)
+                             if not folder.exists()]):
+        make_folder(missing, CENTRE_FOLDER_MODE)
+    for folder in (data, data / "backups"):
+        make_folder(folder, DATA_FOLDER_MODE, uid=owner.uid if owner else -1,
+                    gid=owner.gid if owner else -1)
+    make_folder(config.parent, CONFIG_FOLDER_MODE, gid=owner.gid if owner else -1)
+    write_file(config, config_text(choices, directory), CONFIG_FILE_MODE,
+               group=owner.gid if owner else None)
     env_file.unlink(missing_ok=True)
-    descriptor = os.open(env_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    descriptor = os.open(env_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, SECRET_FILE_MODE)
     with os.fdopen(descriptor, "w", encoding="utf-8") as out:
         out.write(env_text(hash_pin(choices.pin.strip()), secrets.token_hex(32)))
     written_units = []
-    (directory / UNITS_DIR).mkdir(exist_ok=True)
+    make_folder(directory / UNITS_DIR, UNITS_FOLDER_MODE)
     for name, text in units.items():
         path = directory / UNITS_DIR / name
-        path.write_text(text, encoding="utf-8")
+        write_file(path, text, UNIT_FILE_MODE)
         written_units.append(path)
-    return Written(directory, config, env_file, written_units)
+    notes = warnings_about(choices) + ownership_notes(choices.user, directory, data, config,
+                                                      owner)
+    return Written(directory, config, env_file, written_units, notes)
+
+
+_PIN_COMMENT = "# The PIN had at least this many characters ('alley-poker doctor' reads it)."
+
+
+def replace_pin(env_file: Path, pin: str) -> None:
+    """Put a new commissioner's PIN (its hash) into the environment file ``init`` wrote,
+    keeping everything else in it (the session key: signed-in tablets stay signed in).  The
+    file is replaced whole, 0600 and its owner's as before."""
+    from alley_poker.web.auth import hash_pin
+    from alley_poker.web.server import PIN_ENV
+
+    if len(pin.strip()) < NEW_PIN_MIN_LENGTH:
+        raise SetupError(pin_too_short())
+    old_pin = (f"{PIN_HASH_ENV}=", f"{PIN_CHECKED_ENV}=", f"{PIN_ENV}=", _PIN_COMMENT)
+    kept = [line for line in env_file.read_text(encoding="utf-8").splitlines()
+            if not line.strip().startswith(old_pin)]
+    kept += [f"{PIN_HASH_ENV}={shlex.quote(hash_pin(pin.strip()))}", _PIN_COMMENT,
+             f"{PIN_CHECKED_ENV}={NEW_PIN_MIN_LENGTH}", ""]
+    was = env_file.stat()
+    fresh = env_file.with_name(f".{env_file.name}.new")
+    fresh.unlink(missing_ok=True)
+    descriptor = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL, SECRET_FILE_MODE)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+        if os.geteuid() == 0:
+            os.fchown(descriptor, was.st_uid, was.st_gid)
+        out.write("\n".join(kept))
+    os.replace(fresh, env_file)
 
 
 def verify_units(units: Sequence[Path]) -> str | None:

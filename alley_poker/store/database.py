@@ -10,6 +10,7 @@ use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -31,6 +32,10 @@ from alley_poker.store.records import dump_json
 from alley_poker.store.schema_version import at_head
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+#: The ledger, its WAL, lock file and backups: its owner (the service's user) only.
+PRIVATE_FILE_MODE = 0o600
+PRIVATE_FOLDER_MODE = 0o700
 
 #: How long a SQLite writer waits for another writer's lock before giving up.
 SQLITE_BUSY_TIMEOUT_MS = 15_000
@@ -66,6 +71,73 @@ def open_engine(url: str | URL) -> Engine:
     )
 
 
+def create_private_file(path: Path) -> None:
+    """Make ``path`` (and its missing folders) readable by its owner only, if it is not there.
+
+    The ledger holds the deal seeds of matches in play: no other user of the machine may read
+    it.  SQLite creates a database with mode 0644 (less the process's umask) and gives its
+    ``-wal`` and ``-shm`` files the database's own mode, so the file is made here first, 0600
+    whatever the umask; its folders 0700.  An existing file keeps its mode (``alley-poker
+    doctor`` says when it is too open).
+    """
+    path.parent.mkdir(mode=PRIVATE_FOLDER_MODE, parents=True, exist_ok=True)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
+    except FileExistsError:
+        return
+    os.close(descriptor)
+
+
+def sqlite_file_of(url: str | URL) -> Path | None:
+    """The file of a ``sqlite:///PATH`` URL; None for an in-memory or a server database.
+
+    >>> sqlite_file_of("sqlite:///var/alley-poker.sqlite3"), sqlite_file_of("sqlite://")
+    (PosixPath('var/alley-poker.sqlite3'), None)
+    """
+    try:
+        parsed = make_url(url)
+    except sqlalchemy.exc.ArgumentError:
+        return None
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
+def sqlite_file_problem(path: Path, *, check_integrity: bool = False) -> str | None:
+    """What keeps the SQLite file ``path`` from being opened as a ledger, in words; None when
+    it opens (or is not there yet: the store creates it).
+
+    ``check_integrity`` runs ``PRAGMA quick_check`` too (it reads every page: seconds for a
+    large ledger).  The file is only read: with no ``-shm`` beside it (no process has it
+    open) it is opened ``immutable``, because a read-only connection to a WAL database would
+    otherwise leave ``-wal`` and ``-shm`` files behind, owned by whoever looked (root, for
+    ``sudo alley-poker doctor``), which the service's user could then not write.
+    """
+    if not path.is_file() or path.stat().st_size == 0:
+        return None
+    in_use = Path(f"{path}-shm").exists()
+    uri = f"{path.resolve().as_uri()}?mode=ro" + ("" if in_use else "&immutable=1")
+    try:
+        connection = sqlite3.connect(uri, uri=True, timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
+    except sqlite3.DatabaseError as error:
+        return f"cannot be opened ({error})"
+    try:
+        try:
+            connection.execute("PRAGMA schema_version").fetchone()
+        except sqlite3.DatabaseError as error:
+            return f"is not a SQLite database that can be opened ({error})"
+        if check_integrity:
+            try:
+                verdicts = [row[0] for row in connection.execute("PRAGMA quick_check")]
+            except sqlite3.DatabaseError as error:
+                verdicts = [str(error)]
+            if verdicts != ["ok"]:
+                return f"fails its integrity check (PRAGMA quick_check: {'; '.join(verdicts[:3])})"
+    finally:
+        connection.close()
+    return None
+
+
 def _create_sqlite_engine(url: URL) -> Engine:
     in_memory = url.database in (None, "", ":memory:")
     if in_memory:
@@ -77,14 +149,14 @@ def _create_sqlite_engine(url: URL) -> Engine:
             connect_args={"check_same_thread": False},
         )
     else:
-        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+        create_private_file(Path(url.database))
         engine = create_engine(
             url,
             json_serializer=dump_json,
             connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
         )
     journal_switch = (nullcontext() if in_memory
-                      else FileLock(f"{url.database}-open.lock",
+                      else FileLock(f"{url.database}-open.lock", mode=PRIVATE_FILE_MODE,
                                     timeout=SQLITE_BUSY_TIMEOUT_MS / 1000))
 
     @event.listens_for(engine, "connect")

@@ -375,9 +375,12 @@ class SnapshotFolder:
         path = self._path(state.match_id)
         temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
         try:
-            temporary.write_bytes(pickle.dumps(
-                {"format": self.FORMAT, "version": __version__, "fingerprint": fingerprint,
-                 "state": state}, protocol=pickle.HIGHEST_PROTOCOL))
+            # Owner only, like the ledger it is folded from (the state holds the deal seeds).
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(descriptor, "wb") as out:
+                out.write(pickle.dumps(
+                    {"format": self.FORMAT, "version": __version__, "fingerprint": fingerprint,
+                     "state": state}, protocol=pickle.HIGHEST_PROTOCOL))
             os.replace(temporary, path)
         except OSError as error:  # a full disk must not stop the dealing
             log.warning("cannot save the snapshot of %s: %s", state.match_id, error)
