@@ -189,7 +189,7 @@ def test_init_then_doctor_then_serve_from_a_clean_venv(clean_venv: Path, outside
     init = subprocess.run(
         [command, "init", str(centre), "--name", "North Lanes", "--lanes", "4", "--no-feed",
          "--time-zone", "America/Chicago", "--port", str(port)],
-        input="2468\n2468\n", cwd=outside, env=env, capture_output=True, text=True,
+        input="246813\n246813\n", cwd=outside, env=env, capture_output=True, text=True,
         timeout=120)
     assert init.returncode == 0, init.stdout + init.stderr
     assert "systemd-analyze verify says" not in init.stdout, init.stdout

@@ -1,9 +1,13 @@
 """``alley-poker doctor``: what is wrong with a centre's set-up, in sentences.
 
 Each check looks at one thing the service needs, as the service's user would find it (the
-user of the systemd unit, ``--user``; by default whoever runs the doctor): the configuration,
-the commissioner's PIN, every feed's device (or device server), the ledger's database, the
-clock's time zone and the room left for the nightly backups.  A check returns the problems
+user of the systemd unit, ``--user``; by default whoever runs the doctor): the configuration
+(a feed URL no driver reads is refused as it loads), the commissioner's PIN (and its length),
+every feed's device (or device server), the ledger's database (a file that is not one, or
+fails ``PRAGMA quick_check``), who else may read the secrets on disk
+(:mod:`~alley_poker.setup_centre.file_modes`), whether ``serve`` could listen on its port
+(:mod:`~alley_poker.setup_centre.port_holder`), the clock's time zone and the room left for
+the nightly backups.  A check returns the problems
 it found (sentences naming the thing and what to do); :func:`examine` runs them all.
 """
 

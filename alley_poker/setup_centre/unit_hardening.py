@@ -24,10 +24,22 @@ def _under_a_home(directory: Path) -> bool:
     return any(directory == home or home in directory.parents for home in _HOME_FOLDERS)
 
 
-def hardening_lines(directory: Path, data_folder: Path, *, serial_ports: bool) -> list[str]:
+def hardening_lines(directory: Path, data_folder: Path, *, serial_ports: bool,
+                    program: Path | None = None) -> list[str]:
     """The ``[Service]`` lines that sandbox a unit of the centre set up in ``directory``,
-    writing only ``data_folder``; ``serial_ports`` lets it open the scorer's serial ports."""
-    home = ("read-only" if _under_a_home(directory) or _under_a_home(data_folder) else "yes")
+    writing only ``data_folder``; ``serial_ports`` lets it open the scorer's serial ports.
+    ``program`` (the installed ``alley-poker``) must stay readable too.
+
+    >>> lines = hardening_lines(Path("/srv/north"), Path("/srv/north/var"), serial_ports=True)
+    >>> "UMask=0077" in lines, "ReadWritePaths=/srv/north/var" in lines, "ProtectHome=yes" in lines
+    (True, True, True)
+    >>> "ProtectHome=read-only" in hardening_lines(
+    ...     Path("/srv/north"), Path("/srv/north/var"), serial_ports=False,
+    ...     program=Path("/home/pat/.local/bin/alley-poker"))
+    True
+    """
+    places = [directory, data_folder] + ([program] if program else [])
+    home = "read-only" if any(_under_a_home(place) for place in places) else "yes"
     lines = [
         "# The sandbox (docs/deployment.md, 'The units' sandbox'): every file the service",
         "# creates is its user's only (the ledger holds the deal seeds of matches in play).",
@@ -41,7 +53,7 @@ def hardening_lines(directory: Path, data_folder: Path, *, serial_ports: bool) -
         "ProtectSystem=strict",
         f"ReadWritePaths={data_folder}",
         "# A /tmp and mounts of its own; the users' home folders hidden (read-only if the",
-        "# centre is in one).",
+        "# centre or the program is in one).",
         "PrivateTmp=yes",
         "PrivateMounts=yes",
         f"ProtectHome={home}",

@@ -184,7 +184,8 @@ def unit_texts(choices: CentreChoices, directory: Path, command: str) -> dict[st
     ]
 
     def sandbox(*, serial_ports: bool) -> list[str]:
-        return hardening_lines(directory, directory / DATA_DIR, serial_ports=serial_ports)
+        return hardening_lines(directory, directory / DATA_DIR, serial_ports=serial_ports,
+                               program=Path(command.split()[0]))
 
     unit = ["After=network-online.target", "Wants=network-online.target"]
     install = ["", "[Install]", "WantedBy=multi-user.target", ""]
