@@ -143,15 +143,15 @@ CASES = {
 }
 
 
-@pytest.fixture
-def centre(tmp_path, monkeypatch) -> Path:
+@pytest.fixture(name="centre")
+def centre_fixture(tmp_path, monkeypatch) -> Path:
+    """A centre fresh from init (its own port: the doctor checks serve could listen on it)."""
     monkeypatch.setenv("TZ", "UTC")
     tzlocal.reload_localzone()
     for key in list(os.environ):
         if key.startswith("ALLEY_POKER_"):
             monkeypatch.delenv(key)
     directory = tmp_path / "north"
-    # A port of its own: the doctor checks that serve could listen on it.
     assert init(directory, "--pin", PIN, "--no-feed", "--port", str(free_port())).exit_code == 0
     yield directory
     monkeypatch.undo()

@@ -14,36 +14,24 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-import tzlocal
 from click.testing import CliRunner
 
 from alley_poker.cli import main
 from alley_poker.setup_centre.doctor import read_env_file
 from alley_poker.web.auth import pin_matches
 from tests.conftest import skip_or_fail
-from tests.ports import free_port
-from tests.test_setup_centre import PIN, _umask_kept, doctor, init  # noqa: F401  (a fixture)
+from tests.test_setup_centre import (  # noqa: F401  (fixtures)
+    _umask_kept,
+    centre_fixture,
+    doctor,
+    init,
+)
 
 LEDGER = Path("var") / "alley-poker.sqlite3"
 
 
-@pytest.fixture
-def north(tmp_path, monkeypatch) -> Path:
-    """A centre fresh from init (the doctor finds nothing wrong with it)."""
-    monkeypatch.setenv("TZ", "UTC")
-    tzlocal.reload_localzone()
-    for key in list(os.environ):
-        if key.startswith("ALLEY_POKER_"):
-            monkeypatch.delenv(key)
-    directory = tmp_path / "north"
-    assert init(directory, "--pin", PIN, "--no-feed", "--port", str(free_port())).exit_code == 0
-    yield directory
-    monkeypatch.undo()
-    tzlocal.reload_localzone()
-
-
-def a_ledger(north: Path, *, rows: int = 1) -> Path:
-    path = north / LEDGER
+def a_ledger(centre: Path, *, rows: int = 1) -> Path:
+    path = centre / LEDGER
     with sqlite3.connect(path) as db:
         db.execute("CREATE TABLE t (x)")
         db.executemany("INSERT INTO t VALUES (?)", [("x" * 200,)] * rows)
@@ -52,53 +40,53 @@ def a_ledger(north: Path, *, rows: int = 1) -> Path:
     return path
 
 
-def ledger_readable_by_all(north: Path) -> list[str]:
-    a_ledger(north).chmod(0o644)
+def ledger_readable_by_all(centre: Path) -> list[str]:
+    a_ledger(centre).chmod(0o644)
     return []
 
 
-def ledger_of_garbage(north: Path) -> list[str]:
-    path = north / LEDGER
+def ledger_of_garbage(centre: Path) -> list[str]:
+    path = centre / LEDGER
     path.write_bytes(b"this is not a database, just garbage " * 200)
     path.chmod(0o600)
     return []
 
 
-def ledger_with_a_torn_page(north: Path) -> list[str]:
-    path = a_ledger(north, rows=500)
+def ledger_with_a_torn_page(centre: Path) -> list[str]:
+    path = a_ledger(centre, rows=500)
     with path.open("r+b") as file:  # page 3 of 4 KB pages, in the table's b-tree
         file.seek(2 * 4096)
         file.write(b"\xff" * 4096)
     return []
 
 
-def backups_readable_by_all(north: Path) -> list[str]:
-    copy = north / "var" / "backups" / "ledger-2026-11-21.sqlite3"
+def backups_readable_by_all(centre: Path) -> list[str]:
+    copy = centre / "var" / "backups" / "ledger-2026-11-21.sqlite3"
     copy.write_bytes(b"")
     copy.chmod(0o644)
     return []
 
 
-def env_file_readable_by_all(north: Path) -> list[str]:
-    (north / "alley-poker.env").chmod(0o644)
+def env_file_readable_by_all(centre: Path) -> list[str]:
+    (centre / "alley-poker.env").chmod(0o644)
     return []
 
 
-def a_four_digit_pin(north: Path) -> list[str]:
-    env_file = north / "alley-poker.env"
+def a_four_digit_pin(centre: Path) -> list[str]:
+    env_file = centre / "alley-poker.env"
     env_file.write_text(env_file.read_text() + "ALLEY_POKER_COMMISSIONER_PIN=4826\n")
     return []
 
 
-def a_hash_from_before_six_digits(north: Path) -> list[str]:
-    env_file = north / "alley-poker.env"
+def a_hash_from_before_six_digits(centre: Path) -> list[str]:
+    env_file = centre / "alley-poker.env"
     env_file.write_text("\n".join(line for line in env_file.read_text().splitlines()
                                   if "MIN_LENGTH" not in line))
     return []
 
 
-def a_feed_no_driver_reads(north: Path) -> list[str]:
-    config = north / "config" / "alley.toml"
+def a_feed_no_driver_reads(centre: Path) -> list[str]:
+    config = centre / "config" / "alley.toml"
     config.write_text(config.read_text() + '[[feeds]]\nname = "scorer"\nurl = "ftp://x"\n'
                       "lanes = [1, 2, 3, 4]\n")
     return []
@@ -107,8 +95,8 @@ def a_feed_no_driver_reads(north: Path) -> list[str]:
 HELD: list[socket.socket] = []
 
 
-def port_already_taken(north: Path) -> list[str]:
-    unit = (north / "systemd" / "alley-poker.service").read_text()
+def port_already_taken(centre: Path) -> list[str]:
+    unit = (centre / "systemd" / "alley-poker.service").read_text()
     port = int(re.search(r"--port (\d+)", unit).group(1))
     holder = socket.socket()
     holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -148,9 +136,9 @@ CASES: dict[str, tuple[Callable[[Path], list[str]], list[str]]] = {
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_doctor_sees_what_serve_would_trip_on_and_what_leaves_secrets_open(north, case):
+def test_doctor_sees_what_serve_would_trip_on_and_what_leaves_secrets_open(centre, case):
     breaking, said = CASES[case]
-    result = doctor(north, *breaking(north))
+    result = doctor(centre, *breaking(centre))
     assert result.exit_code == 1, result.output
     assert result.output.count("\n- ") + result.output.startswith("- ") == 1, result.output
     for words in said:
@@ -158,14 +146,14 @@ def test_doctor_sees_what_serve_would_trip_on_and_what_leaves_secrets_open(north
     assert "Traceback" not in result.output
 
 
-def test_doctor_leaves_no_wal_files_behind_for_root_to_own(north):
+def test_doctor_leaves_no_wal_files_behind_for_root_to_own(centre):
     """A read-only look at a WAL ledger nobody has open would leave -wal/-shm files owned by
     the doctor's user (root) that the service's user could not write."""
-    path = a_ledger(north)
+    path = a_ledger(centre)
     with sqlite3.connect(path) as db:
         db.execute("PRAGMA journal_mode = WAL")
     db.close()
-    assert doctor(north).exit_code == 0
+    assert doctor(centre).exit_code == 0
     assert sorted(p.name for p in path.parent.iterdir()) == ["alley-poker.sqlite3", "backups"]
 
 
@@ -191,12 +179,12 @@ def test_init_warns_when_the_service_would_run_as_root(tmp_path):
     assert "WARNING: --user root" not in quiet.output
 
 
-def test_set_pin_changes_the_pin_and_keeps_the_session_key(north):
-    env_file = north / "alley-poker.env"
+def test_set_pin_changes_the_pin_and_keeps_the_session_key(centre):
+    env_file = centre / "alley-poker.env"
     before = read_env_file(env_file)
-    short = CliRunner().invoke(main, ["set-pin", str(north), "--pin", "1234"])
+    short = CliRunner().invoke(main, ["set-pin", str(centre), "--pin", "1234"])
     assert short.exit_code != 0 and "at least 6 characters" in short.output
-    result = CliRunner().invoke(main, ["set-pin", str(north)], input="97531086\n97531086\n")
+    result = CliRunner().invoke(main, ["set-pin", str(centre)], input="97531086\n97531086\n")
     assert result.exit_code == 0, result.output
     after = read_env_file(env_file)
     assert pin_matches(after["ALLEY_POKER_COMMISSIONER_PIN_HASH"], "97531086")
@@ -205,10 +193,10 @@ def test_set_pin_changes_the_pin_and_keeps_the_session_key(north):
     assert stat.S_IMODE(env_file.stat().st_mode) == 0o600
     assert "97531086" not in env_file.read_text()
     # A PIN set under the old rule is told to change; once changed, the doctor is content.
-    a_hash_from_before_six_digits(north)
-    assert "set when 4 characters were enough" in doctor(north).output
-    CliRunner().invoke(main, ["set-pin", str(north), "--pin", "24681357"])
-    assert doctor(north).exit_code == 0
+    a_hash_from_before_six_digits(centre)
+    assert "set when 4 characters were enough" in doctor(centre).output
+    CliRunner().invoke(main, ["set-pin", str(centre), "--pin", "24681357"])
+    assert doctor(centre).exit_code == 0
 
 
 #: The rating systemd-analyze gives the units: "OK" (exposure below 5.0, the scale's second

@@ -19,7 +19,8 @@ from alley_poker.setup_centre.writer import (
 )
 
 
-def _a_pin(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+def a_new_pin(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    """A new commissioner's PIN (``init``, ``set-pin``): long enough, stripped."""
     if len(value.strip()) < NEW_PIN_MIN_LENGTH:
         raise click.BadParameter(pin_too_short())
     return value.strip()
@@ -35,7 +36,7 @@ def _a_pin(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
                    "13-24=socket://10.0.0.20:4001 (repeat for more; asked when none given).")
 @click.option("--no-feed", is_flag=True, help="No feed: every lane is scored by manual entry.")
 @click.option("--pin", prompt="The commissioner's PIN", hide_input=True,
-              confirmation_prompt=True, callback=_a_pin,
+              confirmation_prompt=True, callback=a_new_pin,
               help=f"The commissioner's PIN, at least {NEW_PIN_MIN_LENGTH} characters (asked, "
                    "unseen, if not given); only its hash is written.")
 @click.option("--centre-id", default="default", show_default=True,

@@ -6,27 +6,21 @@ from pathlib import Path
 
 import click
 
+from alley_poker.cli.init import a_new_pin
 from alley_poker.cli.root import main
 from alley_poker.cli.served_process import keep_new_files_private
 from alley_poker.setup_centre.writer import (
     ENV_FILE,
     NEW_PIN_MIN_LENGTH,
     SetupError,
-    pin_too_short,
     replace_pin,
 )
-
-
-def _a_pin(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
-    if len(value.strip()) < NEW_PIN_MIN_LENGTH:
-        raise click.BadParameter(pin_too_short())
-    return value.strip()
 
 
 @main.command("set-pin")
 @click.argument("directory", type=click.Path(file_okay=False, exists=True, path_type=Path))
 @click.option("--pin", prompt="The new commissioner's PIN", hide_input=True,
-              confirmation_prompt=True, callback=_a_pin,
+              confirmation_prompt=True, callback=a_new_pin,
               help=f"The new PIN, at least {NEW_PIN_MIN_LENGTH} characters (asked, unseen, if "
                    "not given); only its hash is written.")
 def set_pin(directory: Path, pin: str) -> None:
