@@ -72,6 +72,13 @@ def env_file_readable_by_all(centre: Path) -> list[str]:
     return []
 
 
+def a_password_in_a_config_all_may_read(centre: Path) -> list[str]:
+    config = centre / "config" / "alley.toml"
+    config.write_text(config.read_text() + '[redis]\nurl = "redis://:s3cret@10.0.0.6:6379/0"\n')
+    config.chmod(0o644)
+    return []
+
+
 def a_four_digit_pin(centre: Path) -> list[str]:
     env_file = centre / "alley-poker.env"
     env_file.write_text(env_file.read_text() + "ALLEY_POKER_COMMISSIONER_PIN=4826\n")
@@ -124,6 +131,9 @@ CASES: dict[str, tuple[Callable[[Path], list[str]], list[str]]] = {
                                 ["1 backup(s)", "chmod 600 ", "/backups/*"]),
     "env file readable by all": (env_file_readable_by_all,
                                  ["alley-poker.env (0644)", "chmod 600"]),
+    "a password in a config all may read": (a_password_in_a_config_all_may_read,
+                                            ["alley.toml (0644)", "Redis password",
+                                             "chmod 640 "]),
     "a 4-digit PIN": (a_four_digit_pin, ["PIN has only 4 characters", "alley-poker set-pin "]),
     "a PIN set under the 4-character rule": (a_hash_from_before_six_digits,
                                              ["set when 4 characters were enough",

@@ -253,7 +253,7 @@ def examine(config_path: Path | None, *, env: Mapping[str, str], user_name: str 
     problems = check_pin(env, set_pin=f"alley-poker set-pin {centre_dir or 'DIR'}")
     problems += check_feeds(config, user)
     problems += check_database(config, user)
-    problems += check_file_modes(config, env_file)
+    problems += check_file_modes(config, env_file, config_path)
     problems += check_address(address, centre_dir, config_path, user)
     problems += check_clock(config)
     problems += check_backups(config, backup_headroom_mb)

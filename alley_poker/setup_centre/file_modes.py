@@ -15,6 +15,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from alley_poker.store.database import sqlite_file_of
 
@@ -49,9 +50,26 @@ def ledger_files(ledger: Path) -> list[Path]:
     return [ledger, *beside, *kept]
 
 
-def check_file_modes(config: Any, env_file: Path | None) -> list[str]:
-    """Every secret file or folder other users may read, with the ``chmod`` that closes it."""
+def _has_a_password(url: str) -> bool:
+    return bool(url) and urlsplit(url).password is not None
+
+
+def check_file_modes(config: Any, env_file: Path | None,
+                     config_file: Path | None = None) -> list[str]:
+    """Every secret file or folder other users may read, with the ``chmod`` that closes it.
+
+    The configuration is a secret only when a URL in it carries a password (the environment
+    file is the place for those)."""
     problems = []
+    redis_url = getattr(getattr(config, "redis", None), "url", "")
+    if config_file is not None and config_file.is_file() and \
+            (_has_a_password(config.database.url) or _has_a_password(redis_url)) and \
+            _mode(config_file) & _SECRET_FOLDER_BITS:
+        problems.append(
+            f"Other users of this machine may read {config_file} ({_mode(config_file):04o}), "
+            "which holds a database or Redis password. Run "
+            f"'{_command('640', [config_file])}' (with the service's user's group: chgrp), "
+            "or move the URL into the service's environment file.")
     ledger = sqlite_file_of(config.database.url)
     if ledger is not None:
         files = _too_open(ledger_files(ledger), _SECRET_FILE_BITS)
