@@ -46,9 +46,9 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      "match's state",
      ("alley_poker.ledger",)),
     ("domain", "what is worked out from the ledger's rules: leagues and their standings, the "
-     "win odds, scenarios, a match's verification",
-     ("alley_poker.league", "alley_poker.odds", "alley_poker.scenario",
-      "alley_poker.verifier")),
+     "night's side games (brackets, pots), the win odds, scenarios, a match's verification",
+     ("alley_poker.league", "alley_poker.side_games", "alley_poker.odds",
+      "alley_poker.scenario", "alley_poker.verifier")),
     ("drivers", "scoreboard adapters: a scorer's lines or page in, lane events out "
      "(drivers.base is the contract the service reads)",
      ("drivers",)),

@@ -35,8 +35,9 @@ SCHEME = "alley-poker/fair-deal/v1"
 
 SEED_BYTES = 32
 
-#: The uses of randomness, each with its own stream per event.
-USES = ("deck", "reshuffle", "courtesy")
+#: The uses of randomness, each with its own stream per event ("bracket-draw": a league
+#: night's brackets, alley_poker/side_games/draw.py).
+USES = ("deck", "reshuffle", "courtesy", "bracket-draw")
 
 _UINT32 = 1 << 32
 

@@ -1,0 +1,120 @@
+"""A night's side-game events: the facts its brackets, pots and money are folded from, and
+their JSON records, shaped as the ledger's (alley_poker/ledger/events.py).
+
+A night's log is its own sequence (``seq`` from 1), apart from the matches' logs.  Every
+event's data names the ``actor`` (who caused it, for the audit trail).  Money is in integer
+cents; a table keyed by bowler is a list of ``[bowler id, value]`` pairs (JSON objects only
+have text keys).
+
+>>> from datetime import datetime, UTC
+>>> event = SideEvent("tue-2026-11-24", 4, "entry_recorded",
+...                   datetime(2026, 11, 24, 19, 5, tzinfo=UTC),
+...                   {"game": "hdcp", "bowler": 7, "entries": 3, "paid_cents": 1500,
+...                    "actor": "desk:pat"})
+>>> record = event_to_record(event)
+>>> record["at"], record["data"]["paid_cents"]
+('2026-11-24T19:05:00Z', 1500)
+>>> event_from_record(record) == event
+True
+>>> event_from_record({**record, "data": {"game": "hdcp", "actor": "desk:pat"}})
+Traceback (most recent call last):
+...
+alley_poker.side_games.events.SideEventFormatError: event tue-2026-11-24#4: entry_recorded \
+data keys wrong; missing ['bowler', 'entries', 'paid_cents']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+#: Each event type and the data keys it carries besides ``actor``.
+SIDE_EVENT_KEYS: dict[str, frozenset[str]] = {
+    name: frozenset(keys.split()) for name, keys in {
+        "side_night_opened": "league_id night_date games",
+        "side_game_set": "game settings",
+        "entry_recorded": "game bowler entries paid_cents",
+        "entry_withdrawn": "game bowler entries refund_cents",
+        # the sealed draw (docs/fairness.md, docs/league.md "Side games")
+        "draw_committed": "scheme commitment salt",
+        "draw_made": "game brackets rolled_to rolled refunded",
+        "seed_revealed": "seed",
+        # the games the scorer sent (a later one for the same bowler and game corrects it)
+        "score_recorded": "bowler game scratch handicap strikes",
+        "roll_off_recorded": "game bracket round match winner",
+        # money paid out, and the desk's answer when the games change a paid result
+        "bracket_paid": "game bracket payouts organiser_cents",
+        "pot_paid": "game payouts organiser_cents refunds as_they_stand",
+        "paid_result_changed": "game bracket before payouts organiser_cents refunds reason",
+        "paid_result_kept": "game bracket against reason",
+    }.items()
+}
+
+
+class SideEventFormatError(ValueError):
+    """A stored record that is not a valid side-game event (the message says which, why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SideEvent:
+    """One fact in a night's side-game log (``data`` is JSON-safe; treat it as read-only)."""
+
+    night_id: str
+    seq: int
+    type: str
+    at: datetime
+    data: dict[str, Any]
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+
+def pairs(table: Mapping[int, int]) -> list[list[int]]:
+    """A bowler-keyed table as the events carry it: ``[[bowler, value], ...]`` by bowler."""
+    return [[bowler, value] for bowler, value in sorted(table.items())]
+
+
+def table(pair_list: Iterable[Iterable[int]]) -> dict[int, int]:
+    """The table :func:`pairs` wrote."""
+    return {int(bowler): int(value) for bowler, value in pair_list}
+
+
+def event_to_record(event: SideEvent) -> dict[str, Any]:
+    """The JSON-safe record: ``{"night_id", "seq", "type", "at", "data"}``."""
+    return {"night_id": event.night_id, "seq": event.seq, "type": event.type,
+            "at": event.at.astimezone(UTC).isoformat().replace("+00:00", "Z"),
+            "data": event.data}
+
+
+def event_from_record(record: Mapping[str, Any]) -> SideEvent:
+    """Rebuild an event from its record, checking its shape (type, keys, timestamp)."""
+    if not isinstance(record, Mapping):
+        raise SideEventFormatError(f"an event record is a mapping, not {type(record).__name__}")
+    missing = {"night_id", "seq", "type", "at", "data"} - set(record)
+    if missing:
+        raise SideEventFormatError(f"event record lacks {', '.join(sorted(missing))}")
+    night_id, seq, kind, data = record["night_id"], record["seq"], record["type"], record["data"]
+    where = f"event {night_id}#{seq}"
+    if not isinstance(night_id, str) or not isinstance(seq, int) or isinstance(seq, bool):
+        raise SideEventFormatError(f"{where}: night_id must be text and seq an integer")
+    if kind not in SIDE_EVENT_KEYS:
+        raise SideEventFormatError(f"{where}: unknown event type {kind!r}")
+    if not isinstance(data, Mapping):
+        raise SideEventFormatError(f"{where}: data must be a mapping")
+    expected = SIDE_EVENT_KEYS[kind] | {"actor"}
+    if set(data) != expected:
+        extra, lacking = set(data) - expected, expected - set(data)
+        raise SideEventFormatError(
+            f"{where}: {kind} data keys wrong"
+            + (f"; unexpected {sorted(extra)}" if extra else "")
+            + (f"; missing {sorted(lacking)}" if lacking else ""))
+    at = record["at"]
+    try:
+        when = at if isinstance(at, datetime) else datetime.fromisoformat(str(at))
+    except ValueError:
+        raise SideEventFormatError(f"{where}: bad timestamp {at!r}") from None
+    if when.tzinfo is None:
+        raise SideEventFormatError(f"{where}: timestamp {at!r} has no time zone")
+    return SideEvent(night_id, seq, kind, when.astimezone(UTC), dict(data))

@@ -1,0 +1,133 @@
+"""Check a night's side games from its log alone: the sealed draw and the money.
+
+:func:`verify_side_night` replays the night's records and says what does not hold:
+
+- the draw was sealed (``draw_committed``) before it was made and before any game was in, once;
+  its scheme is the fair deal's and its salt is ``"<night id>/<UTC date of the seal>"``;
+- the revealed seed is the one committed (SHA-256), and every ``draw_made`` is exactly what
+  that seed draws from the entries as the log has them at that point (a draw whose brackets
+  were re-ordered, or made from another seed, fails here);
+- every payment (``bracket_paid``, ``pot_paid``, ``paid_result_changed``) is what the games
+  recorded before it decide, and a kept payment names the change it kept against;
+- entries = payouts + refunds + organiser's share + what is still in play, to the cent.
+
+A night drawn but not yet revealed cannot have its draw checked: the check says so (it is not
+a failure of the night, only not yet provable).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from alley_poker.fairness.deal import SCHEME, salt_for, verify_seed
+from alley_poker.side_games.commands import draw_data
+from alley_poker.side_games.events import SideEventFormatError, event_from_record, table
+from alley_poker.side_games.night import SideNight
+
+
+@dataclass(frozen=True)
+class SideNightCheck:
+    """``ok`` when nothing is wrong and the draw could be checked (``problems`` says what is
+    wrong, in log order; ``unproven`` what cannot be checked yet)."""
+
+    night_id: str
+    problems: tuple[str, ...]
+    unproven: tuple[str, ...]
+    draws_checked: int
+    payments_checked: int
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not self.unproven
+
+
+def verify_side_night(records: Iterable[Mapping[str, Any]]) -> SideNightCheck:
+    """Replay ``records`` (one night's, in seq order) and check them (see the module)."""
+    problems: list[str] = []
+    try:
+        events = [event_from_record(record) for record in records]
+    except SideEventFormatError as bad:
+        return SideNightCheck("", (str(bad),), (), 0, 0)
+    if not events:
+        return SideNightCheck("", ("the log is empty",), (), 0, 0)
+    night = SideNight(events[0].night_id)
+    seed = _revealed_seed(events, problems)
+    unproven: list[str] = []
+    draws = payments = 0
+    for event in events:
+        where = f"#{event.seq} {event.type}"
+        if event.night_id != night.night_id or event.seq != night.seq + 1:
+            problems.append(f"{where}: not the next event of night {night.night_id}")
+            break
+        data = event.data
+        if event.type == "draw_committed":
+            if night.drawn:
+                problems.append(f"{where}: the draw was sealed a second time")
+            if night.scores:
+                problems.append(f"{where}: sealed after a game was in")
+            if data["scheme"] != SCHEME:
+                problems.append(f"{where}: unknown scheme {data['scheme']!r}")
+            expected_salt = salt_for(night.night_id, event.at.date().isoformat())
+            if data["salt"] != expected_salt:
+                problems.append(f"{where}: salt {data['salt']!r} is not {expected_salt!r}")
+        elif event.type == "draw_made":
+            if not night.drawn:
+                problems.append(f"{where}: made before the draw was sealed")
+            elif seed is None:
+                unproven.append(f"{where}: the seed is not revealed yet")
+            else:
+                draws += 1
+                expected = draw_data(night, data["game"], seed, event.seq)
+                problems += [f"{where}: {what}" for what in _draw_differences(expected, data)]
+        elif event.type in ("bracket_paid", "pot_paid", "paid_result_changed"):
+            payments += 1
+            stand = event.type == "pot_paid" and data["as_they_stand"] \
+                or event.type == "paid_result_changed" and data["bracket"] is None
+            now = night.result(data["game"], data["bracket"] if "bracket" in data else None,
+                               as_they_stand=stand)
+            recorded = (table(data["payouts"]), data["organiser_cents"],
+                        table(data.get("refunds", [])))
+            if now is None or (now.payouts, now.organiser_cents, now.refunds) != recorded:
+                problems.append(f"{where}: {data['game']} did not pay what its games decide")
+        night.apply(event)
+    money = night.money()
+    if not money.balanced:
+        problems.append(f"the money does not reconcile: entries {money.entries_cents} != "
+                        f"payouts {money.payouts_cents} + refunds {money.refunds_cents} + "
+                        f"organiser {money.organiser_cents} + in play {money.in_play_cents}")
+    return SideNightCheck(night.night_id, tuple(problems), tuple(unproven), draws, payments)
+
+
+def _revealed_seed(events: list[Any], problems: list[str]) -> bytes | None:
+    committed = next((e.data["commitment"] for e in events if e.type == "draw_committed"),
+                     None)
+    revealed = next((e for e in events if e.type == "seed_revealed"), None)
+    if revealed is None:
+        return None
+    try:
+        seed = bytes.fromhex(revealed.data["seed"])
+    except (TypeError, ValueError):
+        problems.append(f"#{revealed.seq} seed_revealed: the seed is not hex")
+        return None
+    if committed is None or not verify_seed(seed, committed):
+        problems.append(f"#{revealed.seq} seed_revealed: not the seed the draw was sealed with")
+        return None
+    return seed
+
+
+def _draw_differences(expected: Mapping[str, Any], recorded: Mapping[str, Any]) -> list[str]:
+    game = recorded["game"]
+    found = []
+    mine, theirs = expected["brackets"], recorded["brackets"]
+    if len(mine) != len(theirs):
+        found.append(f"{game}: the seed draws {len(mine)} brackets, the log has {len(theirs)}")
+    else:
+        found += [f"{game}: bracket {number} is not what the seed draws from the entries"
+                  for number, (a, b) in enumerate(zip(mine, theirs, strict=True), start=1)
+                  if list(a) != list(b)]
+    for key in ("rolled_to", "rolled", "refunded"):
+        if expected[key] != recorded[key]:
+            found.append(f"{game}: {key} is not what the draw gives")
+    return found
