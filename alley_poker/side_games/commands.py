@@ -29,8 +29,14 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from alley_poker.fairness.deal import SCHEME, SEED_BYTES, Drbg, commitment, salt_for, \
-    verify_seed
+from alley_poker.fairness.deal import (
+    SCHEME,
+    SEED_BYTES,
+    Drbg,
+    commitment,
+    salt_for,
+    verify_seed,
+)
 from alley_poker.league.exports import dollars
 from alley_poker.side_games.draw import draw_brackets
 from alley_poker.side_games.errors import SideGameError
@@ -143,17 +149,16 @@ Command = (OpenNight | SetSideGame | RecordEntry | WithdrawEntry | Draw | Record
 
 
 class _Emitter:
-    """Events of one command, folded into a copy of the night as they are made (so a later
-    event of the command sees the earlier ones, as the draw's rollover needs)."""
+    """The events of one command, numbered after the night's last (nothing is folded: a
+    command whose later events depend on its earlier ones folds them into a copy)."""
 
     def __init__(self, night: SideNight, actor: str, now: datetime) -> None:
-        self.night, self.actor, self.now = copy.deepcopy(night), actor, now
+        self.night, self.actor, self.now = night, actor, now
         self.events: list[SideEvent] = []
 
     def emit(self, kind: str, **data: Any) -> SideEvent:
-        event = SideEvent(self.night.night_id, self.night.seq + 1, kind, self.now,
-                          {**data, "actor": self.actor})
-        self.night.apply(event)
+        event = SideEvent(self.night.night_id, self.night.seq + len(self.events) + 1, kind,
+                          self.now, {**data, "actor": self.actor})
         self.events.append(event)
         return event
 
@@ -261,10 +266,13 @@ def _draw(out: _Emitter, cmd: Draw) -> None:
         raise SideGameError("the night has no bracket game to draw", field="draw")
     _check_rollovers(night, games)
     _seed(cmd.seed)
-    out.emit("draw_committed", scheme=SCHEME, commitment=commitment(cmd.seed),
-             salt=salt_for(night.night_id, out.now.date().isoformat()))
+    # Each game's draw sees the ones before it (the entries they rolled over): fold them
+    # into a copy of the night as they are made.
+    work = copy.deepcopy(night)
+    work.apply(out.emit("draw_committed", scheme=SCHEME, commitment=commitment(cmd.seed),
+                        salt=salt_for(night.night_id, out.now.date().isoformat())))
     for game in games:
-        out.emit("draw_made", **draw_data(out.night, game, cmd.seed, out.night.seq + 1))
+        work.apply(out.emit("draw_made", **draw_data(work, game, cmd.seed, work.seq + 1)))
 
 
 def draw_data(night: SideNight, game: str, seed: bytes, seq: int) -> dict[str, Any]:

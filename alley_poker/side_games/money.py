@@ -15,6 +15,8 @@ take between them (two tied for first with prizes 60 and 40 take 50 each):
 {3: 500, 7: 500}
 >>> pay_places([(7, 220), (3, 200), (4, 200)], [600, 400])
 {3: 200, 4: 200, 7: 600}
+>>> pay_places([(7, 220)], [600, 400])          # fewer bowlers than places
+{7: 1000}
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ def pay_places(ranking: Sequence[tuple[int, int]], prizes: Sequence[int]) -> dic
     """
     if not ranking:
         return {}
-    prizes = list(prizes[:len(ranking)])
-    prizes[0] += sum(prizes[len(ranking):])
+    paid = list(prizes[:len(ranking)])
+    paid[0] += sum(prizes[len(ranking):])
     won: dict[int, int] = {}
     by_score: dict[int, list[int]] = {}
     for bowler, score in ranking:
@@ -50,7 +52,7 @@ def pay_places(ranking: Sequence[tuple[int, int]], prizes: Sequence[int]) -> dic
     place = 0
     for score in sorted(by_score, reverse=True):
         tied = by_score[score]
-        shared = sum(prizes[place:place + len(tied)])
+        shared = sum(paid[place:place + len(tied)])
         if shared:
             for bowler, cents in split_cents(shared, tied).items():
                 won[bowler] = won.get(bowler, 0) + cents

@@ -83,10 +83,11 @@ def verify_side_night(records: Iterable[Mapping[str, Any]]) -> SideNightCheck:
                 problems += [f"{where}: {what}" for what in _draw_differences(expected, data)]
         elif event.type in ("bracket_paid", "pot_paid", "paid_result_changed"):
             payments += 1
-            stand = event.type == "pot_paid" and data["as_they_stand"] \
-                or event.type == "paid_result_changed" and data["bracket"] is None
-            now = night.result(data["game"], data["bracket"] if "bracket" in data else None,
-                               as_they_stand=stand)
+            # A pot is paid as it stands when the desk said so, and a changed pot compares
+            # with the games as they stand (as pending_changes does).
+            stand = ((event.type == "pot_paid" and data["as_they_stand"])
+                     or (event.type == "paid_result_changed" and data["bracket"] is None))
+            now = night.result(data["game"], data.get("bracket"), as_they_stand=stand)
             recorded = (table(data["payouts"]), data["organiser_cents"],
                         table(data.get("refunds", [])))
             if now is None or (now.payouts, now.organiser_cents, now.refunds) != recorded:
