@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from alley_poker.fairness.deal import (
@@ -166,6 +166,9 @@ class _Emitter:
 def decide(night: SideNight, command: Command, *, actor: str,
            now: datetime) -> list[SideEvent]:
     """The events ``command`` makes against ``night`` (unchanged); SideGameError if none."""
+    if not isinstance(now, datetime) or now.utcoffset() is None:
+        raise ValueError(f"a command's moment is an aware datetime, not {now!r}")
+    now = now.astimezone(UTC)           # the seal's salt is the UTC date, as the deal's
     if not isinstance(command, OpenNight) and night.seq == 0:
         raise SideGameError("open the night's side games first", field="night")
     out = _Emitter(night, actor, now)

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from alley_poker.bowling import Game
 from alley_poker.side_games.draw import Bracket
 from alley_poker.side_games.money import split_cents
 from alley_poker.side_games.settings import ROUNDS, BracketSettings
@@ -44,6 +45,18 @@ class GameScore:
 
     def counted(self, scoring: str) -> int:
         return self.scratch + (self.handicap if scoring == "handicap" else 0)
+
+    @classmethod
+    def of(cls, game: Game, handicap: int = 0) -> GameScore:
+        """A finished bowling game's score (the league's handicap for it given, e.g.
+        ``league.handicap.for_average(average)``).
+
+        >>> GameScore.of(Game.from_rolls([10, 10, 7, 2] + [9, 0] * 7), handicap=12)
+        GameScore(scratch=118, handicap=12, strikes=2)
+        """
+        if not game.is_complete:
+            raise ValueError("only a finished game decides a round")
+        return cls(game.score(), handicap, sum(ball.is_strike for ball in game.balls))
 
 
 #: A match in a bracket: (bracket number, round 1..3, match index in the round, 0-based).

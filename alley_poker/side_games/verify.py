@@ -23,7 +23,12 @@ from typing import Any
 
 from alley_poker.fairness.deal import SCHEME, salt_for, verify_seed
 from alley_poker.side_games.commands import draw_data
-from alley_poker.side_games.events import SideEventFormatError, event_from_record, table
+from alley_poker.side_games.events import (
+    SideEvent,
+    SideEventFormatError,
+    event_from_record,
+    table,
+)
 from alley_poker.side_games.night import SideNight
 
 
@@ -45,44 +50,73 @@ class SideNightCheck:
 
 def verify_side_night(records: Iterable[Mapping[str, Any]]) -> SideNightCheck:
     """Replay ``records`` (one night's, in seq order) and check them (see the module)."""
-    problems: list[str] = []
     try:
         events = [event_from_record(record) for record in records]
     except SideEventFormatError as bad:
         return SideNightCheck("", (str(bad),), (), 0, 0)
     if not events:
         return SideNightCheck("", ("the log is empty",), (), 0, 0)
-    night = SideNight(events[0].night_id)
-    seed = _revealed_seed(events, problems)
-    unproven: list[str] = []
-    draws = payments = 0
+    check = _Replay(events[0].night_id)
+    check.seed = _revealed_seed(events, check.problems)
     for event in events:
         where = f"#{event.seq} {event.type}"
-        if event.night_id != night.night_id or event.seq != night.seq + 1:
-            problems.append(f"{where}: not the next event of night {night.night_id}")
+        if event.night_id != check.night.night_id or event.seq != check.night.seq + 1:
+            check.problems.append(f"{where}: not the next event of night {event.night_id}")
             break
-        data = event.data
+        try:
+            check.event(event, where)
+            check.night.apply(event)
+        except (KeyError, TypeError, ValueError, IndexError, AssertionError) as wrong:
+            # A forged or broken log: an event naming a game, bracket or bowler the night
+            # does not have, or values of the wrong kind.
+            check.problems.append(f"{where}: does not fit the night as the log has it "
+                                  f"({wrong!r})")
+            break
+    money = check.night.money()
+    if not money.balanced:
+        check.problems.append(
+            f"the money does not reconcile: entries {money.entries_cents} != payouts "
+            f"{money.payouts_cents} + refunds {money.refunds_cents} + organiser "
+            f"{money.organiser_cents} + in play {money.in_play_cents}")
+    return SideNightCheck(check.night.night_id, tuple(check.problems), tuple(check.unproven),
+                          check.draws, check.payments)
+
+
+class _Replay:
+    """The night as the log has it so far, and what was found wrong in it."""
+
+    def __init__(self, night_id: str) -> None:
+        self.night = SideNight(night_id)
+        self.seed: bytes | None = None
+        self.problems: list[str] = []
+        self.unproven: list[str] = []
+        self.draws = self.payments = 0
+
+    def event(self, event: SideEvent, where: str) -> None:
+        """Check one event against the night before it."""
+        night, data = self.night, event.data
         if event.type == "draw_committed":
             if night.drawn:
-                problems.append(f"{where}: the draw was sealed a second time")
+                self.problems.append(f"{where}: the draw was sealed a second time")
             if night.scores:
-                problems.append(f"{where}: sealed after a game was in")
+                self.problems.append(f"{where}: sealed after a game was in")
             if data["scheme"] != SCHEME:
-                problems.append(f"{where}: unknown scheme {data['scheme']!r}")
-            expected_salt = salt_for(night.night_id, event.at.date().isoformat())
-            if data["salt"] != expected_salt:
-                problems.append(f"{where}: salt {data['salt']!r} is not {expected_salt!r}")
+                self.problems.append(f"{where}: unknown scheme {data['scheme']!r}")
+            salt = salt_for(night.night_id, event.at.date().isoformat())
+            if data["salt"] != salt:
+                self.problems.append(f"{where}: salt {data['salt']!r} is not {salt!r}")
         elif event.type == "draw_made":
             if not night.drawn:
-                problems.append(f"{where}: made before the draw was sealed")
-            elif seed is None:
-                unproven.append(f"{where}: the seed is not revealed yet")
+                self.problems.append(f"{where}: made before the draw was sealed")
+            elif self.seed is None:
+                self.unproven.append(f"{where}: the seed is not revealed yet")
             else:
-                draws += 1
-                expected = draw_data(night, data["game"], seed, event.seq)
-                problems += [f"{where}: {what}" for what in _draw_differences(expected, data)]
+                self.draws += 1
+                expected = draw_data(night, data["game"], self.seed, event.seq)
+                self.problems += [f"{where}: {what}"
+                                  for what in _draw_differences(expected, data)]
         elif event.type in ("bracket_paid", "pot_paid", "paid_result_changed"):
-            payments += 1
+            self.payments += 1
             # A pot is paid as it stands when the desk said so, and a changed pot compares
             # with the games as they stand (as pending_changes does).
             stand = ((event.type == "pot_paid" and data["as_they_stand"])
@@ -91,14 +125,8 @@ def verify_side_night(records: Iterable[Mapping[str, Any]]) -> SideNightCheck:
             recorded = (table(data["payouts"]), data["organiser_cents"],
                         table(data.get("refunds", [])))
             if now is None or (now.payouts, now.organiser_cents, now.refunds) != recorded:
-                problems.append(f"{where}: {data['game']} did not pay what its games decide")
-        night.apply(event)
-    money = night.money()
-    if not money.balanced:
-        problems.append(f"the money does not reconcile: entries {money.entries_cents} != "
-                        f"payouts {money.payouts_cents} + refunds {money.refunds_cents} + "
-                        f"organiser {money.organiser_cents} + in play {money.in_play_cents}")
-    return SideNightCheck(night.night_id, tuple(problems), tuple(unproven), draws, payments)
+                self.problems.append(f"{where}: {data['game']} did not pay what its games "
+                                     "decide")
 
 
 def _revealed_seed(events: list[Any], problems: list[str]) -> bytes | None:

@@ -204,3 +204,17 @@ def test_the_log_round_trips_and_a_replay_gives_the_same_night():
     for record in night.records:
         replayed.apply(event_from_record(record))
     assert replayed == night.night
+
+
+def test_the_brackets_export_names_each_bowlers_opponents_and_the_bye():
+    from alley_poker.side_games.exports import brackets_csv
+
+    night = drawn_night({b: 1 for b in range(1, 8)})           # seven and a bye
+    names = {b: f"Bowler {b}" for b in range(1, 8)}
+    rows = brackets_csv(night.night, names).splitlines()
+    assert rows[0] == "game,bracket,round,match,counted_game,bowler_a,bowler_b,status,winner,how"
+    assert len(rows) == 1 + 7
+    [bye] = [row.split(",") for row in rows if row.endswith(",bye")]
+    facing = bye[6] if bye[5] == "bye" else bye[5]
+    assert "bye" in (bye[5], bye[6]) and bye[7:] == ["decided", facing, "bye"]
+    assert rows[-1].startswith("hdcp,1,3,1,3,,,earlier")
