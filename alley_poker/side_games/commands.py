@@ -275,17 +275,23 @@ def _draw(out: _Emitter, cmd: Draw) -> None:
     work.apply(out.emit("draw_committed", scheme=SCHEME, commitment=commitment(cmd.seed),
                         salt=salt_for(night.night_id, out.now.date().isoformat())))
     for game in games:
-        work.apply(out.emit("draw_made", **draw_data(work, game, cmd.seed, work.seq + 1)))
+        work.apply(out.emit("draw_made", **draw_data(work, game, cmd.seed)))
 
 
-def draw_data(night: SideNight, game: str, seed: bytes, seq: int) -> dict[str, Any]:
-    """The ``draw_made`` data of ``game`` at ``seq`` from ``seed`` and the entries as they
-    stand: what the desk's draw records and what a verifier re-does."""
+def draw_data(night: SideNight, game: str, seed: bytes) -> dict[str, Any]:
+    """The ``draw_made`` data of ``game`` from ``seed`` and the entries as they stand: what
+    the desk's draw records and what a verifier re-does.
+
+    The stream is the fair deal's ``bracket-draw`` use numbered by the game's place among
+    the night's bracket games (1 for the first set), not by an event's seq: the draw is a
+    function of the seed, the night's salt, the game and the *set* of entries, however many
+    events it took to record them."""
     book = night.books[game]
     settings = book.settings
     assert isinstance(settings, BracketSettings) and night.salt is not None
     drawn = draw_brackets(book.entries, seven_bowler_brackets=settings.seven_bowler_brackets,
-                          stream=Drbg(seed, night.salt).stream(DRAW_USE, seq))
+                          stream=Drbg(seed, night.salt).stream(
+                              DRAW_USE, night.bracket_games().index(game) + 1))
     target = night.books.get(settings.rollover_to or "")
     rolled, refunded = {}, {}
     for bowler, count in drawn.unplaced.items():

@@ -30,7 +30,7 @@ Entries not placed (more entries than brackets, or more than the brackets hold) 
 ``unplaced``: the night rolls them into another bracket game or refunds them.
 
 >>> from alley_poker.fairness.deal import Drbg
->>> stream = Drbg(bytes(range(32)), "tue-2026-11-24/2026-11-24").stream("bracket-draw", 3)
+>>> stream = Drbg(bytes(range(32)), "tue-2026-11-24/2026-11-24").stream("bracket-draw", 1)
 >>> drawn = draw_brackets({b: 1 for b in range(1, 16)}, seven_bowler_brackets=True,
 ...                       stream=stream)
 >>> [len(b.bowlers) for b in drawn.brackets], drawn.unplaced

@@ -112,7 +112,7 @@ class _Replay:
                 self.unproven.append(f"{where}: the seed is not revealed yet")
             else:
                 self.draws += 1
-                expected = draw_data(night, data["game"], self.seed, event.seq)
+                expected = draw_data(night, data["game"], self.seed)
                 self.problems += [f"{where}: {what}"
                                   for what in _draw_differences(expected, data)]
         elif event.type in ("bracket_paid", "pot_paid", "paid_result_changed"):

@@ -218,3 +218,19 @@ def test_the_brackets_export_names_each_bowlers_opponents_and_the_bye():
     facing = bye[6] if bye[5] == "bye" else bye[5]
     assert "bye" in (bye[5], bye[6]) and bye[7:] == ["decided", facing, "bye"]
     assert rows[-1].startswith("hdcp,1,3,1,3,,,earlier")
+
+
+def test_the_order_entries_were_recorded_in_never_changes_the_draw():
+    entries = {b: 1 + b % 3 for b in range(1, 20)}
+    forward = drawn_night(entries)
+    backward = drawn_night(dict(reversed(list(entries.items()))))
+    split = Night()
+    split.do(SetSideGame("hdcp", handicap_brackets()))
+    for bowler, count in entries.items():               # one entry at a time, bought twice
+        for _ in range(count):
+            split.enter("hdcp", {bowler: 1})
+    split.do(Draw(SEED))
+
+    def made(night):
+        return next(e.data for e in night.events if e.type == "draw_made")
+    assert made(forward) == made(backward) == made(split)
