@@ -12,7 +12,25 @@ revealed seed.  docs/league.md, "Side games", states the rules as built.
 - :mod:`.pots`: high game, high series, the strike pot;
 - :mod:`.money`: prizes to the cent, a night's money per bowler and in total;
 - :mod:`.events`, :mod:`.night`, :mod:`.commands`: the log, its fold, the commands;
-- :mod:`.verify`: the night checked from its log.
+- :mod:`.verify`: the night checked from its log;
+- :mod:`.exports`: the night's side money and its brackets as CSV.
+
+**For the wiring** (the service, the API and the screens build on this):
+
+- keep a night's events as the store keeps a match's (:func:`event_to_record`), and fold
+  them with :meth:`SideNight.apply` (a replay gives the same night);
+- :class:`OpenNight` when the league night starts (``games`` = the league's games a night);
+  :class:`SetSideGame` from the league's saved settings; :class:`RecordEntry` and
+  :class:`WithdrawEntry` from the desk; :class:`Draw` with a fresh seed
+  (``fairness.deal.new_seed()``, kept secret as a match's seed is) **before the night's first
+  ball**; :class:`RecordScore` for each finished game (:meth:`GameScore.of` a bowling game with
+  ``league.handicap.for_average(average)``), again for a corrected one;
+  :class:`RecordRollOff`, :class:`PayBracket`, :class:`PayPot`; :class:`ResolveChange` for
+  each of :meth:`SideNight.pending_changes`; :class:`RevealSeed` at the night's close;
+- read :meth:`SideNight.brackets` (the desk's trees), :meth:`SideNight.bowler_brackets` (a
+  phone's "you face…"), :meth:`BracketOutcome.alive` (the kiosk's still-alive list),
+  :meth:`SideNight.pot`, :meth:`SideNight.money` (the night sheet's side money);
+- :func:`verify_side_night` on the night's records for ``alley-poker verify`` and /verify.
 """
 
 from alley_poker.side_games.commands import (
