@@ -127,25 +127,37 @@ def event_to_record(event: Event) -> dict[str, Any]:
 
 def event_from_record(record: Mapping[str, Any]) -> Event:
     """Rebuild an event from its record, checking its shape (type, keys, timestamp)."""
+    return Event(*checked_record(record, id_key="match_id", keys=EVENT_KEYS,
+                                 common=COMMON_KEYS, optional=OPTIONAL_KEYS,
+                                 error=EventFormatError))
+
+
+def checked_record(record: object, *, id_key: str, keys: Mapping[str, frozenset[str]],
+                   common: frozenset[str], optional: Mapping[str, frozenset[str]],
+                   error: type[ValueError]) -> tuple[str, int, str, datetime, dict[str, Any]]:
+    """A stored record's ``(id, seq, type, at, data)`` once its shape is checked: the log's
+    id under ``id_key`` (a match's, a night's), a known type whose data has exactly its
+    ``keys`` and the ``common`` ones (and maybe its ``optional`` ones), an aware timestamp.
+    ``error`` (a ValueError) names what is wrong."""
     if not isinstance(record, Mapping):
-        raise EventFormatError(f"event record must be a mapping, got {type(record).__name__}")
-    missing = {"match_id", "seq", "type", "at", "data"} - set(record)
+        raise error(f"event record must be a mapping, got {type(record).__name__}")
+    missing = {id_key, "seq", "type", "at", "data"} - set(record)
     if missing:
-        raise EventFormatError(f"event record lacks {', '.join(sorted(missing))}")
-    match_id, seq, kind = record["match_id"], record["seq"], record["type"]
-    where = f"event {match_id}#{seq}"
-    if not isinstance(match_id, str) or not isinstance(seq, int) or isinstance(seq, bool):
-        raise EventFormatError(f"{where}: match_id must be text and seq an integer")
-    if not isinstance(kind, str) or kind not in EVENT_KEYS:
-        raise EventFormatError(f"{where}: unknown event type {kind!r}")
+        raise error(f"event record lacks {', '.join(sorted(missing))}")
+    log_id, seq, kind = record[id_key], record["seq"], record["type"]
+    where = f"event {log_id}#{seq}"
+    if not isinstance(log_id, str) or not isinstance(seq, int) or isinstance(seq, bool):
+        raise error(f"{where}: {id_key} must be text and seq an integer")
+    if not isinstance(kind, str) or kind not in keys:
+        raise error(f"{where}: unknown event type {kind!r}")
     data = record["data"]
     if not isinstance(data, Mapping):
-        raise EventFormatError(f"{where}: data must be a mapping")
-    expected = EVENT_KEYS[kind] | COMMON_KEYS
-    allowed = expected | OPTIONAL_KEYS.get(kind, frozenset())
+        raise error(f"{where}: data must be a mapping")
+    expected = keys[kind] | common
+    allowed = expected | optional.get(kind, frozenset())
     if not expected <= set(data) <= allowed:
         extra, lacking = set(data) - allowed, expected - set(data)
-        raise EventFormatError(
+        raise error(
             f"{where}: {kind} data keys wrong"
             + (f"; unexpected {sorted(extra)}" if extra else "")
             + (f"; missing {sorted(lacking)}" if lacking else "")
@@ -154,7 +166,7 @@ def event_from_record(record: Mapping[str, Any]) -> Event:
     try:
         when = at if isinstance(at, datetime) else datetime.fromisoformat(str(at))
     except ValueError:
-        raise EventFormatError(f"{where}: bad timestamp {at!r}") from None
+        raise error(f"{where}: bad timestamp {at!r}") from None
     if when.tzinfo is None:
-        raise EventFormatError(f"{where}: timestamp {at!r} has no time zone")
-    return Event(match_id, seq, kind, when.astimezone(UTC), dict(data))
+        raise error(f"{where}: timestamp {at!r} has no time zone")
+    return log_id, seq, kind, when.astimezone(UTC), dict(data)

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from alley_poker.ledger.events import EventFormatError, checked_record
+
 #: Each event type and the data keys it carries besides ``actor``.
 SIDE_EVENT_KEYS: dict[str, frozenset[str]] = {
     name: frozenset(keys.split()) for name, keys in {
@@ -53,7 +55,7 @@ SIDE_EVENT_KEYS: dict[str, frozenset[str]] = {
 }
 
 
-class SideEventFormatError(ValueError):
+class SideEventFormatError(EventFormatError):
     """A stored record that is not a valid side-game event (the message says which, why)."""
 
 
@@ -90,31 +92,6 @@ def event_to_record(event: SideEvent) -> dict[str, Any]:
 
 def event_from_record(record: Mapping[str, Any]) -> SideEvent:
     """Rebuild an event from its record, checking its shape (type, keys, timestamp)."""
-    if not isinstance(record, Mapping):
-        raise SideEventFormatError(f"an event record is a mapping, not {type(record).__name__}")
-    missing = {"night_id", "seq", "type", "at", "data"} - set(record)
-    if missing:
-        raise SideEventFormatError(f"event record lacks {', '.join(sorted(missing))}")
-    night_id, seq, kind, data = record["night_id"], record["seq"], record["type"], record["data"]
-    where = f"event {night_id}#{seq}"
-    if not isinstance(night_id, str) or not isinstance(seq, int) or isinstance(seq, bool):
-        raise SideEventFormatError(f"{where}: night_id must be text and seq an integer")
-    if kind not in SIDE_EVENT_KEYS:
-        raise SideEventFormatError(f"{where}: unknown event type {kind!r}")
-    if not isinstance(data, Mapping):
-        raise SideEventFormatError(f"{where}: data must be a mapping")
-    expected = SIDE_EVENT_KEYS[kind] | {"actor"}
-    if set(data) != expected:
-        extra, lacking = set(data) - expected, expected - set(data)
-        raise SideEventFormatError(
-            f"{where}: {kind} data keys wrong"
-            + (f"; unexpected {sorted(extra)}" if extra else "")
-            + (f"; missing {sorted(lacking)}" if lacking else ""))
-    at = record["at"]
-    try:
-        when = at if isinstance(at, datetime) else datetime.fromisoformat(str(at))
-    except ValueError:
-        raise SideEventFormatError(f"{where}: bad timestamp {at!r}") from None
-    if when.tzinfo is None:
-        raise SideEventFormatError(f"{where}: timestamp {at!r} has no time zone")
-    return SideEvent(night_id, seq, kind, when.astimezone(UTC), dict(data))
+    return SideEvent(*checked_record(record, id_key="night_id", keys=SIDE_EVENT_KEYS,
+                                     common=frozenset({"actor"}), optional={},
+                                     error=SideEventFormatError))
