@@ -241,6 +241,17 @@ class SideNight:
                                            outcome.payouts.get(bowler, 0)))
         return found
 
+    def still_alive(self) -> dict[int, list[tuple[str, int]]]:
+        """The kiosk's list between games: each bowler still alive in a bracket not yet over,
+        with those brackets as ``(game, bracket number)``."""
+        alive: dict[int, list[tuple[str, int]]] = {}
+        for game in self.bracket_games():
+            for outcome in self.brackets(game):
+                if not outcome.finished:
+                    for bowler in outcome.alive():
+                        alive.setdefault(bowler, []).append((game, outcome.number))
+        return dict(sorted(alive.items()))
+
     def money(self) -> NightMoney:
         """The night's side money: entries = payouts + refunds + organiser's share + what is
         still in play (entries of games not drawn, brackets and pots not yet paid)."""

@@ -62,6 +62,7 @@ def play(plan) -> Night:
         if night.night.book("scratch").entries.get(bowler):
             night.do(WithdrawEntry("scratch", bowler, 1))
     night.do(Draw(plan["seed"]))
+    assert night.night.money().balanced              # before a game: all of it in play
     rnd = random.Random(plan["games"])
     for bowler in range(1, 31):
         for game in (1, 2, 3):

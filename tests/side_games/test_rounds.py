@@ -174,3 +174,6 @@ def test_a_tie_waits_for_the_desks_roll_off():
     assert mine.alive and mine.next_match.round == 2 and mine.opponent is None
     [theirs] = night.night.bowler_brackets(a)
     assert not theirs.alive and theirs.next_match is None
+    # The kiosk's still-alive list: everyone but the roll-off's loser, in bracket 1.
+    assert night.night.still_alive() == {bowler: [("hdcp", 1)]
+                                         for bowler in range(1, 9) if bowler != a}
