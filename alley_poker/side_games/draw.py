@@ -114,6 +114,33 @@ def bracket_count(entries: Mapping[int, int], *, seven_bowler_brackets: bool) ->
     return best
 
 
+@dataclass(frozen=True)
+class DrawPreview:
+    """What the entries fill before the draw, for the desk ("9 brackets, 4 open")."""
+
+    brackets: int           # brackets the entries fill now
+    sevens: int             # of them, brackets of seven and a bye
+    left_over: int          # entries the draw could not place now
+    to_fill_next: int       # entries (of bowlers not in every bracket) one more bracket needs
+
+
+def preview(entries: Mapping[int, int], *, seven_bowler_brackets: bool) -> DrawPreview:
+    """How the draw would fill ``entries`` now (no randomness in it: step 1 alone).
+
+    >>> preview({b: 1 for b in range(1, 16)}, seven_bowler_brackets=True)
+    DrawPreview(brackets=2, sevens=1, left_over=0, to_fill_next=6)
+    >>> preview({b: 2 for b in range(1, 10)}, seven_bowler_brackets=False)
+    DrawPreview(brackets=2, sevens=0, left_over=2, to_fill_next=6)
+    """
+    n = bracket_count(entries, seven_bowler_brackets=seven_bowler_brackets)
+    placeable = sum(min(k, n) for k in entries.values())
+    placed = min(placeable, BRACKET_SIZE * n)
+    smallest = BRACKET_SIZE - 1 if seven_bowler_brackets else BRACKET_SIZE
+    return DrawPreview(
+        brackets=n, sevens=BRACKET_SIZE * n - placed, left_over=sum(entries.values()) - placed,
+        to_fill_next=smallest * (n + 1) - sum(min(k, n + 1) for k in entries.values()))
+
+
 def draw_brackets(entries: Mapping[int, int], *, seven_bowler_brackets: bool,
                   stream: Stream) -> DrawResult:
     """The brackets ``entries`` (bowler id -> entries) fill, drawn from ``stream``."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from alley_poker.side_games.draw import Bracket
+from alley_poker.side_games.draw import Bracket, DrawPreview, preview
 from alley_poker.side_games.events import SideEvent, table
 from alley_poker.side_games.money import NightMoney, night_money
 from alley_poker.side_games.pots import PotOutcome, pot_outcome
@@ -190,6 +190,13 @@ class SideNight:
                      match), winner in self.roll_offs.items() if g == game}
         return tuple(decide_bracket(bracket, settings, self.scores, roll_offs)
                      for bracket in book.drawn or ())
+
+    def draw_preview(self, game: str) -> DrawPreview:
+        """Before the draw: the brackets a bracket game's entries fill, and how many are open."""
+        settings = self.books[game].settings
+        assert isinstance(settings, BracketSettings)
+        return preview(self.books[game].entries,
+                       seven_bowler_brackets=settings.seven_bowler_brackets)
 
     def pot(self, game: str) -> PotOutcome:
         book = self.books[game]

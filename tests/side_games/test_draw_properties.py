@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from alley_poker.fairness.deal import Drbg
-from alley_poker.side_games.draw import bracket_count, draw_brackets
+from alley_poker.side_games.draw import DrawPreview, bracket_count, draw_brackets, preview
 from alley_poker.side_games.rounds import GameScore, decide_bracket
 from tests.side_games.nights import handicap_brackets
 
@@ -24,7 +24,7 @@ def draw(entries, seed, number=1, *, sevens=True):
     return draw_brackets(entries, seven_bowler_brackets=sevens, stream=stream)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(entries_strategy, seeds, st.booleans())
 def test_nobody_twice_in_a_bracket_and_every_entry_placed_or_back(entries, seed, sevens):
     drawn = draw(entries, seed, sevens=sevens)
@@ -40,6 +40,9 @@ def test_nobody_twice_in_a_bracket_and_every_entry_placed_or_back(entries, seed,
         assert placed.get(bowler, 0) + drawn.unplaced.get(bowler, 0) == count
     assert set(drawn.unplaced) <= set(entries)
     assert len(drawn.brackets) == bracket_count(entries, seven_bowler_brackets=sevens)
+    told = preview(entries, seven_bowler_brackets=sevens)      # what the desk saw before
+    assert (told.brackets, told.left_over) == (len(drawn.brackets), sum(drawn.unplaced.values()))
+    assert told.sevens == sum(len(b.bowlers) == 7 for b in drawn.brackets)
 
 
 @settings(max_examples=40, deadline=None)
@@ -102,5 +105,7 @@ def test_fourteen_bowlers_and_an_unfilled_ninth_bracket():
     with_sevens = draw(entries, bytes(range(32)))
     assert sorted(len(b.bowlers) for b in with_sevens.brackets) == [7] * 4 + [8] * 5
     assert with_sevens.unplaced == {}
+    # The desk saw it before the draw: nine brackets, four of seven, two entries short of ten.
+    assert preview(entries, seven_bowler_brackets=True) == DrawPreview(9, 4, 0, 2)
     without = draw(entries, bytes(range(32)), sevens=False)
     assert len(without.brackets) == 8 and sum(without.unplaced.values()) == 4
