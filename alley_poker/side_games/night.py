@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from alley_poker.side_games.draw import Bracket, DrawPreview, preview
+from alley_poker.side_games.errors import SideGameError
 from alley_poker.side_games.events import SideEvent, table
 from alley_poker.side_games.money import NightMoney, night_money
 from alley_poker.side_games.pots import PotOutcome, pot_outcome
@@ -25,6 +26,8 @@ from alley_poker.side_games.settings import (
     SideGameSettings,
     settings_from_data,
 )
+
+T = TypeVar("T", BracketSettings, PotSettings)
 
 #: Which payment of a game: a bracket's number, or None for a pot.
 PaidKey = tuple[str, int | None]
@@ -184,24 +187,21 @@ class SideNight:
     def brackets(self, game: str) -> tuple[BracketOutcome, ...]:
         """Every bracket of a bracket game as the games stand (none before the draw)."""
         book = self.books[game]
-        settings = book.settings
-        assert isinstance(settings, BracketSettings)
-        roll_offs = {(number, round_number, match): winner for (g, number, round_number,
-                     match), winner in self.roll_offs.items() if g == game}
+        settings = _kind(book.settings, BracketSettings, game)
+        roll_offs = {key[1:]: winner for key, winner in self.roll_offs.items()
+                     if key[0] == game}
         return tuple(decide_bracket(bracket, settings, self.scores, roll_offs)
                      for bracket in book.drawn or ())
 
     def draw_preview(self, game: str) -> DrawPreview:
         """Before the draw: the brackets a bracket game's entries fill, and how many are open."""
-        settings = self.books[game].settings
-        assert isinstance(settings, BracketSettings)
+        settings = _kind(self.books[game].settings, BracketSettings, game)
         return preview(self.books[game].entries,
                        seven_bowler_brackets=settings.seven_bowler_brackets)
 
     def pot(self, game: str) -> PotOutcome:
         book = self.books[game]
-        assert isinstance(book.settings, PotSettings)
-        return pot_outcome(book.settings, book.entries, self.scores)
+        return pot_outcome(_kind(book.settings, PotSettings, game), book.entries, self.scores)
 
     def result(self, game: str, bracket: int | None, *,
                as_they_stand: bool = False) -> Result | None:
@@ -216,8 +216,8 @@ class SideNight:
         outcome = self.brackets(game)[bracket - 1]
         if not outcome.finished:
             return None
-        assert isinstance(book.settings, BracketSettings)
-        return Result(outcome.payouts, book.settings.organiser_cents)
+        return Result(outcome.payouts, _kind(book.settings, BracketSettings, game)
+                      .organiser_cents)
 
     def pending_changes(self) -> list[PendingChange]:
         """Paid brackets and pots whose games now say otherwise, and the desk has not yet
@@ -283,6 +283,13 @@ class SideNight:
                                      if b.number not in book.paid)
         return night_money(self.paid_in, won, refunded, organiser_cents=organiser,
                            in_play_cents=in_play)
+
+
+def _kind(settings: SideGameSettings, kind: type[T], game: str) -> T:
+    if not isinstance(settings, kind):
+        raise SideGameError(f"{game} is not a {'pot' if kind is PotSettings else 'bracket'} "
+                            "game", field="game")
+    return settings
 
 
 def _add(totals: dict[int, int], bowler: int, cents: int) -> None:
