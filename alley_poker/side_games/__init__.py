@@ -24,7 +24,8 @@ revealed seed.  docs/league.md, "Side games", states the rules as built.
   :class:`WithdrawEntry` from the desk; :class:`Draw` with a fresh seed
   (``fairness.deal.new_seed()``, kept secret as a match's seed is) **before the night's first
   ball**; :class:`RecordScore` for each finished game (:meth:`GameScore.of` a bowling game with
-  ``league.handicap.for_average(average)``), again for a corrected one;
+  ``league.handicap.for_average(average)``), again for a corrected one; :class:`MarkAbsent`
+  for a game a bowler will not bowl;
   :class:`RecordRollOff`, :class:`PayBracket`, :class:`PayPot`; :class:`ResolveChange` for
   each of :meth:`SideNight.pending_changes`; :class:`RevealSeed` at the night's close;
 - read :meth:`SideNight.brackets` (the desk's trees), :meth:`SideNight.bowler_brackets` (a
@@ -36,6 +37,7 @@ revealed seed.  docs/league.md, "Side games", states the rules as built.
 from alley_poker.side_games.commands import (
     Command,
     Draw,
+    MarkAbsent,
     OpenNight,
     PayBracket,
     PayPot,
@@ -61,9 +63,9 @@ from alley_poker.side_games.verify import SideNightCheck, verify_side_night
 
 __all__ = [
     "BowlerBracket", "BowlerMoney", "Bracket", "BracketOutcome", "BracketSettings", "Command",
-    "Draw", "DrawResult", "GameScore", "Match", "NightMoney", "OpenNight", "PayBracket",
-    "PayPot", "PendingChange", "PotOutcome", "PotSettings", "RecordEntry", "RecordRollOff",
-    "RecordScore", "ResolveChange", "Result", "RevealSeed", "SetSideGame", "SideEvent",
-    "SideGameError", "SideNight", "SideNightCheck", "WithdrawEntry", "decide",
+    "Draw", "DrawResult", "GameScore", "MarkAbsent", "Match", "NightMoney", "OpenNight",
+    "PayBracket", "PayPot", "PendingChange", "PotOutcome", "PotSettings", "RecordEntry",
+    "RecordRollOff", "RecordScore", "ResolveChange", "Result", "RevealSeed", "SetSideGame",
+    "SideEvent", "SideGameError", "SideNight", "SideNightCheck", "WithdrawEntry", "decide",
     "draw_brackets", "event_from_record", "event_to_record", "run", "verify_side_night",
 ]

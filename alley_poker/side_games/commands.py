@@ -106,6 +106,14 @@ class RecordScore:
 
 
 @dataclass(frozen=True)
+class MarkAbsent:
+    """The desk marks a bowler absent for a game they will not bowl (a game bowled after
+    all, sent by the scorer, replaces it)."""
+    bowler: int
+    game: int
+
+
+@dataclass(frozen=True)
 class RecordRollOff:
     """The desk records who won the roll-off of a tied match."""
     game: str
@@ -145,7 +153,7 @@ class RevealSeed:
 
 
 Command = (OpenNight | SetSideGame | RecordEntry | WithdrawEntry | Draw | RecordScore
-           | RecordRollOff | PayBracket | PayPot | ResolveChange | RevealSeed)
+           | MarkAbsent | RecordRollOff | PayBracket | PayPot | ResolveChange | RevealSeed)
 
 
 class _Emitter:
@@ -315,11 +323,23 @@ def _score(out: _Emitter, cmd: RecordScore) -> None:
     _whole(cmd.scratch, 0, PERFECT_GAME, "a game's pins", "scratch")
     _whole(cmd.handicap, 0, PERFECT_GAME, "a game's handicap", "handicap")
     _whole(cmd.strikes, 0, MOST_STRIKES, "a game's strikes", "strikes")
-    score = GameScore(cmd.scratch, cmd.handicap, cmd.strikes)
-    if night.scores.get((cmd.bowler, cmd.game)) == score:
+    _game_score(out, cmd.bowler, cmd.game, GameScore(cmd.scratch, cmd.handicap, cmd.strikes))
+
+
+def _absent(out: _Emitter, cmd: MarkAbsent) -> None:
+    _whole(cmd.bowler, 1, 2**63 - 1, "a bowler id", "bowler")
+    _whole(cmd.game, 1, out.night.games, "the game", "game")
+    if (cmd.bowler, cmd.game) in out.night.scores \
+            and not out.night.scores[cmd.bowler, cmd.game].absent:
+        raise SideGameError(f"bowler {cmd.bowler} bowled game {cmd.game}", field="game")
+    _game_score(out, cmd.bowler, cmd.game, GameScore(0, 0, 0, absent=True))
+
+
+def _game_score(out: _Emitter, bowler: int, game: int, score: GameScore) -> None:
+    if out.night.scores.get((bowler, game)) == score:
         return                          # the same game again (a re-sent line): nothing new
-    out.emit("score_recorded", bowler=cmd.bowler, game=cmd.game, scratch=cmd.scratch,
-             handicap=cmd.handicap, strikes=cmd.strikes)
+    out.emit("score_recorded", bowler=bowler, game=game, scratch=score.scratch,
+             handicap=score.handicap, strikes=score.strikes, absent=score.absent)
 
 
 def _roll_off(out: _Emitter, cmd: RecordRollOff) -> None:
@@ -400,8 +420,8 @@ def _reveal(out: _Emitter, cmd: RevealSeed) -> None:
 
 _HANDLERS: dict[type, Any] = {
     OpenNight: _open, SetSideGame: _set, RecordEntry: _entry, WithdrawEntry: _withdraw,
-    Draw: _draw, RecordScore: _score, RecordRollOff: _roll_off, PayBracket: _pay_bracket,
-    PayPot: _pay_pot, ResolveChange: _resolve, RevealSeed: _reveal,
+    Draw: _draw, RecordScore: _score, MarkAbsent: _absent, RecordRollOff: _roll_off,
+    PayBracket: _pay_bracket, PayPot: _pay_pot, ResolveChange: _resolve, RevealSeed: _reveal,
 }
 
 

@@ -44,7 +44,7 @@ SIDE_EVENT_KEYS: dict[str, frozenset[str]] = {
         "draw_made": "game brackets rolled_to rolled refunded",
         "seed_revealed": "seed",
         # the games the scorer sent (a later one for the same bowler and game corrects it)
-        "score_recorded": "bowler game scratch handicap strikes",
+        "score_recorded": "bowler game scratch handicap strikes absent",
         "roll_off_recorded": "game bracket round match winner",
         # money paid out, and the desk's answer when the games change a paid result
         "bracket_paid": "game bracket payouts organiser_cents",

@@ -149,7 +149,7 @@ class SideNight:
 
     def _on_score_recorded(self, d: dict[str, Any], at: datetime) -> None:
         self.scores[d["bowler"], d["game"]] = GameScore(d["scratch"], d["handicap"],
-                                                        d["strikes"])
+                                                        d["strikes"], d["absent"])
 
     def _on_roll_off_recorded(self, d: dict[str, Any], at: datetime) -> None:
         self.roll_offs[d["game"], d["bracket"], d["round"], d["match"]] = d["winner"]

@@ -57,8 +57,9 @@ class PotOutcome:
 
 
 def pot_outcome(settings: PotSettings, entrants: Iterable[int], scores: Scores) -> PotOutcome:
-    """The pot's standings and payouts, counting the games in ``scores`` (a missing game
-    counts as not bowled: nothing for high game, 0 pins in the series, no strikes)."""
+    """The pot's standings and payouts, counting the games in ``scores`` (a missing or an
+    absent game counts as not bowled: nothing for high game, 0 pins in the series, no
+    strikes)."""
     people = tuple(sorted(set(entrants)))
     waiting = tuple(b for b in people if any((b, g) not in scores for g in settings.games))
     numbers = {b: _number(settings, b, scores) for b in people}
@@ -87,7 +88,7 @@ def _number(settings: PotSettings, bowler: int, scores: Scores) -> int:
     games = [scores[bowler, g] for g in settings.games if (bowler, g) in scores]
     if settings.kind == "strikes":
         return sum(game.strikes for game in games)
-    counted = [game.counted(settings.scoring) for game in games]
+    counted = [game.counted(settings.scoring) for game in games if not game.absent]
     if settings.kind == "high_game":
         return max(counted, default=0)
     return sum(counted)

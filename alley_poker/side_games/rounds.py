@@ -37,13 +37,18 @@ from alley_poker.side_games.settings import ROUNDS, BracketSettings
 
 @dataclass(frozen=True)
 class GameScore:
-    """One bowler's finished game: pins, the league's handicap for it, strikes in it."""
+    """One bowler's finished game: pins, the league's handicap for it, strikes in it.  An
+    ``absent`` game (the desk marked the bowler absent for it) counts below any bowled one:
+    it loses its round to a bowler who bowled, and counts as not bowled in a pot."""
 
     scratch: int
     handicap: int = 0
     strikes: int = 0
+    absent: bool = False
 
     def counted(self, scoring: str) -> int:
+        if self.absent:
+            return -1
         return self.scratch + (self.handicap if scoring == "handicap" else 0)
 
     @classmethod
@@ -52,7 +57,7 @@ class GameScore:
         ``league.handicap.for_average(average)``).
 
         >>> GameScore.of(Game.from_rolls([10, 10, 7, 2] + [9, 0] * 7), handicap=12)
-        GameScore(scratch=118, handicap=12, strikes=2)
+        GameScore(scratch=118, handicap=12, strikes=2, absent=False)
         """
         if not game.is_complete:
             raise ValueError("only a finished game decides a round")

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from alley_poker.side_games import (
     Draw,
+    MarkAbsent,
     PayBracket,
     PayPot,
     PotSettings,
@@ -67,6 +68,9 @@ def play(plan) -> Night:
     for bowler in range(1, 31):
         for game in (1, 2, 3):
             strikes = rnd.randint(0, 3)
+            if rnd.random() < 0.05:
+                night.do(MarkAbsent(bowler, game))
+                continue
             night.score(bowler, game, rnd.choice([150, 160, 170, 170 + strikes]),
                         handicap=rnd.choice([0, 10]), strikes=strikes)
     return settle(night, plan["seed"])

@@ -177,3 +177,18 @@ def test_a_tie_waits_for_the_desks_roll_off():
     # The kiosk's still-alive list: everyone but the roll-off's loser, in bracket 1.
     assert night.night.still_alive() == {bowler: [("hdcp", 1)]
                                          for bowler in range(1, 9) if bowler != a}
+
+
+def test_an_absent_bowler_loses_the_round_to_one_who_bowled():
+    from alley_poker.side_games import MarkAbsent
+
+    night = drawn_night({b: 1 for b in range(1, 9)})
+    a, b = night.night.book("hdcp").drawn[0].slots[:2]
+    night.score(a, 1, 95)
+    night.do(MarkAbsent(b, 1))
+    first = match(night.night.brackets("hdcp")[0], 1, 0)
+    assert (first.winner, first.how) == (a, "score")
+    with pytest.raises(SideGameError, match="bowled game 1"):
+        night.do(MarkAbsent(a, 1))
+    night.score(b, 1, 140)                       # came after all: the game bowled replaces it
+    assert match(night.night.brackets("hdcp")[0], 1, 0).winner == b
