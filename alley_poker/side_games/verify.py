@@ -3,6 +3,7 @@
 :func:`verify_side_night` replays the night's records and says what does not hold:
 
 - the draw was sealed (``draw_committed``) before it was made and before any game was in, once;
+  no bracket entry came or went after it, no pot entry after the first game;
   its scheme is the fair deal's and its salt is ``"<night id>/<UTC date of the seal>"``;
 - the revealed seed is the one committed (SHA-256), and every ``draw_made`` is exactly what
   that seed draws from the entries as the log has them at that point (a draw whose brackets
@@ -30,6 +31,7 @@ from alley_poker.side_games.events import (
     table,
 )
 from alley_poker.side_games.night import SideNight
+from alley_poker.side_games.settings import PotSettings
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,10 @@ class _Replay:
                 expected = draw_data(night, data["game"], self.seed)
                 self.problems += [f"{where}: {what}"
                                   for what in _draw_differences(expected, data)]
+        elif event.type in ("entry_recorded", "entry_withdrawn"):
+            is_pot = isinstance(night.books[data["game"]].settings, PotSettings)
+            if night.scores if is_pot else night.drawn:
+                self.problems.append(f"{where}: {data['game']}'s entries were closed")
         elif event.type in ("bracket_paid", "pot_paid", "paid_result_changed"):
             self.payments += 1
             # A pot is paid as it stands when the desk said so, and a changed pot compares

@@ -234,3 +234,20 @@ def test_the_order_entries_were_recorded_in_never_changes_the_draw():
     def made(night):
         return next(e.data for e in night.events if e.type == "draw_made")
     assert made(forward) == made(backward) == made(split)
+
+
+def test_an_entry_moved_after_the_draw_is_refused_by_the_check():
+    night = drawn_night({b: 1 for b in range(1, 10)})
+    night.do(RevealSeed(SEED))
+    records = night.records
+    committed = next(i for i, r in enumerate(records) if r["type"] == "draw_committed")
+    last_entry = records[committed - 1]
+    assert last_entry["type"] == "entry_recorded"
+    # The last entry moved to after the draw (the seqs renumbered to look whole).
+    moved = [*records[:committed - 1], *records[committed:committed + 2], last_entry,
+             *records[committed + 2:]]
+    moved = [{**record, "seq": seq} for seq, record in enumerate(moved, start=1)]
+    assert verify_side_night(moved).problems == (
+        "#12 draw_made: hdcp: bracket 1 is not what the seed draws from the entries",
+        "#12 draw_made: hdcp: refunded is not what the draw gives",
+        "#13 entry_recorded: hdcp's entries were closed")
