@@ -84,6 +84,13 @@ DEFAULTS: dict[str, Any] = {
     "CENTRE": "default",
     # The centre's time zone for people (IANA name; None: the machine's), from alley.toml.
     "TIME_ZONE": None,
+    # Socket.IO's heartbeat: the server pings every client every SOCKETIO_PING_INTERVAL s and
+    # a client that hears no ping for interval + SOCKETIO_PING_TIMEOUT s takes the server for
+    # gone, says "Reconnecting…" and reconnects: a hung server shows within 8 s, not the
+    # library's 45 (25 + 20).  The cost, a few bytes each way per client every 4 s, is in
+    # docs/deployment.md ("A hung server").
+    "SOCKETIO_PING_INTERVAL": 4,
+    "SOCKETIO_PING_TIMEOUT": 4,
     # Redis URL when several web processes share the Socket.IO clients (None: one process).
     "SOCKETIO_MESSAGE_QUEUE": None,
     # CSRF is checked by web.tokens' request guard, which lets API-token requests skip it.
@@ -174,7 +181,9 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     # A frame the server cannot read is answered with an error (web.socket_frames).
     socketio = SocketIO(app, async_mode="threading", serializer=GuardedPacket,
                         message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
-                        channel=socketio_channel(service.centre))
+                        channel=socketio_channel(service.centre),
+                        ping_interval=float(app.config["SOCKETIO_PING_INTERVAL"]),
+                        ping_timeout=float(app.config["SOCKETIO_PING_TIMEOUT"]))
     register_refused_frames(socketio)
     gate = KioskGate(app.extensions["kiosk_devices"],
                      per_window=int(app.config["KIOSK_DECISIONS_PER_MINUTE"]), window_s=60.0)

@@ -184,6 +184,7 @@
   const moments = window.AlleyCatchUp.create("kiosk:" + lanePair,
                                               window.AlleyKioskBanners.announce);
   const READ_EVERY_MS = 2000;
+  const KEPT_COPY = "X-Alley-Poker-Kept-Copy";  // on what the service worker kept answers
   let screenTimer = null;
   function refreshScreen(delay) {
     if (delay && screenTimer) return;  // a read is already due: it brings this change too
@@ -192,7 +193,14 @@
       screenTimer = null;
       fetch("/api/v1/lanes/" + encodeURIComponent(lanePair) + "/screen",
             { headers: { Accept: "application/json" } })
-        .then(function (reply) { return reply.ok ? reply.json() : null; })
+        .then(function (reply) {
+          // The service worker's kept copy, the socket not connected (a reload while the
+          // server is down): the screen shows its last state and is re-connecting.
+          if (reply.headers.has(KEPT_COPY) && !socket.connected) {
+            setConnection("down", "▲ Reconnecting…");
+          }
+          return reply.ok ? reply.json() : null;
+        })
         .then(function (screen) {
           if (!screen) return;
           const all = screen.matches.concat(screen.last_result ? [screen.last_result] : []);

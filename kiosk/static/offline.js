@@ -18,4 +18,15 @@
       if (registration.active) registration.active.postMessage({ keep: uses });
     })
     .catch(function () { /* no offline copy: the screen works as before */ });
+
+  // The worker hears from the page's socket whether the server answers (service_worker.js):
+  // once the socket has lost it (the ping's silence shows a hung server within 8 s), a reload
+  // is drawn from the kept copy at once instead of waiting for the network first.
+  const connection = document.getElementById("connection");
+  if (!connection || !window.MutationObserver) return;
+  new MutationObserver(function () {
+    const state = connection.dataset.state;
+    const worker = navigator.serviceWorker.controller;
+    if (worker && (state === "live" || state === "down")) worker.postMessage({ connection: state });
+  }).observe(connection, { attributes: true, attributeFilter: ["data-state"] });
 })();

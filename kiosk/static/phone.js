@@ -326,6 +326,7 @@
   // The phone's read (the kiosk's screen read): on opening, reconnecting and waking; while
   // pushes come, at most every READ_EVERY_MS (throttled), for the offline copy.
   const READ_EVERY_MS = 2000;
+  const KEPT_COPY = "X-Alley-Poker-Kept-Copy";  // on what the service worker kept answers
   let readTimer = null;
   function refresh(delay) {
     if (delay && readTimer) return;  // a read is already due: it brings this change too
@@ -335,6 +336,11 @@
       fetch("/api/v1/phone/me", { headers: { Accept: "application/json" }, credentials: "same-origin" })
         .then(function (reply) {
           if (reply.status === 401) { location.reload(); return null; }
+          // The service worker's kept copy, the socket not connected (a reload while the
+          // server is down): the phone shows its last state and is re-connecting.
+          if (reply.headers.has(KEPT_COPY) && !socket.connected) {
+            setConnection("down", "▲ Reconnecting…");
+          }
           return reply.ok ? reply.json() : null;
         })
         .then(function (read) {
