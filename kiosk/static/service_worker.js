@@ -27,8 +27,8 @@ const SHELL = [
 ];
 // How long a page or a read waits for the network before the kept copy answers: a reload
 // during a hang draws within NETWORK_MS and the page's own drawing, inside the 4 s promised
-// (docs/deployment.md).  A page or read answered later than that while the server runs: the kept copy is drawn
-// and the socket brings the rest (a read is never put before a newer state: seq).
+// (docs/deployment.md).  A page or read slower than that while the server runs is drawn
+// from the kept copy, and the socket brings the rest (a state never goes back: seq).
 const NETWORK_MS = 2000;
 const KEPT_HEADER = "X-Alley-Poker-Kept-Copy";
 // True from a failed or timed-out network attempt (or a page's word that its socket lost
