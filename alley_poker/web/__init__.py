@@ -57,7 +57,7 @@ from alley_poker.web.page_filters import cards_markup, counted, money_markup
 from alley_poker.web.phone import PhoneGate, install_log_redaction
 from alley_poker.web.sign_in_limits import install_sign_in_limits
 from alley_poker.web.socket_frames import GuardedPacket, register_refused_frames
-from alley_poker.web.sockets import SocketBridge, socketio_channel
+from alley_poker.web.sockets import SocketBridge, socket_heartbeat, socketio_channel
 from alley_poker.web.tablet_pages import commissioner as tablet
 from alley_poker.web.tokens import install_request_guard
 from kiosk import KIOSK_DIR
@@ -84,10 +84,9 @@ DEFAULTS: dict[str, Any] = {
     "CENTRE": "default",
     # The centre's time zone for people (IANA name; None: the machine's), from alley.toml.
     "TIME_ZONE": None,
-    # Socket.IO's heartbeat: the server pings every client every SOCKETIO_PING_INTERVAL s and
-    # a client that hears no ping for interval + SOCKETIO_PING_TIMEOUT s takes the server for
-    # gone, says "Reconnecting…" and reconnects: a hung server shows within 8 s, not the
-    # library's 45 (25 + 20).  The cost, a few bytes each way per client every 4 s, is in
+    # Socket.IO's heartbeat (web.sockets.socket_heartbeat): a client that hears no ping for
+    # interval + timeout says "Reconnecting…": a hung server shows within 8 s, not the
+    # library's 45 (25 + 20).  Its cost, a ping and a pong per client every 4 s, is in
     # docs/deployment.md ("A hung server").
     "SOCKETIO_PING_INTERVAL": 4,
     "SOCKETIO_PING_TIMEOUT": 4,
@@ -182,8 +181,7 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     socketio = SocketIO(app, async_mode="threading", serializer=GuardedPacket,
                         message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
                         channel=socketio_channel(service.centre),
-                        ping_interval=float(app.config["SOCKETIO_PING_INTERVAL"]),
-                        ping_timeout=float(app.config["SOCKETIO_PING_TIMEOUT"]))
+                        **socket_heartbeat(app.config))
     register_refused_frames(socketio)
     gate = KioskGate(app.extensions["kiosk_devices"],
                      per_window=int(app.config["KIOSK_DECISIONS_PER_MINUTE"]), window_s=60.0)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Mapping
 from typing import Any
 
 from flask import request
@@ -67,6 +68,33 @@ def socketio_channel(centre: str) -> str:
     'alley:north:socketio'
     """
     return f"alley:{centre}:socketio"
+
+
+def socket_heartbeat(config: Mapping[str, Any]) -> dict[str, float]:
+    """Socket.IO's ``ping_interval`` and ``ping_timeout`` from the app's config (seconds).
+
+    A client that hears no ping for interval + timeout takes the server for gone and shows
+    "Reconnecting…": the only way a screen can tell a hung server (stopped, its machine
+    frozen) from a quiet one.  docs/deployment.md ("A hung server") has the choice and cost.
+
+    >>> socket_heartbeat({"SOCKETIO_PING_INTERVAL": 4, "SOCKETIO_PING_TIMEOUT": "4"})
+    {'ping_interval': 4.0, 'ping_timeout': 4.0}
+    >>> socket_heartbeat({"SOCKETIO_PING_INTERVAL": "soon", "SOCKETIO_PING_TIMEOUT": 4})
+    Traceback (most recent call last):
+    ValueError: SOCKETIO_PING_INTERVAL must be seconds from 1 to 60, not 'soon'
+    """
+    heartbeat = {}
+    for key, name in (("SOCKETIO_PING_INTERVAL", "ping_interval"),
+                      ("SOCKETIO_PING_TIMEOUT", "ping_timeout")):
+        value = config[key]
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            seconds = 0.0
+        if not 1 <= seconds <= 60:
+            raise ValueError(f"{key} must be seconds from 1 to 60, not {value!r}")
+        heartbeat[name] = seconds
+    return heartbeat
 
 
 def match_rooms(service: AlleyService, match_id: str) -> list[str]:
