@@ -36,12 +36,9 @@ RELOAD_DRAWN_WITHIN_S = 4.0
 def served(tmp_path: Path, database: Path, service):
     """``alley-poker serve`` over the ledger the ``service`` fixture started m1 in."""
     config = write_config(tmp_path / "alley.toml", lanes=4, database_url=f"sqlite:///{database}")
-    process = ServiceProcess(config, tmp_path).start()
-    try:
+    with ServiceProcess(config, tmp_path) as process:
         process.wait_serving(timeout=60)
         yield process
-    finally:
-        process.stop()
 
 
 class HungServer:
