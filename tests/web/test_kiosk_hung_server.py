@@ -7,7 +7,8 @@ the page, once by its files, once by its read).  Here, against ``alley-poker ser
 gunicorn (arbiter and worker both stopped) and a real Chromium: the kiosk says "Reconnecting"
 within 10 s of the hang, a reload during it draws the last state within 4 s and says
 "Reconnecting…" (not "Connecting…"), and once the server runs again the kiosk is live and
-follows the next ball.
+follows the next ball.  A bowler's phone, whose page, read and indicator work the same way,
+does the same.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import pytest
 from alley_poker.store.api_tokens import ApiTokenStore
 from benchmarks._service_process import ServiceProcess, write_config
 from tests.web.test_kiosk_offline import frames, open_kiosk, wait_kept
+from tests.web.test_phone_browser import PHONE, code_url
 
 pytestmark = pytest.mark.slow
 
@@ -164,3 +166,38 @@ def test_a_reload_as_the_server_hangs_draws_the_last_state_within_4_s(browser, c
 
     centre.resume()
     assert_live_again_and_following(page, centre, line)
+
+
+def test_the_phone_shows_a_hung_server_and_a_reload_during_it_says_reconnecting(
+        browser, centre, app, report):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(code_url(app, "Ann").replace("http://localhost", centre.served.base_url))
+    page.wait_for_selector("#connection[data-state=live]")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    seq = centre.record(1, 2)
+    page.wait_for_function("seq => window.AlleyPhone.moments.told('m1') === seq", arg=seq)
+    wait_kept(page, "/api/v1/phone/me", seq)
+    score = page.inner_text("#my-score")
+
+    stopped = centre.hang()
+    page.wait_for_selector("#connection[data-state=down]", timeout=90_000)
+    noticed_s = time.monotonic() - stopped
+    started = time.monotonic()
+    page.reload(wait_until="commit", timeout=60_000)
+    page.wait_for_function("text => document.querySelector('#my-score').innerText === text",
+                           arg=score, timeout=60_000)
+    page.wait_for_selector("#my-hand .card", timeout=60_000)
+    drawn_s = time.monotonic() - started
+    report(f"hung server, phone: 'Reconnecting' after {noticed_s:.1f} s, a reload drawn in "
+           f"{drawn_s:.2f} s")
+    print(f"\nphone: Reconnecting shown after {noticed_s:.1f} s; reload drawn in {drawn_s:.2f} s")
+    assert noticed_s < NOTICED_WITHIN_S
+    assert drawn_s < RELOAD_DRAWN_WITHIN_S
+    assert_reconnecting(page)
+
+    centre.resume()
+    page.wait_for_selector("#connection[data-state=live]", timeout=60_000)
+    newest = centre.record(3, 3)
+    page.wait_for_function("seq => window.AlleyPhone.moments.told('m1') === seq", arg=newest)
