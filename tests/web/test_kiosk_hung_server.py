@@ -115,6 +115,26 @@ def reload_drawn_s(page, line: str) -> float:
     return time.monotonic() - started
 
 
+def noticed_s(page, stopped: float) -> float:
+    """Seconds from the hang (``stopped``) until the page says it is reconnecting."""
+    page.wait_for_selector("#connection[data-state=down]", timeout=90_000)
+    assert "Reconnecting" in page.inner_text("#connection")
+    return time.monotonic() - stopped
+
+
+def tell_and_check(report, screen: str, drawn_s: float, noticed: float | None = None) -> None:
+    """Print the figures, then hold them to the bounds (so a failure has printed them)."""
+    noticed_words = ("" if noticed is None else
+                     f"'Reconnecting' shown {noticed:.1f} s after SIGSTOP (bound "
+                     f"{NOTICED_WITHIN_S:.0f} s); ")
+    words = (f"hung server, {screen}: {noticed_words}a reload drew the last state in "
+             f"{drawn_s:.2f} s (bound {RELOAD_DRAWN_WITHIN_S:.0f} s)")
+    report(words)
+    print("\n" + words)
+    assert noticed is None or noticed < NOTICED_WITHIN_S
+    assert drawn_s < RELOAD_DRAWN_WITHIN_S
+
+
 def assert_reconnecting(page) -> None:
     """It has a state to show and is re-connecting: "Reconnecting…", not "Connecting…"."""
     page.wait_for_selector("#connection[data-state=down]", timeout=5_000)
@@ -134,17 +154,8 @@ def test_a_hung_server_is_shown_within_10_s_and_a_reload_then_draws_the_last_sta
         browser, centre, report):
     page, line = kiosk_following_the_match(browser, centre)
 
-    stopped = centre.hang()
-    page.wait_for_selector("#connection[data-state=down]", timeout=90_000)
-    noticed_s = time.monotonic() - stopped
-    assert "Reconnecting" in page.inner_text("#connection")
-    drawn_s = reload_drawn_s(page, line)
-    report(f"hung server: 'Reconnecting' shown {noticed_s:.1f} s after SIGSTOP (bound "
-           f"{NOTICED_WITHIN_S:.0f} s); a reload after that drew the last state in "
-           f"{drawn_s:.2f} s (bound {RELOAD_DRAWN_WITHIN_S:.0f} s)")
-    print(f"\nReconnecting shown after {noticed_s:.1f} s; reload drawn in {drawn_s:.2f} s")
-    assert noticed_s < NOTICED_WITHIN_S
-    assert drawn_s < RELOAD_DRAWN_WITHIN_S
+    noticed = noticed_s(page, centre.hang())
+    tell_and_check(report, "kiosk", reload_drawn_s(page, line), noticed)
     assert_reconnecting(page)
 
     centre.resume()
@@ -157,11 +168,7 @@ def test_a_reload_as_the_server_hangs_draws_the_last_state_within_4_s(browser, c
     page, line = kiosk_following_the_match(browser, centre)
 
     centre.hang()
-    drawn_s = reload_drawn_s(page, line)
-    report(f"hung server: a reload just after SIGSTOP drew the last state in {drawn_s:.2f} s "
-           f"(bound {RELOAD_DRAWN_WITHIN_S:.0f} s)")
-    print(f"\nreload just after SIGSTOP drawn in {drawn_s:.2f} s")
-    assert drawn_s < RELOAD_DRAWN_WITHIN_S
+    tell_and_check(report, "kiosk reloaded just after SIGSTOP", reload_drawn_s(page, line))
     assert_reconnecting(page)
 
     centre.resume()
@@ -181,20 +188,13 @@ def test_the_phone_shows_a_hung_server_and_a_reload_during_it_says_reconnecting(
     wait_kept(page, "/api/v1/phone/me", seq)
     score = page.inner_text("#my-score")
 
-    stopped = centre.hang()
-    page.wait_for_selector("#connection[data-state=down]", timeout=90_000)
-    noticed_s = time.monotonic() - stopped
+    noticed = noticed_s(page, centre.hang())
     started = time.monotonic()
     page.reload(wait_until="commit", timeout=60_000)
     page.wait_for_function("text => document.querySelector('#my-score').innerText === text",
                            arg=score, timeout=60_000)
     page.wait_for_selector("#my-hand .card", timeout=60_000)
-    drawn_s = time.monotonic() - started
-    report(f"hung server, phone: 'Reconnecting' after {noticed_s:.1f} s, a reload drawn in "
-           f"{drawn_s:.2f} s")
-    print(f"\nphone: Reconnecting shown after {noticed_s:.1f} s; reload drawn in {drawn_s:.2f} s")
-    assert noticed_s < NOTICED_WITHIN_S
-    assert drawn_s < RELOAD_DRAWN_WITHIN_S
+    tell_and_check(report, "phone", time.monotonic() - started, noticed)
     assert_reconnecting(page)
 
     centre.resume()
