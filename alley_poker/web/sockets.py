@@ -36,6 +36,7 @@ import threading
 from typing import Any
 
 from flask import request
+from flask_limiter.util import get_remote_address
 from flask_socketio import SocketIO, emit
 
 from alley_poker.service import AlleyService
@@ -222,12 +223,14 @@ class SocketBridge:
                     if odds is not None:
                         emit("match_odds", {"match_id": match_id, "odds": odds})
             if "lanes" in data:
-                return {"ok": True, "matches": match_ids, "paired": paired}
+                # waiting: the code the kiosk shows still counts (else it asks for a new one)
+                return {"ok": True, "matches": match_ids, "paired": paired,
+                        "waiting": not paired and self.gate.waiting(request.sid)}
             return {"ok": True, "matches": match_ids}
 
         @socketio.on("pair_request")
         def _pair_request(data: Any) -> dict[str, Any]:
-            return self.gate.pair_request(data, request.sid)
+            return self.gate.pair_request(data, request.sid, get_remote_address())
 
         @socketio.on("disconnect")
         def _gone(*_reason: Any) -> None:
