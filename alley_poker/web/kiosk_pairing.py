@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,10 +127,15 @@ class KioskGate:
         self._pair_limit = RateLimitItemPerSecond(PAIR_REQUESTS_PER_WINDOW, 60)
         self._address_pair_limit = RateLimitItemPerSecond(PAIR_REQUESTS_PER_ADDRESS, 60)
         self.waiting_per_address = waiting_per_address
+        #: Whether a socket is still connected (the Socket.IO server's; set by the bridge).
+        self.is_connected: Callable[[str], bool] = lambda sid: True
         self.grace_s = grace_s
         self._by_sid: dict[str, int] = {}
         self._asked_by_sid: dict[str, int] = {}
         self._lock = threading.Lock()
+        # One pairing request at a time, so the counts per address and in the table hold
+        # while a request is made (pairing is rare: a kiosk asks once per start).
+        self._one_at_a_time = threading.Lock()
         # Requests left from before this start are bound to no socket: their kiosks have
         # the grace from now to come back and join with their secret.
         started = time.monotonic()
@@ -156,6 +162,11 @@ class KioskGate:
             return error_body("too_many_requests", f"more than "
                               f"{self._address_pair_limit.amount} pairing requests in a minute "
                               "from this network address; wait a minute", 429)[0]
+        with self._one_at_a_time:
+            return self._request(lanes, sid, address)
+
+    def _request(self, lanes: str, sid: str, address: str) -> dict[str, Any]:
+        assert self.devices is not None
         self._forget_the_gone()
         with self._lock:
             earlier = self._asked_by_sid.pop(sid, None)
@@ -176,6 +187,10 @@ class KioskGate:
         with self._lock:
             self._asked_by_sid[sid] = asked.id
             self._waiting[asked.id] = _Waiting(address, sid, None)
+            if not self.is_connected(sid):  # it left while asking: its grace runs already
+                self._asked_by_sid.pop(sid, None)
+                self._waiting[asked.id].sid, self._waiting[asked.id].left_at = None, \
+                    time.monotonic()
         return {"ok": True, "code": asked.code, "device_token": asked.secret,
                 "lanes": asked.lanes}
 

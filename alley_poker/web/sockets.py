@@ -166,6 +166,7 @@ class SocketBridge:
         self.socketio = socketio
         self.service = service
         self.gate = gate if gate is not None else KioskGate(None)
+        self.gate.is_connected = lambda sid: socketio.server.manager.is_connected(sid, "/")
         self._kiosk_lanes: dict[str, tuple[int, ...]] = {}
         self._lock = threading.Lock()
         self.updates = MatchUpdates(socketio, service)
