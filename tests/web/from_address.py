@@ -13,11 +13,27 @@ import http.client
 import json
 import socket
 import urllib.parse
+from collections.abc import Iterator
 from http.cookies import SimpleCookie
+from pathlib import Path
 
 import socketio
 
+from benchmarks._service_process import ServiceProcess, write_config
 from tests.web.conftest import csrf_token_from
+
+
+def serving(workdir: Path, lanes: int) -> Iterator[ServiceProcess]:
+    """``alley-poker serve`` (gunicorn, a SQLite ledger in ``workdir``) while the test runs:
+    the body of a fixture (``yield from serving(tmp_path, 4)``)."""
+    config = write_config(workdir / "alley.toml", lanes=lanes,
+                          database_url=f"sqlite:///{workdir / 'alley.sqlite3'}")
+    process = ServiceProcess(config, workdir).start()
+    try:
+        process.wait_serving(timeout=90)
+        yield process
+    finally:
+        process.stop()
 
 
 def _host_port(base_url: str) -> tuple[str, int]:

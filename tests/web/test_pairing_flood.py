@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks._service_process import BENCH_PIN, ServiceProcess, write_config
-from tests.web.from_address import BrowserAt, socket_from
+from benchmarks._service_process import BENCH_PIN
+from tests.web.from_address import BrowserAt, serving, socket_from
 
 pytestmark = pytest.mark.slow
 
@@ -29,14 +29,7 @@ FLOOD_SOCKETS, HELD_PER_ADDRESS = 200, 20
 
 @pytest.fixture
 def served(tmp_path: Path):
-    config = write_config(tmp_path / "alley.toml", lanes=8,
-                          database_url=f"sqlite:///{tmp_path / 'alley.sqlite3'}")
-    process = ServiceProcess(config, tmp_path).start()
-    try:
-        process.wait_serving(timeout=90)
-        yield process
-    finally:
-        process.stop()
+    yield from serving(tmp_path, lanes=8)
 
 
 def ask(address: str, base_url: str, keep: list | None) -> dict:

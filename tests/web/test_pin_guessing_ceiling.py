@@ -20,8 +20,8 @@ import pytest
 from limits import parse_many
 
 from alley_poker.web import DEFAULTS
-from benchmarks._service_process import BENCH_PIN, ServiceProcess, write_config
-from tests.web.from_address import BrowserAt
+from benchmarks._service_process import BENCH_PIN
+from tests.web.from_address import BrowserAt, serving
 
 pytestmark = pytest.mark.slow
 
@@ -33,14 +33,7 @@ WRONG = "000000"
 
 @pytest.fixture
 def served(tmp_path: Path):
-    config = write_config(tmp_path / "alley.toml", lanes=4,
-                          database_url=f"sqlite:///{tmp_path / 'alley.sqlite3'}")
-    process = ServiceProcess(config, tmp_path).start()
-    try:
-        process.wait_serving(timeout=90)
-        yield process
-    finally:
-        process.stop()
+    yield from serving(tmp_path, lanes=4)
 
 
 def guess_from(address: str, base_url: str) -> list[int]:
