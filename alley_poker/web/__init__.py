@@ -80,7 +80,7 @@ DEFAULTS: dict[str, Any] = {
     "SIGN_IN_ADDRESS_LIMIT": "30 per 10 minutes; 100 per day",
     # PINs tried centre-wide by devices not known yet (a tablet that signed in before is
     # not held): the ceiling over many addresses, its wait growing (web.sign_in_ceiling).
-    "SIGN_IN_CENTRE_LIMIT": "30 per 10 minutes; 60 per hour; 200 per day",
+    "SIGN_IN_CENTRE_LIMIT": "50 per 10 minutes; 100 per hour; 200 per day",
     "COMMISSIONER_PIN_HASH": None,
     "DATABASE_URL": "sqlite://",
     # The centre this app serves: its commissioner signs in to this centre only.

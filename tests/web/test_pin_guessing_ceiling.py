@@ -4,7 +4,7 @@ The probe, against ``alley-poker serve`` on gunicorn: 20 addresses (127.0.0.2 ..
 each make 30 wrong-PIN guesses, every guess with fresh cookies (so the per-device staircase
 never holds them).  Before, each address met only its own cap of 30, so all 600 guesses were
 checked against the PIN.  Now at most the centre-wide ceiling (``SIGN_IN_CENTRE_LIMIT``'s
-first tier, 30) are; the rest are 429 unheard.  The desk's tablet, which signed in before
+first tier, 50) are; the rest are 429 unheard.  The desk's tablet, which signed in before
 the attack (its cookies kept), still signs in during it, from one of the attacked addresses;
 a new tablet is told the centre is being guessed at and when to try again; /metrics counts it.
 """
