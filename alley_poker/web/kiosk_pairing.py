@@ -185,12 +185,14 @@ class KioskGate:
                               "to pair them: this one gets its code once one of them is paired "
                               "or gone", 429)[0]
         with self._lock:
-            self._asked_by_sid[sid] = asked.id
-            self._waiting[asked.id] = _Waiting(address, sid, None)
-            if not self.is_connected(sid):  # it left while asking: its grace runs already
-                self._asked_by_sid.pop(sid, None)
-                self._waiting[asked.id].sid, self._waiting[asked.id].left_at = None, \
-                    time.monotonic()
+            # Asked under the lock: a socket that left while asking is no longer connected
+            # by the time its disconnect handler (left) runs, so either it is seen gone here
+            # or left() finds its request; its grace runs from now then.
+            here = self.is_connected(sid)
+            self._waiting[asked.id] = _Waiting(address, sid if here else None,
+                                               None if here else time.monotonic())
+            if here:
+                self._asked_by_sid[sid] = asked.id
         return {"ok": True, "code": asked.code, "device_token": asked.secret,
                 "lanes": asked.lanes}
 
