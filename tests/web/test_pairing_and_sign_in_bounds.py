@@ -53,19 +53,19 @@ def test_fresh_sockets_from_one_address_get_no_fresh_allowance(devices):
 
 
 def test_a_code_lives_with_its_kiosk_and_goes_a_grace_after_it(devices):
-    gate = KioskGate(devices, grace_s=0.2)
+    gate = KioskGate(devices, grace_s=0.1)
     asked = ask(gate, "first-socket", "10.0.0.2")
     gate.left("first-socket")
     # The kiosk reconnects and joins with its secret, as kiosk.js does: its code still counts.
     assert gate.joined("second-socket", "1-2", asked["device_token"]) is False
     assert gate.waiting("second-socket")
-    time.sleep(0.3)
+    time.sleep(0.15)
     ask(gate, "someone", "10.0.0.9")  # a later request forgets the gone ones
     assert devices.waiting_with(asked["device_token"]) is not None  # still connected: kept
 
     gone = ask(gate, "short-lived", "10.0.0.3")
     gate.left("short-lived")
-    time.sleep(0.3)
+    time.sleep(0.15)
     ask(gate, "someone-else", "10.0.0.10")
     assert devices.approve(gone["code"], actor="commissioner:test") is None
     # A kiosk that comes back after that is told its code no longer counts (and asks again).
