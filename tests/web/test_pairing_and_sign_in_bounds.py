@@ -101,10 +101,10 @@ def test_the_centre_wide_ceiling_holds_every_address_but_not_a_known_tablet(serv
     assert 'alley_sign_in_failures_total{refused_by="centre"} 5.0' in metrics
 
 
-@pytest.mark.slow  # waits out a one-second window
+@pytest.mark.slow  # waits out a five-second window
 def test_the_centre_wide_wait_grows_with_the_guesses(service):
     app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                      "SIGN_IN_CENTRE_LIMIT": "2 per 1 second; 3 per hour"}, service=service)
+                      "SIGN_IN_CENTRE_LIMIT": "2 per 5 seconds; 3 per hour"}, service=service)
 
     def attempt(n: int):
         client, environ = app.test_client(), {"REMOTE_ADDR": f"10.0.3.{n}"}
@@ -114,9 +114,9 @@ def test_the_centre_wide_wait_grows_with_the_guesses(service):
                            environ_base=environ)
 
     assert [attempt(n).status_code for n in range(2)] == [401, 401]
-    short = attempt(2)
-    assert short.status_code == 429 and int(short.headers["Retry-After"]) <= 1
-    time.sleep(1.1)
+    short = attempt(2)  # (the two PIN checks take well under 5 s, even on a busy machine)
+    assert short.status_code == 429 and int(short.headers["Retry-After"]) <= 5
+    time.sleep(int(short.headers["Retry-After"]) + 0.2)
     assert attempt(3).status_code == 401
     longer = attempt(4)  # the hour's tier is full now: the wait is the rest of the hour
     assert longer.status_code == 429 and int(longer.headers["Retry-After"]) > 60
