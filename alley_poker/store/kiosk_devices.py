@@ -5,7 +5,8 @@ pairing with its lane pair (:meth:`KioskDeviceStore.request`): it gets a secret 
 kiosk's browser) and a short code it shows on screen.  The commissioner types the code on
 the tablet (:meth:`~KioskDeviceStore.approve`); from then on the secret opens that lane pair
 only, until the commissioner revokes it.  A request nobody approves within
-``PENDING_FOR`` is forgotten.
+``PENDING_FOR`` is forgotten.  A request is never pushed out by others: with ``MAX_PENDING``
+waiting, a new one is refused (None) until one is approved, withdrawn or forgotten.
 
 >>> from alley_poker.store import EventStore
 >>> store = EventStore.open("sqlite://")
@@ -40,8 +41,9 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: How long a kiosk's pairing request waits for the commissioner.
 PENDING_FOR = timedelta(hours=1)
-#: Most requests waiting at once per centre: past it the oldest waiting request is dropped,
-#: so a stranger on the network cannot fill the table and lock real kiosks out.
+#: Most requests waiting at once per centre: past it new requests are refused (the waiting
+#: ones stay: a kiosk's code is never pushed out by others' requests).  Who may hold how many
+#: of them is the web side's business (web.kiosk_pairing: per address, bound to a socket).
 MAX_PENDING = 50
 
 
@@ -92,8 +94,9 @@ class KioskDeviceStore:
         self.engine = engine
         self.centre = centre
 
-    def request(self, lanes: str) -> PairingRequest:
-        """A new pairing request for ``lanes`` (a lane pair such as ``"1-2"``)."""
+    def request(self, lanes: str) -> PairingRequest | None:
+        """A new pairing request for ``lanes`` (a lane pair such as ``"1-2"``); None when
+        ``MAX_PENDING`` requests are already waiting (none of them is dropped for it)."""
         table = kiosk_devices
         now = utcnow()
         secret = secrets.token_urlsafe(32)
@@ -105,16 +108,32 @@ class KioskDeviceStore:
             waiting = connection.execute(select(func.count()).select_from(table).where(
                 table.c.centre == self.centre, table.c.paired_at.is_(None))).scalar_one()
             if waiting >= MAX_PENDING:
-                oldest = select(table.c.id).where(
-                    table.c.centre == self.centre, table.c.paired_at.is_(None)).order_by(
-                    table.c.requested_at, table.c.id).limit(waiting - MAX_PENDING + 1)
-                connection.execute(delete(table).where(
-                    table.c.id.in_([row.id for row in connection.execute(oldest)])))
+                return None
             result = connection.execute(insert(table).values(
                 centre=self.centre, lanes=lanes, code=code, token_hash=token_hash(secret),
                 requested_at=now))
             device_id = int(result.inserted_primary_key[0])
         return PairingRequest(device_id, lanes, code, secret)
+
+    def waiting(self) -> list[int]:
+        """The ids of the requests still waiting for the commissioner, oldest first."""
+        table = kiosk_devices
+        with self.engine.connect() as connection:
+            return [int(row.id) for row in connection.execute(select(table.c.id).where(
+                table.c.centre == self.centre, table.c.paired_at.is_(None),
+                table.c.requested_at >= utcnow() - PENDING_FOR).order_by(table.c.id))]
+
+    def waiting_with(self, secret: str) -> int | None:
+        """The id of the request still waiting whose secret is ``secret``, or None."""
+        if not secret:
+            return None
+        table = kiosk_devices
+        with self.engine.connect() as connection:
+            row = connection.execute(select(table.c.id).where(
+                table.c.token_hash == token_hash(secret), table.c.centre == self.centre,
+                table.c.paired_at.is_(None),
+                table.c.requested_at >= utcnow() - PENDING_FOR)).first()
+        return None if row is None else int(row.id)
 
     def withdraw(self, device_id: int) -> None:
         """Forget a request still waiting (its kiosk asked again: the newer one counts)."""

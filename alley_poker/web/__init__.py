@@ -78,6 +78,9 @@ DEFAULTS: dict[str, Any] = {
     "SIGN_IN_RATE_LIMIT": "5 per minute; 10 per 15 minutes; 20 per day",
     # Wrong PINs per network address, whatever the device: the cap against brute force.
     "SIGN_IN_ADDRESS_LIMIT": "30 per 10 minutes; 100 per day",
+    # PINs tried centre-wide by devices not known yet (a tablet that signed in before is
+    # not held): the ceiling over many addresses, its wait growing (web.sign_in_ceiling).
+    "SIGN_IN_CENTRE_LIMIT": "50 per 10 minutes; 100 per hour; 200 per day",
     "COMMISSIONER_PIN_HASH": None,
     "DATABASE_URL": "sqlite://",
     # The centre this app serves: its commissioner signs in to this centre only.
@@ -99,6 +102,8 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,
     # Decisions one paired kiosk may send per minute (a bowler taps a few times a frame).
     "KIOSK_DECISIONS_PER_MINUTE": 20,
+    # Kiosks one network address may have waiting for pairing at once (web.kiosk_pairing).
+    "KIOSK_PAIRING_PER_ADDRESS": 4,
     # The night's close ([night] in alley.toml): a bowler's phone link ends then.
     "NIGHT_CLOSE": "23:30",
     # The close's time zone (IANA name); None or empty: TIME_ZONE's.
@@ -184,7 +189,8 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
                         **socket_heartbeat(app.config))
     register_refused_frames(socketio)
     gate = KioskGate(app.extensions["kiosk_devices"],
-                     per_window=int(app.config["KIOSK_DECISIONS_PER_MINUTE"]), window_s=60.0)
+                     per_window=int(app.config["KIOSK_DECISIONS_PER_MINUTE"]), window_s=60.0,
+                     waiting_per_address=int(app.config["KIOSK_PAIRING_PER_ADDRESS"]))
     app.extensions["socketio_bridge"] = SocketBridge(socketio, service, gate)
     if app.config["ODDS_ENABLED"] and service.odds is None:
         first = app.config["ODDS_FIRST_ITERATIONS"]

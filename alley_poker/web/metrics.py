@@ -25,6 +25,9 @@ Series (docs/deployment.md lists the alerts worth setting on them):
     include it (the odds' lag: ``settled`` or exact, docs/odds.md);
     ``alley_odds_waiting_seconds`` how long the oldest ball still without odds has waited;
 ``alley_socket_clients``  Socket.IO clients connected to this process (kiosks, tablets, phones);
+``alley_sign_in_failures_total{refused_by}``  failed commissioner sign-ins of this process:
+    ``pin`` (checked, wrong), or refused unheard by the ``device``, ``address`` or ``centre``
+    limit (web.sign_in_ceiling; many ``centre`` ones: someone is guessing the PIN);
 and the ``process_*`` series (memory, CPU, open files) of the process.
 """
 
@@ -62,6 +65,7 @@ class CentreMetrics:
         self.feeds: Any = None
         self.scheduler: Any = None
         self.socketio: Any = None
+        self.sign_in_failures: Any = None
         self.registry = registry if registry is not None else CollectorRegistry()
         self.balls = Counter("alley_feed_balls", "Balls from each feed: taken or refused.",
                              ["feed", "outcome"], registry=self.registry)
@@ -95,6 +99,7 @@ class CentreMetrics:
             self.scheduler = scheduler
         if app is not None:
             self.socketio = app.extensions.get("socketio")
+            self.sign_in_failures = app.extensions.get("sign_in_failures")
         return self
 
     def counting(self, handle: Callable[[LaneEvent], bool]) -> Callable[[LaneEvent], bool]:
@@ -198,6 +203,13 @@ class _Readings:
                                         "Socket.IO clients connected to this process.")
             clients.add_metric([], len(metrics.socketio.server.eio.sockets))
             yield clients
+        if metrics.sign_in_failures is not None:
+            failures = CounterMetricFamily(
+                "alley_sign_in_failures", "Failed commissioner sign-ins, by what refused them.",
+                labels=["refused_by"])
+            for refused_by, count in metrics.sign_in_failures.counts().items():
+                failures.add_metric([refused_by], count)
+            yield failures
 
 
 def _feed_families(health: list[dict[str, Any]]):

@@ -10,8 +10,15 @@ script that throws its cookies away (or fetches fresh ones) is still held by a g
 per address (``SIGN_IN_ADDRESS_LIMIT``).  A device that has signed in with the right PIN
 before is *known* (its cookie, re-signed on that sign-in, says so) and is not held by the
 address cap, so a guesser on the centre's Wi-Fi cannot lock the desk's tablet out; its own
-per-device staircase still holds it.  When a limit is hit the sign-in page itself says when
-to try again (429 with ``Retry-After``).
+per-device staircase still holds it.  Over both, a centre-wide ceiling on PINs tried by
+devices not known yet (``SIGN_IN_CENTRE_LIMIT``, :mod:`alley_poker.web.sign_in_ceiling`)
+holds a guesser with many addresses.  When a limit is hit the sign-in page itself says which
+and when to try again (429 with ``Retry-After``); under an address cap or the centre-wide
+ceiling it also says that a tablet that has signed in here before can sign in now.  The wait
+a new device sees there is the rest of the window the guessing filled (up to 10 minutes for
+the address cap with the defaults): it cannot be told from a guesser's fresh cookies, so it
+waits with them, and the page says so rather than only "too many wrong PINs".  Failed
+sign-ins are counted by what refused them (``alley_sign_in_failures_total`` in /metrics).
 
 >>> round_up_wait(0.2), round_up_wait(59.01)
 (1, 60)
@@ -31,6 +38,7 @@ from flask_limiter.util import get_remote_address
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from alley_poker.web.errors import error_body
+from alley_poker.web.sign_in_ceiling import CentreCeiling, sign_in_failures
 
 DEVICE_COOKIE = "alley_device"
 #: About 400 days, the longest a browser keeps a cookie.
@@ -104,17 +112,33 @@ def give_device_cookie(response: Response) -> Response:
     return response
 
 
-def _locked_out(limiter: Limiter) -> tuple:
-    """The sign-in page, in the app's style, saying when the next PIN will be heard."""
-    breached = [limit for limit in limiter.current_limits if limit.breached]
-    reset_at = max((limit.reset_at for limit in breached), default=time.time() + 60)
+def _in_words(seconds: int) -> str:
+    if seconds < 120:
+        return f"{seconds} second{'' if seconds == 1 else 's'}"
+    return f"{math.ceil(seconds / 60)} minutes"
+
+
+#: What the sign-in page says, by the limit that refused the PIN unheard.
+_REFUSALS = {
+    "device": "Too many wrong PINs on this device.",
+    "address": "Too many wrong PINs from this network: someone on it may be guessing the PIN.",
+    "centre": "Too many wrong PINs at this centre from devices it does not know: someone may "
+              "be guessing the PIN.",
+}
+_KNOWN_TABLETS = (" A tablet that has signed in here before can sign in now; other devices can"
+                  " try again")
+
+
+def _locked_out(refused_by: str, reset_at: float) -> tuple:
+    """The sign-in page, in the app's style, saying why and when the next PIN will be heard."""
+    sign_in_failures(current_app).count(refused_by)
     wait = round_up_wait(reset_at - time.time())
     at = datetime.fromtimestamp(reset_at).astimezone().strftime("%H:%M:%S")
-    per_address = any("address-cap:" in limit.key for limit in breached)
-    problem = (f"Too many wrong PINs {'from this network' if per_address else 'on this device'}."
-               f" Try again in {wait} second{'' if wait == 1 else 's'} (at {at}).")
-    if not per_address:
-        problem += " Other devices can still sign in."
+    problem = _REFUSALS[refused_by]
+    if refused_by == "device":
+        problem += f" Try again in {_in_words(wait)} (at {at}). Other devices can still sign in."
+    else:
+        problem += f"{_KNOWN_TABLETS} in {_in_words(wait)} (at {at})."
     headers = {"Retry-After": str(wait)}
     if request.accept_mimetypes.best == "application/json":
         body, status = error_body("too_many_requests", problem, 429, "pin")
@@ -122,21 +146,38 @@ def _locked_out(limiter: Limiter) -> tuple:
     return render_template("commissioner_sign_in.html", problem=problem), 429, headers
 
 
+def _count_wrong_pins(response: Response) -> Response:
+    if request.endpoint == SIGN_IN_VIEW and _wrong_pin(response):
+        sign_in_failures(current_app).count("pin")
+    return response
+
+
 def install_sign_in_limits(app: Flask) -> Limiter:
-    """Limit ``commissioner.sign_in_with_pin`` per device and per address (see the module)."""
+    """Limit ``commissioner.sign_in_with_pin`` per device, per address and centre-wide (see
+    the module)."""
     limiter = Limiter(device_key, app=app, storage_uri=app.config["RATELIMIT_STORAGE_URI"],
                       # Check every limit, so the page names the longest wait, not the first.
                       fail_on_first_breach=False)
-    view = app.view_functions[SIGN_IN_VIEW]
+    sign_in_failures(app)
+    ceiling = CentreCeiling(limiter, lambda: app.config["SIGN_IN_CENTRE_LIMIT"],
+                            lambda: str(app.config["CENTRE"]))
+    # Innermost: the centre's count is taken only for a PIN the device and address limits let
+    # through, right before it is checked.
+    view = ceiling.guard(app.view_functions[SIGN_IN_VIEW], exempt=known_device,
+                         refused=lambda reset_at: _locked_out("centre", reset_at))
     view = limiter.limit(lambda: app.config["SIGN_IN_RATE_LIMIT"], key_func=device_key,
                          deduct_when=_wrong_pin)(view)
     view = limiter.limit(lambda: app.config["SIGN_IN_ADDRESS_LIMIT"], key_func=address_key,
                          deduct_when=_wrong_pin, exempt_when=known_device)(view)
     app.view_functions[SIGN_IN_VIEW] = view
     app.after_request(give_device_cookie)
+    app.after_request(_count_wrong_pins)
 
     @app.errorhandler(RateLimitExceeded)
     def _too_many(error: RateLimitExceeded):
-        return _locked_out(limiter)
+        breached = [limit for limit in limiter.current_limits if limit.breached]
+        reset_at = max((limit.reset_at for limit in breached), default=time.time() + 60)
+        per_address = any("address-cap:" in limit.key for limit in breached)
+        return _locked_out("address" if per_address else "device", reset_at)
 
     return limiter

@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import request
+from flask_limiter.util import get_remote_address
 from flask_socketio import SocketIO, emit
 
 from alley_poker.service import AlleyService
@@ -193,6 +194,7 @@ class SocketBridge:
         self.socketio = socketio
         self.service = service
         self.gate = gate if gate is not None else KioskGate(None)
+        self.gate.is_connected = lambda sid: socketio.server.manager.is_connected(sid, "/")
         self._kiosk_lanes: dict[str, tuple[int, ...]] = {}
         self._lock = threading.Lock()
         self.updates = MatchUpdates(socketio, service)
@@ -250,12 +252,14 @@ class SocketBridge:
                     if odds is not None:
                         emit("match_odds", {"match_id": match_id, "odds": odds})
             if "lanes" in data:
-                return {"ok": True, "matches": match_ids, "paired": paired}
+                # waiting: the code the kiosk shows still counts (else it asks for a new one)
+                return {"ok": True, "matches": match_ids, "paired": paired,
+                        "waiting": not paired and self.gate.waiting(request.sid)}
             return {"ok": True, "matches": match_ids}
 
         @socketio.on("pair_request")
         def _pair_request(data: Any) -> dict[str, Any]:
-            return self.gate.pair_request(data, request.sid)
+            return self.gate.pair_request(data, request.sid, get_remote_address())
 
         @socketio.on("disconnect")
         def _gone(*_reason: Any) -> None:

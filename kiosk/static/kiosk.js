@@ -14,6 +14,7 @@
   const fourColour = document.getElementById("four-colour");
   const pairing = document.getElementById("pairing");
   const pairingCode = document.getElementById("pairing-code");
+  const pairingNote = document.getElementById("pairing-note");
   // The secret the commissioner's pairing made valid; kept by this browser for its lanes.
   const DEVICE_KEY = "alley-poker-kiosk-device:" + lanePair;
   let paired = false;
@@ -240,13 +241,25 @@
       paired = Boolean(reply && reply.paired);
       pairing.hidden = paired;
       document.body.dataset.paired = paired ? "yes" : "no";
+      // A code lives while its kiosk is connected (and a couple of minutes after): one the
+      // server no longer has waiting is dropped, and the kiosk asks for a new one.
+      if (!paired && reply && reply.waiting === false && !asking) {
+        localStorage.removeItem(DEVICE_KEY + ":code");
+        pairingCode.textContent = "";
+      }
       if (!paired && !pairingCode.textContent) askForPairing();
     });
   }
+  let asking = false;
   function askForPairing() {
     const known = localStorage.getItem(DEVICE_KEY + ":code");
     if (known && localStorage.getItem(DEVICE_KEY)) { pairingCode.textContent = known; return; }
+    if (asking) return;
+    asking = true;
     socket.emit("pair_request", { lanes: lanePair }, function (reply) {
+      asking = false;
+      // Refused (too many kiosks waiting): the note says why; the next join asks again.
+      pairingNote.textContent = reply && !reply.ok && reply.error ? reply.error.message : "";
       if (!reply || !reply.ok) return;
       localStorage.setItem(DEVICE_KEY, reply.device_token);
       localStorage.setItem(DEVICE_KEY + ":code", reply.code);

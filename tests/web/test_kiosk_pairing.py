@@ -163,3 +163,32 @@ def test_the_kiosk_shows_its_code_and_the_tablet_pairs_it(browser, live_server, 
     kiosk.locator(f"{ann} .card").first.click()
     kiosk.wait_for_function(f"document.querySelectorAll('{ann} .card').length === 2")
     assert service.state("m1").pending_for("Ann") == []
+
+
+@pytest.mark.slow
+def test_a_reloaded_kiosk_keeps_a_waiting_code_and_asks_again_for_a_gone_one(
+        browser, app, live_server):
+    """In Chromium: a kiosk reloaded while its request waits shows the same code (its new
+    socket joins with the request's secret); once the request is gone (withdrawn, as 2
+    minutes after its kiosk left) the reloaded kiosk asks for a new code, and that one
+    pairs."""
+    devices = app.extensions["kiosk_devices"]
+    kiosk = browser.new_page(viewport={"width": 1920, "height": 1080})
+    kiosk.set_default_timeout(10_000)
+
+    def shown_code() -> str:
+        kiosk.wait_for_selector("body[data-paired=no]")
+        kiosk.wait_for_function("document.getElementById('pairing-code').textContent.length === 6")
+        return kiosk.inner_text("#pairing-code")
+
+    kiosk.goto(f"{live_server.url}/kiosk/1-2")
+    first = shown_code()
+    kiosk.reload()
+    assert shown_code() == first
+    for device_id in devices.waiting():
+        devices.withdraw(device_id)
+    kiosk.reload()
+    second = shown_code()
+    assert second != first
+    assert devices.approve(second, actor="commissioner:test") is not None
+    kiosk.wait_for_selector("body[data-paired=yes]")
