@@ -86,7 +86,7 @@ class ServiceProcess:
     def __init__(self, config: Path, workdir: Path, *, port: int = 0,
                  sample_stacks_to: str | None = None, command: str = "serve",
                  env: Mapping[str, str] | None = None, name: str | None = None,
-                 server: str | None = None):
+                 server: str | None = None, module: str | None = None):
         self.config = config
         self.sample_stacks_to = sample_stacks_to
         self.workdir = workdir
@@ -95,6 +95,8 @@ class ServiceProcess:
         self.name = name or command
         #: ``--server`` of serve/web (gunicorn or werkzeug); None: the command's default.
         self.server = server
+        #: The module run with ``python -m`` (a benchmark's launcher); None: the CLI's.
+        self.module = module or "alley_poker.cli"
         self.extra_env = dict(env or {})
         self.process: subprocess.Popen[str] | None = None
         self.base_url = ""
@@ -109,7 +111,7 @@ class ServiceProcess:
                                             if p)
         self.started_at = time.monotonic()
         program = (["-m", "benchmarks._sampled_serve", self.sample_stacks_to]
-                   if self.sample_stacks_to else ["-m", "alley_poker.cli"])
+                   if self.sample_stacks_to else ["-m", self.module])
         arguments = [self.command, "--config", str(self.config)]
         if self.command != "worker":
             arguments += ["--port", str(self.port)]

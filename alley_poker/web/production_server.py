@@ -16,12 +16,15 @@ die, the arbiter starts a new one, which rebuilds the centre from the ledger as 
 
 Deadlines (see :mod:`alley_poker.web.request_buffering` for how they are kept): the request
 line and headers in ``header_deadline_s`` (10 s), the body in ``body_deadline_s`` (15 s), an
-idle kept-alive connection closed after gunicorn's ``keepalive`` (5 s), request lines and
-headers bounded by gunicorn's ``limit_request_line`` / ``limit_request_fields`` /
-``limit_request_field_size``; gunicorn's ``timeout`` is the worker's heartbeat (a worker stuck
-that long is restarted), not a request deadline.  A WebSocket keeps a pool thread for as long
-as it is open, so ``threads`` bounds the open sockets (kiosks, tablets, phones) plus the
-requests being answered at once.
+idle kept-alive connection closed after gunicorn's ``keepalive`` (5 s), the whole request
+head bounded by ``max_head_bytes`` (32 KB, answered 431) and each line by gunicorn's
+``limit_request_line`` / ``limit_request_fields`` / ``limit_request_field_size``; gunicorn's
+``timeout`` is the worker's heartbeat (a worker stuck that long is restarted), not a request
+deadline.  A WebSocket keeps a thread of its own pool for as long as it is open (and
+python-engineio three more: its reader, its writer and its ping), so ``websockets`` bounds the
+open sockets (kiosks, tablets, phones; one more is answered 503) and ``threads`` the requests
+answered at once; neither waits for the other.  Why threads and not gevent: docs/performance.md,
+"Idle websockets and the worker model".
 """
 
 from __future__ import annotations
@@ -40,9 +43,12 @@ from gunicorn.arbiter import Arbiter
 
 from alley_poker.web.request_buffering import BufferingThreadWorker, Deadlines
 
-#: Threads of the worker's pool: every open WebSocket keeps one (kiosks, tablets, phones),
-#: the rest answer requests.  gunicorn starts them as they are needed.
-DEFAULT_THREADS = 1000
+#: Threads answering requests at once (gunicorn starts them as they are needed).  A request
+#: is read whole before a thread takes it and answered in milliseconds: these are for bursts.
+DEFAULT_THREADS = 200
+#: Open WebSockets at once: a centre's kiosks, tablets and bowlers' phones, with room for
+#: reconnect storms (each costs four threads, ~70 KB: docs/performance.md).
+DEFAULT_WEBSOCKETS = 4000
 
 
 @dataclass
@@ -52,6 +58,7 @@ class ServerSettings:
     host: str = "127.0.0.1"
     port: int = 8000
     threads: int = DEFAULT_THREADS
+    websockets: int = DEFAULT_WEBSOCKETS
     deadlines: Deadlines = field(default_factory=Deadlines)
     keepalive_s: int = 5
     #: The worker's heartbeat: the arbiter restarts a worker silent this long (start-up
@@ -68,7 +75,7 @@ class ServerSettings:
             "threads": self.threads,
             # Connections at once (sockets, requests, kept-alive, arriving): beyond the
             # threads, room for kept-alive and slowly arriving ones.
-            "worker_connections": self.threads + 1000,
+            "worker_connections": self.websockets + self.threads + 1000,
             "keepalive": self.keepalive_s,
             "timeout": self.heartbeat_timeout_s,
             "graceful_timeout": self.graceful_timeout_s,
@@ -112,6 +119,11 @@ class CentreApplication(BaseApplication):
         self.built: Built | None = None
         self.arbiter_pid = os.getpid()
         super().__init__()
+
+    @property
+    def max_websockets(self) -> int:
+        """Read by the worker (BufferingThreadWorker), like :attr:`deadlines`."""
+        return self.settings.websockets
 
     # -- gunicorn's application API -------------------------------------------------------
     def load_config(self) -> None:
