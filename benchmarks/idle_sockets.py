@@ -1,7 +1,8 @@
 """Thousands of idle Socket.IO websockets against the production server: does the centre hold,
 and what does it cost?
 
-``python -m benchmarks.idle_sockets [--json] [--counts 1000,2000,4000] [--worker threads]``
+``python -m benchmarks.idle_sockets [--json] [--quick] [--counts 1000,2000,4000]
+[--worker threads|gevent] [--pool N]``
 
 ``alley-poker serve`` runs as a subprocess over a SQLite store (2 lanes, one started match).
 An :class:`~benchmarks._idle_flood.IdleFlood` grows to each count of idle, joined Socket.IO
@@ -92,7 +93,7 @@ def kiosk_figures(base_url: str, samples: int) -> dict[str, float]:
 
 
 def run(counts: list[int], samples: int, worker: str, pool: int | None) -> dict[str, object]:
-    result: dict[str, object] = {"worker": worker, "pool": pool or "default"}
+    result: dict[str, object] = {"worker": worker, "pool": pool or "default", "counts": counts}
     with tempfile.TemporaryDirectory(prefix="alley-idle-") as folder:
         workdir = Path(folder)
         config = write_config(workdir / "alley.toml", lanes=2,
@@ -130,6 +131,7 @@ def run(counts: list[int], samples: int, worker: str, pool: int | None) -> dict[
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 100 sockets")
     parser.add_argument("--counts", default="1000,2000,4000")
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--worker", choices=("threads", "gevent"), default="threads")
@@ -137,6 +139,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="the threaded worker's request threads (default: the server's own)")
     args = parser.parse_args(argv)
     counts = [int(count) for count in args.counts.split(",")]
+    if args.quick:
+        counts, args.samples = [100], 20
     print_result(run(counts, args.samples, args.worker, args.pool), as_json=args.json)
 
 
