@@ -4,13 +4,16 @@
 (gunicorn's gevent worker, which monkey-patches the worker process after the fork, with
 Flask-SocketIO's ``gevent`` async mode over simple-websocket);
 ``ALLEY_POKER_BENCH_POOL``: the threaded worker's request threads (empty: the server's
-default); ``ALLEY_POKER_BENCH_WEBSOCKETS``: its ceiling of open WebSockets (likewise).
+default); ``ALLEY_POKER_BENCH_WEBSOCKETS``: its ceiling of open WebSockets (likewise);
+``ALLEY_POKER_BENCH_STACK_KB``: the stack of every thread started from then on (empty:
+the C library's default, 8 MB of address space).
 The command line is the CLI's (``python -m benchmarks._worker_serve serve --config ...``).
 """
 
 from __future__ import annotations
 
 import os
+import threading
 
 import flask_socketio
 
@@ -20,6 +23,9 @@ from alley_poker.web import production_server
 WORKER = os.environ.get("ALLEY_POKER_BENCH_WORKER", "threads")
 POOL = os.environ.get("ALLEY_POKER_BENCH_POOL", "")
 WEBSOCKETS = os.environ.get("ALLEY_POKER_BENCH_WEBSOCKETS", "")
+STACK_KB = os.environ.get("ALLEY_POKER_BENCH_STACK_KB", "")
+if STACK_KB:
+    threading.stack_size(int(STACK_KB) * 1024)  # inherited by the forked worker
 
 _options = production_server.ServerSettings.gunicorn_options
 

@@ -2,7 +2,7 @@
 and what does it cost?
 
 ``python -m benchmarks.idle_sockets [--json] [--quick] [--counts 1000,2000,4000]
-[--worker threads|gevent] [--pool N]``
+[--worker threads|gevent] [--pool N] [--stack-kb N]``
 
 ``alley-poker serve`` runs as a subprocess over a SQLite store (2 lanes, one started match).
 An :class:`~benchmarks._idle_flood.IdleFlood` grows to each count of idle, joined Socket.IO
@@ -16,7 +16,8 @@ Then the flood closes and the worker's memory is read again.
 ``--worker`` picks the gunicorn worker: ``threads`` (the server's own, as ``serve`` runs it)
 or ``gevent`` (gunicorn's gevent worker with Flask-SocketIO's ``gevent`` mode over
 simple-websocket, started by :mod:`benchmarks._worker_serve`; needs ``pip install gevent``).
-``--pool`` sets the threaded worker's request threads (``ServerSettings.threads``).
+``--pool`` sets the threaded worker's request threads (``ServerSettings.threads``),
+``--stack-kb`` every thread's stack.
 A benchmark, not a timed test: it prints figures (docs/performance.md, "Idle websockets").
 """
 
@@ -92,13 +93,16 @@ def kiosk_figures(base_url: str, samples: int) -> dict[str, float]:
             "kiosk_connect_ms": connect_ms}
 
 
-def run(counts: list[int], samples: int, worker: str, pool: int | None) -> dict[str, object]:
-    result: dict[str, object] = {"worker": worker, "pool": pool or "default", "counts": counts}
+def run(counts: list[int], samples: int, worker: str, pool: int | None,
+        stack_kb: int | None = None) -> dict[str, object]:
+    result: dict[str, object] = {"worker": worker, "pool": pool or "default",
+                                 "stack_kb": stack_kb or "default", "counts": counts}
     with tempfile.TemporaryDirectory(prefix="alley-idle-") as folder:
         workdir = Path(folder)
         config = write_config(workdir / "alley.toml", lanes=2,
                               database_url=prepare_store(workdir))
-        env = {"ALLEY_POKER_BENCH_WORKER": worker, "ALLEY_POKER_BENCH_POOL": str(pool or "")}
+        env = {"ALLEY_POKER_BENCH_WORKER": worker, "ALLEY_POKER_BENCH_POOL": str(pool or ""),
+               "ALLEY_POKER_BENCH_STACK_KB": str(stack_kb or "")}
         with ServiceProcess(config, workdir, module="benchmarks._worker_serve",
                             env=env) as service:
             service.wait_serving(timeout=60)
@@ -137,11 +141,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--worker", choices=("threads", "gevent"), default="threads")
     parser.add_argument("--pool", type=int, default=None,
                         help="the threaded worker's request threads (default: the server's own)")
+    parser.add_argument("--stack-kb", type=int, default=None,
+                        help="every thread's stack (default: the C library's, 8 MB)")
     args = parser.parse_args(argv)
     counts = [int(count) for count in args.counts.split(",")]
     if args.quick:
         counts, args.samples = [100], 20
-    print_result(run(counts, args.samples, args.worker, args.pool), as_json=args.json)
+    print_result(run(counts, args.samples, args.worker, args.pool, args.stack_kb),
+                 as_json=args.json)
 
 
 if __name__ == "__main__":
