@@ -30,6 +30,16 @@ from wsproto.events import (
 )
 
 SOURCE_ADDRESSES = [f"127.0.0.{n}" for n in range(2, 10)]
+
+
+def worker_only_sections() -> dict[str, dict[str, int]]:
+    """``alley.toml`` tables that take the app's own socket ceiling (``[sockets]``, issue 38,
+    where this version has one) out of the way, so a flood measures the worker itself."""
+    from alley_poker.config import AlleyConfig
+
+    if "sockets" not in AlleyConfig.model_fields:
+        return {}
+    return {"sockets": {"per_address": 100_000, "in_all": 100_000}}
 #: Handshakes in flight at once (a browser crowd arrives over seconds, not all at once).
 IN_FLIGHT = 200
 

@@ -33,11 +33,13 @@ READY_MARKS = {"serve": ": serving on ", "web": " web process serving on ",
 
 def write_config(path: Path, *, lanes: int, database_url: str | None,
                  feeds: Sequence[tuple[str, str, Sequence[int]]] = (),
-                 centre_id: str = "default", odds: Mapping[str, object] | None = None) -> Path:
+                 centre_id: str = "default", odds: Mapping[str, object] | None = None,
+                 sections: Mapping[str, Mapping[str, object]] | None = None) -> Path:
     """An ``alley.toml`` for ``lanes`` lanes; ``feeds`` are (name, serial URL, lanes carried);
     ``odds`` the ``[odds]`` keys (none: the odds are switched off, ``enabled = false``; the
-    config's own default is on).  A ``database_url`` of None leaves
-    the database to the environment (``ALLEY_POKER_DATABASE_URL``)."""
+    config's own default is on); ``sections`` more tables, by name, with their keys.  A
+    ``database_url`` of None leaves the database to the environment
+    (``ALLEY_POKER_DATABASE_URL``)."""
     text = ["[centre]", f'id = "{centre_id}"', 'name = "Benchmark Lanes"', f"lanes = {lanes}",
             ""]
     if database_url is not None:
@@ -45,6 +47,9 @@ def write_config(path: Path, *, lanes: int, database_url: str | None,
     text += ["[backup]", "enabled = false", ""]
     text += ["[odds]", *(f"{key} = {json.dumps(value)}"
                          for key, value in (odds or {"enabled": False}).items()), ""]
+    for section, keys in (sections or {}).items():
+        text += [f"[{section}]", *(f"{key} = {json.dumps(value)}" for key, value in keys.items()),
+                 ""]
     for name, url, carried in feeds:
         text += ["[[feeds]]", f"name = {json.dumps(name)}", f"url = {json.dumps(url)}",
                  'dialect = "apf1"', f"lanes = {list(carried)}", "heartbeat_s = 60", ""]

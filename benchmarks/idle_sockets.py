@@ -6,7 +6,8 @@ and what does it cost?
 
 ``alley-poker serve`` runs as a subprocess over a SQLite store (2 lanes, one started match).
 An :class:`~benchmarks._idle_flood.IdleFlood` grows to each count of idle, joined Socket.IO
-websockets (from ``127.0.0.2``..``127.0.0.9``, answering the server's pings); at each count
+websockets (from ``127.0.0.2``..``127.0.0.9``, answering the server's pings; the app's own
+socket ceiling, where there is one, raised out of the way: this measures the worker); at each count
 it reports the worker's resident memory (``VmRSS``), threads and open files, how many of the
 flood joined, and what a kiosk sees meanwhile: ``GET /api/v1/lanes/1-2/screen`` (p50, p99,
 max over ``--samples`` reads on new connections), ``GET /healthz`` and a new kiosk's
@@ -32,7 +33,7 @@ from pathlib import Path
 
 import socketio
 
-from benchmarks._idle_flood import IdleFlood
+from benchmarks._idle_flood import IdleFlood, worker_only_sections
 from benchmarks._output import print_result
 from benchmarks._service_process import ServiceProcess, write_config
 from benchmarks.slow_clients import prepare_store
@@ -100,7 +101,8 @@ def run(counts: list[int], samples: int, worker: str, pool: int | None,
     with tempfile.TemporaryDirectory(prefix="alley-idle-") as folder:
         workdir = Path(folder)
         config = write_config(workdir / "alley.toml", lanes=2,
-                              database_url=prepare_store(workdir))
+                              database_url=prepare_store(workdir),
+                              sections=worker_only_sections())
         env = {"ALLEY_POKER_BENCH_WORKER": worker, "ALLEY_POKER_BENCH_POOL": str(pool or ""),
                "ALLEY_POKER_BENCH_STACK_KB": str(stack_kb or "")}
         with ServiceProcess(config, workdir, module="benchmarks._worker_serve",

@@ -30,7 +30,7 @@ HEAD_CEILING = Deadlines().max_head_bytes
 #: the ceiling twice over: the bytes kept for gunicorn's parser and h11's own buffer) and
 #: what may stay after they are gone (the allocator's bookkeeping, the interpreter's caches).
 DURING_MARGIN_MB = 80
-AFTER_MARGIN_MB = 4
+AFTER_MARGIN_MB = 6
 
 
 def rss_mb(pid: int) -> float:
