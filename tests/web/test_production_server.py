@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from alley_poker.web.request_buffering import Deadlines
-from benchmarks._service_process import ServiceProcess, children, write_config
+from benchmarks._service_process import children
 
 pytestmark = pytest.mark.slow
 
@@ -48,18 +48,6 @@ def kiosk_read_p95_ms(base_url: str, reads: int = 40) -> float:
         took.append((time.perf_counter() - started) * 1000)
         time.sleep(0.02)
     return statistics.quantiles(took, n=20)[-1]
-
-
-@pytest.fixture
-def served(tmp_path: Path):
-    config = write_config(tmp_path / "alley.toml", lanes=4,
-                          database_url=f"sqlite:///{tmp_path / 'alley.sqlite3'}")
-    process = ServiceProcess(config, tmp_path).start()
-    try:
-        process.wait_serving(timeout=60)
-        yield process
-    finally:
-        process.stop()
 
 
 def test_slow_bodies_hold_no_thread_and_are_closed_at_the_body_deadline(served, report):

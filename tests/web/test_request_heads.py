@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from alley_poker.web.request_buffering import Deadlines
-from benchmarks._service_process import ServiceProcess, children, write_config
+from benchmarks._service_process import ServiceProcess, children
 
 pytestmark = pytest.mark.slow
 
@@ -67,18 +67,6 @@ def settled_rss_mb(pid: int, at_most: float, seconds: float = 20.0) -> float:
         time.sleep(0.25)
         now = rss_mb(pid)
     return now
-
-
-@pytest.fixture
-def served(tmp_path: Path):
-    config = write_config(tmp_path / "alley.toml", lanes=4,
-                          database_url=f"sqlite:///{tmp_path / 'alley.sqlite3'}")
-    process = ServiceProcess(config, tmp_path).start()
-    try:
-        process.wait_serving(timeout=60)
-        yield process
-    finally:
-        process.stop()
 
 
 def address_of(served: ServiceProcess) -> tuple[str, int]:
