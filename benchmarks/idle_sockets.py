@@ -25,6 +25,7 @@ A benchmark, not a timed test: it prints figures (docs/performance.md, "Idle web
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
 import tempfile
 import time
@@ -146,6 +147,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--stack-kb", type=int, default=None,
                         help="every thread's stack (default: the C library's, 8 MB)")
     args = parser.parse_args(argv)
+    if args.worker == "gevent" and importlib.util.find_spec("gevent") is None:
+        parser.error("--worker gevent needs gevent in this environment (pip install gevent; "
+                     "not a dependency of the project: docs/performance.md)")
     counts = [int(count) for count in args.counts.split(",")]
     if args.quick:
         counts, args.samples = [100], 20
