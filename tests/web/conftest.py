@@ -18,7 +18,6 @@ from alley_poker.ledger import commands as c
 from alley_poker.service import AlleyService
 from alley_poker.service import open_service as service_over_store
 from alley_poker.web import create_app
-from benchmarks._service_process import ServiceProcess, write_config
 from tests.ports import free_port  # noqa: F401  (ports for the tests' servers: tests/ports.py)
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -118,19 +117,6 @@ def serve(app, port: int = 0) -> LiveServer:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     return LiveServer(app, server, thread)
-
-
-@pytest.fixture
-def served(tmp_path: Path):
-    """``alley-poker serve`` on gunicorn, as a subprocess over a SQLite ledger (4 lanes)."""
-    config = write_config(tmp_path / "alley.toml", lanes=4,
-                          database_url=f"sqlite:///{tmp_path / 'alley.sqlite3'}")
-    process = ServiceProcess(config, tmp_path).start()
-    try:
-        process.wait_serving(timeout=60)
-        yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ import pytest
 
 from alley_poker.web.request_buffering import Deadlines
 from benchmarks._service_process import children
+from tests.web.from_address import serving
 
 pytestmark = pytest.mark.slow
 
@@ -48,6 +49,11 @@ def kiosk_read_p95_ms(base_url: str, reads: int = 40) -> float:
         took.append((time.perf_counter() - started) * 1000)
         time.sleep(0.02)
     return statistics.quantiles(took, n=20)[-1]
+
+
+@pytest.fixture
+def served(tmp_path: Path):
+    yield from serving(tmp_path, 4)
 
 
 def test_slow_bodies_hold_no_thread_and_are_closed_at_the_body_deadline(served, report):

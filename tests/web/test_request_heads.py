@@ -20,6 +20,7 @@ import pytest
 
 from alley_poker.web.request_buffering import Deadlines
 from benchmarks._service_process import ServiceProcess, children
+from tests.web.from_address import serving
 
 pytestmark = pytest.mark.slow
 
@@ -67,6 +68,11 @@ def settled_rss_mb(pid: int, at_most: float, seconds: float = 20.0) -> float:
         time.sleep(0.25)
         now = rss_mb(pid)
     return now
+
+
+@pytest.fixture
+def served(tmp_path: Path):
+    yield from serving(tmp_path, 4)
 
 
 def address_of(served: ServiceProcess) -> tuple[str, int]:
