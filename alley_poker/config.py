@@ -306,6 +306,34 @@ class OddsConfig(_Strict):
         return self
 
 
+class SocketsConfig(_Strict):
+    """The ceiling on open Socket.IO connections (kiosks, tablets, phones;
+    :mod:`alley_poker.web.socket_ceiling`, docs/deployment.md for why these numbers)."""
+
+    #: Per client address (a paired kiosk and the tablet are not held by it).
+    per_address: Annotated[int, Field(ge=1, le=100_000)] = 20
+    #: In all, for this server process.
+    in_all: Annotated[int, Field(ge=1, le=100_000)] = 600
+    #: Of ``in_all``, kept for paired kiosks and the commissioner's tablet only.
+    kept_for_known_devices: Annotated[int, Field(ge=0, le=100_000)] = 100
+
+    @model_validator(mode="after")
+    def _room_left_for_others(self) -> SocketsConfig:
+        if self.kept_for_known_devices >= self.in_all:
+            raise ValueError(f"kept_for_known_devices ({self.kept_for_known_devices}) must be "
+                             f"less than in_all ({self.in_all})")
+        return self
+
+    def app_settings(self) -> dict[str, Any]:
+        """The web app's settings (``create_app``).
+
+        >>> SocketsConfig().app_settings()["SOCKETS_PER_ADDRESS"]
+        20
+        """
+        return {"SOCKETS_PER_ADDRESS": self.per_address, "SOCKETS_IN_ALL": self.in_all,
+                "SOCKETS_KEPT_FOR_KNOWN": self.kept_for_known_devices}
+
+
 class AlleyConfig(_Strict):
     centre: CentreConfig
     database: DatabaseConfig = DatabaseConfig()
@@ -314,6 +342,7 @@ class AlleyConfig(_Strict):
     night: NightConfig = NightConfig()
     redis: RedisConfig = RedisConfig()
     odds: OddsConfig = OddsConfig()
+    sockets: SocketsConfig = SocketsConfig()
     feeds: list[FeedConfig] = []
 
     @model_validator(mode="after")

@@ -48,6 +48,7 @@ from alley_poker.web import (
     tokens,
 )
 from alley_poker.web.auth import hash_pin
+from alley_poker.web.client_address import BelievedProxy
 from alley_poker.web.errors import register_error_handlers
 from alley_poker.web.fair_verify_page import verify_page
 from alley_poker.web.kiosk import kiosk
@@ -56,6 +57,7 @@ from alley_poker.web.offline import offline
 from alley_poker.web.page_filters import cards_markup, counted, money_markup
 from alley_poker.web.phone import PhoneGate, install_log_redaction
 from alley_poker.web.sign_in_limits import install_sign_in_limits
+from alley_poker.web.socket_ceiling import install_socket_ceiling
 from alley_poker.web.socket_frames import GuardedPacket, register_refused_frames
 from alley_poker.web.sockets import SocketBridge, socket_heartbeat, socketio_channel
 from alley_poker.web.tablet_pages import commissioner as tablet
@@ -120,6 +122,11 @@ DEFAULTS: dict[str, Any] = {
     "ODDS_PROCESSES": 1,
     "ODDS_CENTRE_AVERAGE": 150,
     "ODDS_SETTLED_ERROR": SETTLED_ERROR,  # a chance's standard error at which they settle
+    # Open Socket.IO connections ([sockets] in alley.toml, web.socket_ceiling): per client
+    # address, in all, and how many of those are kept for paired kiosks and the tablet.
+    "SOCKETS_PER_ADDRESS": 20,
+    "SOCKETS_IN_ALL": 600,
+    "SOCKETS_KEPT_FOR_KNOWN": 100,
 }
 
 
@@ -188,6 +195,10 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
                         channel=socketio_channel(service.centre),
                         **socket_heartbeat(app.config))
     register_refused_frames(socketio)
+    install_socket_ceiling(app, socketio)
+    # Outermost: every part of the app (the socket ceiling, the sign-in limits) counts by the
+    # client's address as nginx saw it (web.client_address).
+    app.wsgi_app = BelievedProxy(app.wsgi_app)
     gate = KioskGate(app.extensions["kiosk_devices"],
                      per_window=int(app.config["KIOSK_DECISIONS_PER_MINUTE"]), window_s=60.0,
                      waiting_per_address=int(app.config["KIOSK_PAIRING_PER_ADDRESS"]))

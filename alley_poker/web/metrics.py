@@ -28,6 +28,9 @@ Series (docs/deployment.md lists the alerts worth setting on them):
 ``alley_sign_in_failures_total{refused_by}``  failed commissioner sign-ins of this process:
     ``pin`` (checked, wrong), or refused unheard by the ``device``, ``address`` or ``centre``
     limit (web.sign_in_ceiling; many ``centre`` ones: someone is guessing the PIN);
+``alley_socket_refusals_total{reason}``  new Socket.IO connections refused by the ceiling
+    (:mod:`alley_poker.web.socket_ceiling`): ``address`` (too many from one address) or
+    ``centre`` (the process holds as many as it takes);
 and the ``process_*`` series (memory, CPU, open files) of the process.
 """
 
@@ -66,6 +69,7 @@ class CentreMetrics:
         self.scheduler: Any = None
         self.socketio: Any = None
         self.sign_in_failures: Any = None
+        self.socket_ceiling: Any = None
         self.registry = registry if registry is not None else CollectorRegistry()
         self.balls = Counter("alley_feed_balls", "Balls from each feed: taken or refused.",
                              ["feed", "outcome"], registry=self.registry)
@@ -100,6 +104,7 @@ class CentreMetrics:
         if app is not None:
             self.socketio = app.extensions.get("socketio")
             self.sign_in_failures = app.extensions.get("sign_in_failures")
+            self.socket_ceiling = app.extensions.get("socket_ceiling")
         return self
 
     def counting(self, handle: Callable[[LaneEvent], bool]) -> Callable[[LaneEvent], bool]:
@@ -210,6 +215,13 @@ class _Readings:
             for refused_by, count in metrics.sign_in_failures.counts().items():
                 failures.add_metric([refused_by], count)
             yield failures
+        if metrics.socket_ceiling is not None:
+            refusals = CounterMetricFamily(
+                "alley_socket_refusals", "New Socket.IO connections refused by the ceiling.",
+                labels=["reason"])
+            for reason in ("address", "centre"):
+                refusals.add_metric([reason], metrics.socket_ceiling.refused[reason])
+            yield refusals
 
 
 def _feed_families(health: list[dict[str, Any]]):

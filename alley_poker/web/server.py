@@ -208,7 +208,7 @@ class WebServer:
                 # per centre: a chain's centres behind one address do not share a count).
                 "RATELIMIT_STORAGE_URI": redis_url,
                 "RATELIMIT_KEY_PREFIX": f"alley:{centre}:limiter",
-                **config.odds.app_settings(),
+                **config.odds.app_settings(), **config.sockets.app_settings(),
             }, service=self.service)
             add_health_check(self.app, self.service, self.bus)
             add_metrics_route(self.app, CentreMetrics(self.service))
@@ -273,7 +273,8 @@ class AlleyServer:
                                "TIME_ZONE": config.centre.time_zone,
                                "NIGHT_CLOSE": config.night.close,
                                "NIGHT_TIMEZONE": config.night.timezone,
-                               **config.odds.app_settings()},
+                               **config.odds.app_settings(),
+                               **config.sockets.app_settings()},
                               service=self.service)
         add_health_check(self.app, self.service)
         add_metrics_route(self.app, self.metrics.watch(feeds=self.feeds,

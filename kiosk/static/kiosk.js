@@ -230,7 +230,18 @@
     connection.textContent = text;
   }
 
-  // Reconnects forever: a kiosk outlives network blips and server restarts.
+  // The device secret also rides the socket's handshake, in a cookie sent to /socket.io/
+  // only: the server keeps room for paired kiosks when others fill its connections
+  // (web/socket_ceiling.py).
+  function keepDeviceCookie(token) {
+    if (!token) return;
+    document.cookie = "alley_kiosk=" + encodeURIComponent(token) +
+      "; path=/socket.io/; max-age=34560000; SameSite=Strict" +
+      (location.protocol === "https:" ? "; Secure" : "");
+  }
+  keepDeviceCookie(localStorage.getItem(DEVICE_KEY));
+  // Reconnects forever: a kiosk outlives network blips and server restarts, and a refused
+  // connection (the server full) is tried again with the same back-off.
   const socket = io({ transports: ["websocket"], reconnectionDelayMax: 3000 });
   // Joining brings a full state per match; with this kiosk's device secret it also allows
   // the bowlers' answers.  An unpaired kiosk asks for pairing once and shows its code until
@@ -262,6 +273,7 @@
       pairingNote.textContent = reply && !reply.ok && reply.error ? reply.error.message : "";
       if (!reply || !reply.ok) return;
       localStorage.setItem(DEVICE_KEY, reply.device_token);
+      keepDeviceCookie(reply.device_token);
       localStorage.setItem(DEVICE_KEY + ":code", reply.code);
       pairingCode.textContent = reply.code;
     });
