@@ -30,7 +30,9 @@ Series (docs/deployment.md lists the alerts worth setting on them):
     limit (web.sign_in_ceiling; many ``centre`` ones: someone is guessing the PIN);
 ``alley_socket_refusals_total{reason}``  new Socket.IO connections refused by the ceiling
     (:mod:`alley_poker.web.socket_ceiling`): ``address`` (too many from one address) or
-    ``centre`` (the process holds as many as it takes);
+    ``centre`` (the process holds as many as it takes); ``alley_socket_sessions`` the
+    sessions it counts now (an ended one at once: ``alley_socket_clients`` drops Engine.IO's
+    closed WebSockets a few seconds later);
 and the ``process_*`` series (memory, CPU, open files) of the process.
 """
 
@@ -222,6 +224,10 @@ class _Readings:
             for reason in ("address", "centre"):
                 refusals.add_metric([reason], metrics.socket_ceiling.refused[reason])
             yield refusals
+            sessions = GaugeMetricFamily(
+                "alley_socket_sessions", "Socket.IO sessions counted against the ceiling.")
+            sessions.add_metric([], metrics.socket_ceiling.open_sessions)
+            yield sessions
 
 
 def _feed_families(health: list[dict[str, Any]]):
