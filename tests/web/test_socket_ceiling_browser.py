@@ -1,0 +1,74 @@
+"""The kiosk in Chromium under the socket ceiling (web.socket_ceiling): refused while its
+address has its share, it says it is reconnecting and gets in on its own once a place is
+free; a paired kiosk gets in at once (its device token rides the handshake in a cookie).
+
+The places are taken by long-polling sessions opened through the app itself from the
+kiosk's address (127.0.0.1), as a flooding script on that address would hold them.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from alley_poker.web import create_app
+from tests.web.conftest import OPEN_NIGHT, PIN, pair_kiosk, serve
+
+HANDSHAKE = "/socket.io/?EIO=4&transport=polling"
+KIOSK = "127.0.0.1"  # where Chromium connects from
+
+
+@pytest.fixture
+def app(service):
+    return create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
+                       "SOCKETS_PER_ADDRESS": 2, "SOCKETS_IN_ALL": 10,
+                       "SOCKETS_KEPT_FOR_KNOWN": 2, **OPEN_NIGHT}, service=service)
+
+
+@pytest.fixture
+def live_server(app):
+    running = serve(app)
+    yield running
+    running.stop()
+
+
+def take_places(app, count: int) -> list[str]:
+    client = app.test_client()
+    sids = []
+    for _ in range(count):
+        answer = client.get(HANDSHAKE, environ_base={"REMOTE_ADDR": KIOSK})
+        assert answer.status_code == 200
+        sids.append(json.loads(answer.get_data(as_text=True)[1:])["sid"])
+    return sids
+
+
+def give_back(app, sid: str) -> None:
+    answer = app.test_client().post(f"{HANDSHAKE}&sid={sid}", data="1",
+                                    environ_base={"REMOTE_ADDR": KIOSK})
+    assert answer.status_code == 200
+
+
+def test_a_refused_kiosk_says_so_and_gets_in_once_a_place_is_free(browser, live_server, app):
+    sids = take_places(app, 2)
+    page = browser.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/kiosk/1-2")
+    page.wait_for_selector("#connection[data-state=down]")
+    assert "Reconnecting" in page.inner_text("#connection")
+    assert app.extensions["socket_ceiling"].refused["address"] >= 1
+    give_back(app, sids[0])
+    page.wait_for_selector("#connection[data-state=live]")  # Socket.IO's own back-off
+    page.wait_for_selector("section.bowler[data-bowler=Ann]")
+
+
+def test_a_paired_kiosk_gets_in_from_an_address_that_has_its_share(browser, live_server, app):
+    take_places(app, 2)
+    page = browser.new_page()
+    page.set_default_timeout(15_000)
+    page.add_init_script(f"localStorage.setItem('alley-poker-kiosk-device:1-2', "
+                         f"{json.dumps(pair_kiosk(app))})")
+    page.goto(f"{live_server.url}/kiosk/1-2")
+    page.wait_for_selector("#connection[data-state=live]")
+    page.wait_for_selector("body[data-paired=yes]")
+    assert app.extensions["socket_ceiling"].refused["address"] == 0
