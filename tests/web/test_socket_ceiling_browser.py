@@ -14,8 +14,8 @@ import pytest
 
 from alley_poker.web import create_app
 from tests.web.conftest import OPEN_NIGHT, PIN, pair_kiosk, serve
+from tests.web.test_socket_ceiling import close_session, open_session
 
-HANDSHAKE = "/socket.io/?EIO=4&transport=polling"
 KIOSK = "127.0.0.1"  # where Chromium connects from
 
 
@@ -35,18 +35,9 @@ def live_server(app):
 
 def take_places(app, count: int) -> list[str]:
     client = app.test_client()
-    sids = []
-    for _ in range(count):
-        answer = client.get(HANDSHAKE, environ_base={"REMOTE_ADDR": KIOSK})
-        assert answer.status_code == 200
-        sids.append(json.loads(answer.get_data(as_text=True)[1:])["sid"])
-    return sids
-
-
-def give_back(app, sid: str) -> None:
-    answer = app.test_client().post(f"{HANDSHAKE}&sid={sid}", data="1",
-                                    environ_base={"REMOTE_ADDR": KIOSK})
-    assert answer.status_code == 200
+    taken = [open_session(client, KIOSK) for _ in range(count)]
+    assert [status for status, _sid, _headers in taken] == [200] * count
+    return [sid for _status, sid, _headers in taken]
 
 
 def test_a_refused_kiosk_says_so_and_gets_in_once_a_place_is_free(browser, live_server, app):
@@ -57,7 +48,7 @@ def test_a_refused_kiosk_says_so_and_gets_in_once_a_place_is_free(browser, live_
     page.wait_for_selector("#connection[data-state=down]")
     assert "Reconnecting" in page.inner_text("#connection")
     assert app.extensions["socket_ceiling"].refused["address"] >= 1
-    give_back(app, sids[0])
+    close_session(app.test_client(), KIOSK, sids[0])
     page.wait_for_selector("#connection[data-state=live]")  # Socket.IO's own back-off
     page.wait_for_selector("section.bowler[data-bowler=Ann]")
 
