@@ -16,7 +16,7 @@ import pytest
 from alley_poker.web import create_app
 from alley_poker.web.metrics import CentreMetrics, add_metrics_route
 from alley_poker.web.socket_ceiling import KIOSK_COOKIE, SocketLimits
-from tests.web.conftest import OPEN_NIGHT, PIN, pair_kiosk, signed_in_client
+from tests.web.conftest import OPEN_NIGHT, PIN, csrf_token_from, pair_kiosk, signed_in_client
 
 HANDSHAKE = "/socket.io/?EIO=4&transport=polling"
 
@@ -143,3 +143,21 @@ def test_the_settings_come_from_alley_toml():
     with pytest.raises(ConfigError, match="kept_for_known_devices"):
         load_config_text('[centre]\nid = "x"\nname = "X"\nlanes = 4\n'
                          "[sockets]\nin_all = 30\nkept_for_known_devices = 30\n")
+
+
+def test_the_sign_in_limits_count_by_the_same_address(service):
+    """Behind nginx, wrong PINs from one device's address do not hold another's."""
+    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
+                      "SIGN_IN_ADDRESS_LIMIT": "2 per minute"}, service=service)
+
+    def wrong_pin(address: str) -> int:
+        client = app.test_client()  # a fresh device cookie each time: the address cap counts
+        through_nginx = {"environ_base": {"REMOTE_ADDR": "127.0.0.1"},
+                         "headers": {"X-Forwarded-For": address}}
+        token = csrf_token_from(client.get("/commissioner", **through_nginx).get_data(
+            as_text=True))
+        return client.post("/commissioner/sign-in", data={"pin": "1111", "csrf_token": token},
+                           **through_nginx).status_code
+
+    assert [wrong_pin("10.0.0.7") for _ in range(3)] == [401, 401, 429]
+    assert wrong_pin("10.0.0.8") == 401
