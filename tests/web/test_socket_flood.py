@@ -33,6 +33,7 @@ import socketio
 
 from alley_poker.store.kiosk_devices import KioskDeviceStore
 from benchmarks._service_process import BENCH_PIN, ServiceProcess, children, write_config
+from tests.conftest import skip_or_fail
 from tests.socket_client import InOrderClient
 
 pytestmark = pytest.mark.slow
@@ -211,7 +212,7 @@ def served(tmp_path: Path):
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < FLOOD + 200:
-        pytest.skip(f"{FLOOD} sockets need more open files than the hard limit {hard}")
+        skip_or_fail(f"{FLOOD} sockets need more open files than the hard limit {hard}")
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
     service = open_service(url)  # a started match on lanes 1-2, and a paired kiosk there
