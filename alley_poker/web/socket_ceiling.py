@@ -7,7 +7,8 @@ so a script on the centre's Wi-Fi that opens a thousand idle ones would leave no
 kiosks' reads.  A new Engine.IO session (a request to ``/socket.io/`` without a ``sid``: the
 WebSocket a kiosk, tablet or phone opens, or a long-polling handshake) is therefore admitted or
 refused here, in WSGI middleware in front of Socket.IO, before Engine.IO makes a session,
-upgrades to a WebSocket or starts a thread:
+upgrades to a WebSocket or starts a thread (a refusal takes the worker's request thread for a
+moment, as any request does, and holds nothing after its answer):
 
 - a client address (:func:`~alley_poker.web.client_address.client_address`, the same one the
   sign-in limits count by) may hold ``SOCKETS_PER_ADDRESS`` sessions; one more is refused
