@@ -41,14 +41,17 @@ def _host_port(base_url: str) -> tuple[str, int]:
     return parts.hostname or "127.0.0.1", parts.port or 80
 
 
-def socket_from(address: str, base_url: str, timeout: float = 20) -> socketio.Client:
-    """A Socket.IO client connected to ``base_url`` from ``address`` (websocket only)."""
+def socket_from(address: str, base_url: str, timeout: float = 20,
+                headers: dict[str, str] | None = None) -> socketio.Client:
+    """A Socket.IO client connected to ``base_url`` from ``address`` (websocket only),
+    its handshake carrying ``headers`` (a kiosk's or tablet's cookies)."""
     raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     raw.bind((address, 0))
     raw.settimeout(timeout)
     raw.connect(_host_port(base_url))
     client = socketio.Client(reconnection=False, websocket_extra_options={"socket": raw})
-    client.connect(base_url, transports=["websocket"], wait_timeout=timeout)
+    client.connect(base_url, transports=["websocket"], headers=headers or {},
+                   wait_timeout=timeout)
     return client
 
 

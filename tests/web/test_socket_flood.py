@@ -28,13 +28,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-import requests
 import socketio
 
 from alley_poker.store.kiosk_devices import KioskDeviceStore
 from benchmarks._service_process import BENCH_PIN, ServiceProcess, children, write_config
 from tests.conftest import skip_or_fail
-from tests.socket_client import InOrderClient
+from tests.web.from_address import BrowserAt, socket_from
 
 pytestmark = pytest.mark.slow
 
@@ -184,24 +183,17 @@ def p99(values: list[float]) -> float:
 
 def socket_client_from(source: str, base_url: str, headers: dict[str, str] | None = None):
     """A real Socket.IO client whose connection comes from ``source``, and its pushes."""
-    host, port = base_url.removeprefix("http://").split(":")
-    sock = socket.create_connection((host, int(port)), timeout=10, source_address=(source, 0))
+    client = socket_from(source, base_url, timeout=10, headers=headers)
     pushes: queue.Queue = queue.Queue()
-    client = InOrderClient(reconnection=False, websocket_extra_options={"socket": sock})
     client.on("state", pushes.put)
-    client.connect(base_url, transports=["websocket"], headers=headers or {},
-                   wait_timeout=10)
     return client, pushes
 
 
 def tablet_cookie(base_url: str) -> str:
-    """The cookies of a tablet signed in with the PIN (from 127.0.0.1, the flood's address)."""
-    tablet = requests.Session()
-    page = tablet.get(f"{base_url}/commissioner", timeout=10).text
-    token = re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
-    signed = tablet.post(f"{base_url}/commissioner/sign-in", allow_redirects=False,
-                         data={"pin": BENCH_PIN, "csrf_token": token}, timeout=10)
-    assert signed.status_code == 302, signed.text
+    """The cookies of a tablet signed in with the PIN from the flood's address."""
+    tablet = BrowserAt(ATTACKER, base_url)
+    status, answer = tablet.sign_in(BENCH_PIN)
+    assert status == 302, answer
     return "; ".join(f"{name}={value}" for name, value in tablet.cookies.items())
 
 
