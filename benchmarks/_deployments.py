@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from benchmarks._service_process import ServiceProcess, write_config
+from benchmarks._service_process import ONE_MACHINE_FLEET, ServiceProcess, write_config
 
 DEFAULT_PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -40,7 +40,8 @@ class SingleBox:
     def start(self, *, lanes: int, feeds: Feeds, odds: Mapping[str, object] | None,
               profile: str | None) -> None:
         config = write_config(self.workdir / "alley.toml", lanes=lanes,
-                              database_url=self.database_url, feeds=feeds, odds=odds)
+                              database_url=self.database_url, feeds=feeds, odds=odds,
+                              sections={"sockets": ONE_MACHINE_FLEET})
         serve = ServiceProcess(config, self.workdir, sample_stacks_to=profile,
                                server=self.server)
         self.processes["serve"] = serve.start()
@@ -101,7 +102,8 @@ class ScaledOut:
     def start(self, *, lanes: int, feeds: Feeds, odds: Mapping[str, object] | None,
               profile: str | None) -> None:
         config = write_config(self.workdir / "alley.toml", lanes=lanes, database_url=None,
-                              feeds=feeds, centre_id=self.centre, odds=odds)
+                              feeds=feeds, centre_id=self.centre, odds=odds,
+                              sections={"sockets": ONE_MACHINE_FLEET})
         env = {"ALLEY_POKER_DATABASE_URL": self.database_url,
                "ALLEY_POKER_REDIS_URL": self.redis_url,
                "ALLEY_POKER_CENTRE": self.centre,

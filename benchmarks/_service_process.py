@@ -31,6 +31,12 @@ READY_MARKS = {"serve": ": serving on ", "web": " web process serving on ",
                "worker": "active for centre"}
 
 
+#: ``[sockets]`` (``sections={"sockets": ...}``) for a benchmark whose kiosks all run on one
+#: machine: every client comes from 127.0.0.1, which the centre's per-address ceiling (20)
+#: would hold to a few kiosks.
+ONE_MACHINE_FLEET = {"per_address": 20_000, "in_all": 20_000, "kept_for_known_devices": 100}
+
+
 def write_config(path: Path, *, lanes: int, database_url: str | None,
                  feeds: Sequence[tuple[str, str, Sequence[int]]] = (),
                  centre_id: str = "default", odds: Mapping[str, object] | None = None,

@@ -24,7 +24,7 @@ from pathlib import Path
 import socketio
 
 from benchmarks._output import print_result
-from benchmarks._service_process import ServiceProcess, write_config
+from benchmarks._service_process import ONE_MACHINE_FLEET, ServiceProcess, write_config
 
 #: (interval, timeout) in seconds: the library's defaults, and the centre's (web/__init__.py).
 SETTINGS = {"library_25_20": (25, 20), "centre_4_4": (4, 4)}
@@ -56,7 +56,8 @@ def run(sockets: int, hold_s: float) -> dict:
             directory = Path(work) / name
             directory.mkdir()
             config = write_config(directory / "alley.toml", lanes=2,
-                                  database_url=f"sqlite:///{directory / 'alley.sqlite3'}")
+                                  database_url=f"sqlite:///{directory / 'alley.sqlite3'}",
+                                  sections={"sockets": ONE_MACHINE_FLEET})
             env = {"ALLEY_POKER_SOCKETIO_PING_INTERVAL": str(interval),
                    "ALLEY_POKER_SOCKETIO_PING_TIMEOUT": str(timeout)}
             with ServiceProcess(config, directory, env=env) as served:
