@@ -312,7 +312,7 @@ class SocketsConfig(_Strict):
 
     #: Per client address (a paired kiosk and the tablet are not held by it).
     per_address: Annotated[int, Field(ge=1, le=100_000)] = 20
-    #: In all, for this server process.
+    #: In all, for this server process (the worker's own ceiling, 4,000, stays above it).
     in_all: Annotated[int, Field(ge=1, le=100_000)] = 600
     #: Of ``in_all``, kept for paired kiosks and the commissioner's tablet only.
     kept_for_known_devices: Annotated[int, Field(ge=0, le=100_000)] = 100
