@@ -181,6 +181,9 @@ def unit_texts(choices: CentreChoices, directory: Path, command: str) -> dict[st
         "User=" + choices.user, f"WorkingDirectory={directory}", f"EnvironmentFile={env_file}",
         "Restart=always", "RestartSec=1",
         "# Every kiosk, tablet and phone is an open socket.", "LimitNOFILE=65536",
+        "# and about four threads: room for the [sockets] ceiling (600 by default) and the",
+        "# request threads; raise it with [sockets] in_all (docs/deployment.md).",
+        "TasksMax=8192",
     ]
 
     def sandbox(*, serial_ports: bool) -> list[str]:
