@@ -174,18 +174,20 @@ class _Answer:
 
 
 class _LoggedBody:
-    """The app's body, counted as the server takes it; logged when the server closes it."""
+    """The app's body, counted as the server takes it; logged once it is all taken (or the
+    server closes it early: a client gone mid-answer)."""
 
     def __init__(self, body: Iterable[bytes], answer: _Answer,
                  done: Callable[[], None]) -> None:
         self._body = body
         self._answer = answer
-        self._done = done
+        self._done: Callable[[], None] | None = done
 
     def __iter__(self) -> Iterator[bytes]:
         for chunk in self._body:
             self._answer.sent += len(chunk)
             yield chunk
+        self._log()
 
     def close(self) -> None:
         try:
@@ -193,4 +195,9 @@ class _LoggedBody:
             if close is not None:
                 close()
         finally:
-            self._done()
+            self._log()
+
+    def _log(self) -> None:
+        done, self._done = self._done, None
+        if done is not None:
+            done()
