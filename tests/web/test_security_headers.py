@@ -11,10 +11,15 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import time
+import urllib.request
+from pathlib import Path
+from urllib.error import HTTPError
 
 import pytest
 
 from alley_poker.web.access_log import AccessLog
+from benchmarks._service_process import ServiceProcess, write_config
 from tests.web.conftest import signed_in_client
 from tests.web.test_phone import mint, path_of
 from tests.web.test_security import SAMPLE_ARGUMENTS
@@ -143,3 +148,31 @@ def test_a_websocket_is_logged_when_it_closes_and_an_exception_as_500(caplog):
     opened, failed = access_lines(caplog)
     assert '"GET /socket.io/?EIO=4&transport=websocket" 101 0 B' in opened
     assert " 500 0 B" in failed
+
+
+@pytest.mark.slow
+def test_the_production_server_logs_each_request_without_the_token(tmp_path: Path):
+    """``serve`` on gunicorn, as ``init`` sets it up: the lines are in its output (the
+    journal), the token in none of them, and the answers carry the headers."""
+    config = write_config(tmp_path / "alley.toml", lanes=2,
+                          database_url=f"sqlite:///{tmp_path / 'alley.sqlite3'}")
+    token = secrets.token_urlsafe(24)
+    with ServiceProcess(config, tmp_path) as served:
+        served.wait_serving(timeout=60)
+        with pytest.raises(HTTPError) as unknown:
+            urllib.request.urlopen(f"{served.base_url}/p/{token}", timeout=10)
+        assert unknown.value.code == 404  # the "not known" page, logged all the same
+        assert "script-src 'self'" in unknown.value.headers["Content-Security-Policy"]
+        with urllib.request.urlopen(f"{served.base_url}/kiosk/1-2", timeout=10) as kiosk:
+            assert kiosk.headers["X-Frame-Options"] == "DENY"
+            size = len(kiosk.read())
+        deadline = time.monotonic() + 20  # the line follows the answer's last byte
+        while time.monotonic() < deadline:
+            output = list(served._output)
+            if any('"GET /kiosk/1-2" 200' in line for line in output):
+                break
+            time.sleep(0.05)
+    access = [line for line in output if "alley_poker.access" in line]
+    assert any('"GET /p/[token]" 404' in line for line in access), output
+    assert any(f'"GET /kiosk/1-2" 200 {size} B' in line for line in access), access
+    assert not any(token in line for line in output)
