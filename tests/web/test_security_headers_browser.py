@@ -49,8 +49,8 @@ def test_the_kiosk_refuses_an_injected_script_handler_and_style(browser, live_se
         "document.querySelectorAll('section.bowler[data-bowler=Ann] .card').length === 3")
 
 
-def test_the_tablet_signs_in_under_the_policy_and_its_print_button_prints(browser,
-                                                                         story_server):
+def test_the_tablet_signs_in_under_the_policy_and_its_print_button_prints(
+        browser, story_server):  # noqa: F811
     """m1 is settled: its story page has the print button."""
     page = browser.new_page()
     page.set_default_timeout(10_000)
