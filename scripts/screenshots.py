@@ -108,7 +108,10 @@ def main() -> None:
             tablet.click("button[type=submit]")
             tablet.wait_for_selector("article.match-card")
 
-            kiosk = browser.new_page(viewport={"width": 1920, "height": 1080})
+            # bypass_csp: Playwright's wait_for_function polls with eval(), which the
+            # pages' Content-Security-Policy forbids (web.security_headers); the pictures
+            # are the same.
+            kiosk = browser.new_page(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
             kiosk.set_default_timeout(120_000)
             kiosk.goto(f"{url}/kiosk/1-2")
             pair(kiosk, tablet)
@@ -124,7 +127,7 @@ def main() -> None:
                 browser.close()
                 return
 
-            phone = browser.new_page(viewport={"width": 390, "height": 844})
+            phone = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
             phone.goto(f"{url}/kiosk/1-2")
             pair(phone, tablet)
             phone.wait_for_selector("section.bowler .card")

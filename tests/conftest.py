@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from tests.csp_watch import CspWatch, poll_from_outside
+
 IN_CI = bool(os.environ.get("CI"))
 
 # No time limit on a single Hypothesis example: the suite runs in parallel on a shared
@@ -88,12 +90,22 @@ class Chromium:
     def __init__(self, playwright) -> None:
         self.playwright = playwright
         self.running = None
+        #: Every page's Content-Security-Policy violations (tests/csp_watch.py).
+        self.csp = CspWatch()
 
     def browser(self):
         if self.running is None or not self.running.is_connected():
             self.running = self.playwright.chromium.launch(executable_path=CHROMIUM,
                                                            args=CHROMIUM_ARGS)
+            self.csp.attach(self.running)
         return self.running
+
+    def fail_on_csp_violations(self) -> None:
+        """A page broke the app's Content-Security-Policy: something it needs was blocked."""
+        seen = self.csp.take()
+        if seen:
+            pytest.fail("the page broke its Content-Security-Policy (web.security_headers):\n"
+                        + "\n".join(seen), pytrace=False)
 
 
 @pytest.fixture(scope="session")
@@ -104,6 +116,7 @@ def chromium() -> Iterator[Chromium]:
         from playwright.sync_api import sync_playwright
     except ImportError:
         skip_or_fail("the playwright package is not installed (pip install -e .[test])")
+    poll_from_outside()  # the policy forbids the eval Playwright polls with (csp_watch)
     with sync_playwright() as playwright:
         shared = Chromium(playwright)
         yield shared
@@ -114,23 +127,29 @@ def chromium() -> Iterator[Chromium]:
 @pytest.fixture(scope="module")
 def module_browser(chromium: Chromium):
     """The process's Chromium for a module whose tests share pages or a server; the contexts
-    the module opened are closed after its last test."""
+    the module opened are closed after its last test (which fails should any page of the
+    module have broken the Content-Security-Policy)."""
     running = chromium.browser()
     before = set(running.contexts)
+    chromium.csp.take()
     yield running
     for context in running.contexts:
         if context not in before:
             context.close()
+    chromium.fail_on_csp_violations()
 
 
 @pytest.fixture
 def browser(chromium: Chromium):
     """The process's Chromium; every context (and page) a test opens in it is closed after
-    the test, so no cookie, storage or open socket of one test reaches the next."""
+    the test, so no cookie, storage or open socket of one test reaches the next.  The test
+    fails should a page have broken the Content-Security-Policy (tests/csp_watch.py)."""
     running = chromium.browser()
+    chromium.csp.take()
     yield running
     for context in list(running.contexts):
         context.close()
+    chromium.fail_on_csp_violations()
 
 
 #: Fixtures that open a real Chromium: a test that takes one is in the slow tier.

@@ -187,6 +187,38 @@ def feed_report(health: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+#: A colour in the log's words: what the desk would see, and what it means.
+COLOUR_IN_WORDS = {
+    "green": "working (green: its lines arrive)",
+    "amber": "in trouble (amber: silent past its heartbeat, or its lines refused)",
+    "red": "down (red: silent for three heartbeats, or it cannot be reached)",
+}
+
+
+def change_in_words(feed: Mapping[str, Any], *, new_error: bool = False) -> str:
+    """The log's line for a feed whose colour or error changed, in plain words.
+
+    >>> feed = {"source": "north", "url": "socket://10.0.0.7:4001", "state": "red",
+    ...         "last_error": "cannot open socket://10.0.0.7:4001: refused"}
+    >>> change_in_words(feed, new_error=True)
+    'feed north (socket://10.0.0.7:4001) is down (red: silent for three heartbeats, or it \
+cannot be reached): cannot open socket://10.0.0.7:4001: refused'
+    >>> change_in_words(feed | {"state": "green"}, new_error=True)
+    'feed north (socket://10.0.0.7:4001) is working (green: its lines arrive); it had failed \
+before: cannot open socket://10.0.0.7:4001: refused'
+    >>> change_in_words(feed | {"state": "green"})
+    'feed north (socket://10.0.0.7:4001) is working (green: its lines arrive)'
+    """
+    state = feed.get("state")
+    line = (f"feed {feed['source']} ({feed.get('url')}) is "
+            f"{COLOUR_IN_WORDS.get(str(state), state)}")
+    if not new_error:
+        return line
+    # An error a feed recovered from before this check saw it: said as past, not as its state.
+    joint = "; it had failed before: " if state == "green" else ": "
+    return f"{line}{joint}{feed['last_error']}"
+
+
 def check_interval_s(heartbeats: list[float]) -> float:
     """How often to check: twice per shortest heartbeat, so amber shows within half a
     heartbeat of the silence starting, but not more than every 5 s nor less than 0.25 s.
@@ -220,12 +252,9 @@ class FeedHealthCheck:
             before = self._last_seen.get(feed["source"])
             if now != before:
                 self._last_seen[feed["source"]] = now
-                if feed.get("last_error") and now[1] != (before or (None, None))[1]:
-                    log.warning("feed %s: %s is %s: %s", feed["source"], feed.get("url"),
-                                feed.get("state"), feed["last_error"])
-                else:
-                    log.info("feed %s: %s is %s", feed["source"], feed.get("url"),
-                             feed.get("state"))
+                new_error = bool(feed.get("last_error")) and now[1] != (before or (None, None))[1]
+                log.log(logging.WARNING if new_error else logging.INFO, "%s",
+                        change_in_words(feed, new_error=new_error))
 
     def report(self) -> dict[str, Any]:
         return {"kind": KIND, "feeds": [feed_report(health) for health in self.feeds.health()]}

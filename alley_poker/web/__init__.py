@@ -47,6 +47,7 @@ from alley_poker.web import (
     phone_links,
     tokens,
 )
+from alley_poker.web.access_log import AccessLog, install_log_redaction
 from alley_poker.web.auth import hash_pin
 from alley_poker.web.client_address import BelievedProxy
 from alley_poker.web.errors import register_error_handlers
@@ -55,7 +56,8 @@ from alley_poker.web.kiosk import kiosk
 from alley_poker.web.kiosk_pairing import KioskGate
 from alley_poker.web.offline import offline
 from alley_poker.web.page_filters import cards_markup, counted, money_markup
-from alley_poker.web.phone import PhoneGate, install_log_redaction
+from alley_poker.web.phone import PhoneGate
+from alley_poker.web.security_headers import install_security_headers
 from alley_poker.web.sign_in_limits import install_sign_in_limits
 from alley_poker.web.socket_ceiling import install_socket_ceiling
 from alley_poker.web.socket_frames import GuardedPacket, register_refused_frames
@@ -174,6 +176,8 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
         if store is not None else None)
     install_request_guard(app, CSRFProtect(app))
     register_error_handlers(app)
+    # CSP, framing, sniffing and referrer headers on every answer (web.security_headers).
+    install_security_headers(app)
     app.add_template_filter(cards_markup, "cards")
     app.add_template_filter(money_markup, "money")
     app.add_template_filter(actor_words, "who")
@@ -196,6 +200,9 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
                         **socket_heartbeat(app.config))
     register_refused_frames(socketio)
     install_socket_ceiling(app, socketio)
+    # Every request, Socket.IO's and the ceiling's refusals included, is a line of the access
+    # log (web.access_log), with the address the proxy below believed.
+    app.wsgi_app = AccessLog(app.wsgi_app)  # type: ignore[method-assign]
     # Outermost: every part of the app (the socket ceiling, the sign-in limits) counts by the
     # client's address as nginx saw it (web.client_address).
     app.wsgi_app = BelievedProxy(app.wsgi_app)

@@ -89,3 +89,7 @@ class GuardedRequestHandler(WSGIRequestHandler):
         upgrade = (self.headers.get("Upgrade", "") if parsed and self.headers else "").lower()
         self.connection.settimeout(None if upgrade == "websocket" else BODY_TIMEOUT_S)
         return parsed
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        """Nothing: the app's access log (web.access_log) writes each request's line, the
+        same on this server as on gunicorn, and without the tokens werkzeug's would show."""

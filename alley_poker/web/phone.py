@@ -3,9 +3,9 @@
 ``GET /p/<token>`` (the QR code's URL) exchanges the link's token, once, for a session
 cookie (``alley_phone``: HttpOnly, SameSite=Strict, gone at the night's close) and answers
 303 to ``/phone``, so the token leaves the address bar and the history; it is never written
-to a log (:class:`RedactPhoneTokens` rewrites it out of the access log's lines).  A code that
-is unknown, spent on another phone, revoked by the desk or past its night gets a page saying
-so and what to do, never an error dump.
+to a log (:func:`alley_poker.web.access_log.redact` rewrites it out of every line).  A code
+that is unknown, spent on another phone, revoked by the desk or past its night gets a page
+saying so and what to do, never an error dump.
 
 ``/phone`` shows what the lane's kiosk shows (the public match view — with the live win odds,
 ``odds``, when the centre shows them — and the lane screen's lanes, who is up and the running
@@ -23,8 +23,6 @@ wakes, and so is whole again.  Reads and decisions are rate-limited per link.
 
 from __future__ import annotations
 
-import logging
-import re
 from typing import Any
 
 from flask import (
@@ -75,31 +73,6 @@ CLOSED_PAGES = {
              "Your code is on the tablet at the desk, on the night's sheet, or on your "
              "lane's kiosk (ask it to show your code)."),
 }
-
-
-class RedactPhoneTokens(logging.Filter):
-    """Rewrites ``/p/<token>`` out of a log line, so no token is ever written to a log.
-
-    >>> record = logging.LogRecord("werkzeug", logging.INFO, "", 0,
-    ...     '%s - - "%s" %s', ("127.0.0.1", "GET /p/s3cr3t-T0ken_x HTTP/1.1", "303"), None)
-    >>> RedactPhoneTokens().filter(record), record.getMessage()
-    (True, '127.0.0.1 - - "GET /p/[token] HTTP/1.1" 303')
-    """
-
-    TOKEN = re.compile(r"/p/[^\s?\"'#]+")
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        if "/p/" in message:
-            record.msg, record.args = self.TOKEN.sub("/p/[token]", message), ()
-        return True
-
-
-def install_log_redaction(*loggers: logging.Logger) -> None:
-    """Put the redaction on the loggers that write request lines (once each)."""
-    for logger in loggers:
-        if not any(isinstance(f, RedactPhoneTokens) for f in logger.filters):
-            logger.addFilter(RedactPhoneTokens())
 
 
 class PhoneGate:

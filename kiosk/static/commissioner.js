@@ -116,6 +116,12 @@
     Array.from(row.children).forEach(function (cell, index) { cell.dataset.label = titles[index]; });
   }
 
+  // A page's print button (the night sheet, a match's story): wired here, as the pages'
+  // Content-Security-Policy runs no inline onclick= handler (web.security_headers).
+  document.querySelectorAll("button[data-print]").forEach(function (printer) {
+    printer.addEventListener("click", function () { window.print(); });
+  });
+
   window.Tablet = { call: call, command: command, say: say, money: money, el: el,
                     button: button, rule: rule, undoLast: undoLast, labelCells: labelCells };
 })();
