@@ -26,6 +26,7 @@ from alley_poker.service.league_desk import attach_scorer_seating, bowler_averag
 from alley_poker.service.odds import LiveOdds
 from alley_poker.service.odds_history import CentreKnowledgeSource
 from alley_poker.service.scheduler import centre_scheduler
+from alley_poker.service.side_nights import attach_side_games
 from drivers.base import LaneEvent
 
 #: A wrapper round the service's feed callback (e.g. one that counts the balls for metrics).
@@ -78,6 +79,7 @@ def open_worker_service(config: AlleyConfig, bus: Any) -> AlleyService:
     service = open_service(database_url, centre=config.centre.id, bus=bus)
     service.reads_catch_up = False  # the bus and the appends keep it current
     seating = attach_scorer_seating(service)
+    attach_side_games(service)  # its balls seal the draw, its games feed the brackets
     odds = config.odds
     if odds.enabled:
         service.odds = LiveOdds(bus, iterations=odds.iterations,

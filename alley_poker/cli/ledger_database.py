@@ -56,3 +56,26 @@ def export_of(match_id: str, config_path: Path | None, database_url: str | None)
         raise click.ClickException(str(exc)) from exc
     finally:
         service.repository.store.close()
+
+
+def side_export_of(night_id: str, config_path: Path | None,
+                   database_url: str | None) -> dict | None:
+    """The export of night ``night_id``'s side games, or None when it has none."""
+    from alley_poker.service import open_service
+    from alley_poker.service.side_export import side_night_export
+    from alley_poker.service.side_nights import SideNightError, SideNights
+    from alley_poker.store.event_store import StoreError
+
+    url, centre = database_of(config_path, database_url)
+    try:
+        service = open_service(url, centre=centre)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    side = SideNights(service)
+    try:
+        return side_night_export(side, night_id)
+    except SideNightError:
+        return None
+    finally:
+        side.close()
+        service.repository.store.close()

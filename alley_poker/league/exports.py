@@ -42,7 +42,8 @@ NIGHT_HEADER = ("match_id", "lanes", "status", "started", "settled", "seat", "bo
 
 
 def night_csv(sheet: NightSheet, time_zone: str) -> str:
-    """One row per seat of every match of the night, then a TOTAL row."""
+    """One row per seat of every match of the night, then a TOTAL row; with side games, a
+    SIDE GAMES row per bowler with side money and a SIDE TOTAL row."""
     rows: list[list[Any]] = []
     for match in sheet.matches:
         for line in match.lines:
@@ -57,6 +58,22 @@ def night_csv(sheet: NightSheet, time_zone: str) -> str:
                  dollars(sheet.buys_cents), dollars(sheet.refunded_cents),
                  dollars(sheet.paid_out_cents), "", "",
                  f"house {dollars(sheet.house_cents)}; in play {dollars(sheet.in_play_cents)}"])
+    side = sheet.side_money
+    if side is not None:
+        # The side games' money, one row per bowler (entries in the "buys" column), then
+        # their total: entries = won + refunded + organiser + in play.
+        names = {line.bowler_id: line.seat for m in sheet.matches for line in m.lines
+                 if line.bowler_id is not None}
+        for money in side.bowlers:
+            rows.append(["SIDE GAMES", "", "", "", "", names.get(money.bowler, ""),
+                         money.bowler, "", "", "", dollars(money.paid_cents),
+                         dollars(money.refunded_cents), dollars(money.won_cents),
+                         dollars(money.net_cents), "", ""])
+        rows.append(["SIDE TOTAL", "", "", "", "", "", "", "", "", "",
+                     dollars(side.entries_cents), dollars(side.refunds_cents),
+                     dollars(side.payouts_cents), "", "",
+                     f"organiser {dollars(side.organiser_cents)}; in play "
+                     f"{dollars(side.in_play_cents)}"])
     return csv_text(NIGHT_HEADER, rows)
 
 

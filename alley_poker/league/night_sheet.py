@@ -2,6 +2,12 @@
 winners and their hands, payouts, refunds, antes and buys per bowler — and the night's totals.
 A page (HTML with a print stylesheet) or a CSV export renders it; this module only reads the
 :class:`~alley_poker.league.standings.SeasonProjection`.
+
+The night's side games (brackets, pots: :mod:`alley_poker.side_games`) are on the same sheet:
+the caller hands in their money (``side_money``, the night's
+:class:`~alley_poker.side_games.NightMoney`, folded from their own log), and the sheet
+balances only when both do: the matches' money, and the side games' entries = payouts +
+refunds + organiser's share (+ what is still in play).
 """
 
 from __future__ import annotations
@@ -9,8 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from alley_poker.league.standings import MatchLine, SeasonProjection
+
+if TYPE_CHECKING:       # the side games read league's exports: no import at run time
+    from alley_poker.side_games import NightMoney
 
 
 @dataclass(frozen=True)
@@ -40,16 +50,20 @@ class NightSheet:
     refunded_cents: int
     house_cents: int
     in_play_cents: int              # pots of matches neither settled nor void
+    side_money: NightMoney | None = None    # the night's side games, when it has any
 
     @property
     def balanced(self) -> bool:
-        """Every cent paid in is paid out, refunded, the house's, or still in play."""
+        """Every cent paid in is paid out, refunded, the house's, or still in play (the
+        side games' money too)."""
         return (self.antes_cents + self.buys_cents == self.paid_out_cents
-                + self.refunded_cents + self.house_cents + self.in_play_cents)
+                + self.refunded_cents + self.house_cents + self.in_play_cents
+                and (self.side_money is None or self.side_money.balanced))
 
 
 def night_sheet(projection: SeasonProjection, league_id: str, night_id: str, *,
-                lanes: Mapping[str, Sequence[int]] | None = None) -> NightSheet:
+                lanes: Mapping[str, Sequence[int]] | None = None,
+                side_money: NightMoney | None = None) -> NightSheet:
     """The sheet of one night (``KeyError`` naming the night when it has no match)."""
     match_ids = projection.match_ids(league_id, night_id)
     if not match_ids:
@@ -78,4 +92,5 @@ def night_sheet(projection: SeasonProjection, league_id: str, night_id: str, *,
         buys_cents=sum(li.buys_cents for m in matches for li in m.lines),
         paid_out_cents=sum(m.paid_out_cents for m in matches),
         refunded_cents=sum(m.refunded_cents for m in matches),
-        house_cents=sum(m.house_cents for m in matches), in_play_cents=in_play)
+        house_cents=sum(m.house_cents for m in matches), in_play_cents=in_play,
+        side_money=side_money)

@@ -85,6 +85,9 @@ class AlleyService:
         #: Seats league matches from the scorer's OPEN lines (``service.seating``), when the
         #: centre runs leagues; set by whoever opens the league store.
         self.seating: Any = None
+        #: The night's side games (``service.side_nights.SideNights``) when wired: told of
+        #: every command before it runs (the night's first ball seals their draw).
+        self.side_games: Any = None
         #: The live win odds (``service.odds.LiveOdds``) when the centre shows them, else None.
         self.odds: Any = None
         #: Whether :meth:`shared_state` first catches up with the ledger when processes share
@@ -160,6 +163,8 @@ class AlleyService:
         ``StaleVersion``: the repository checks it as it stores, so no other process's
         command can slip in between.
         """
+        if self.side_games is not None:
+            self.side_games.before_command(match_id, command)
         with self._publish_lock_for(match_id):
             events = self.repository.execute(match_id, command, expected_seq=expected_seq)
             if events:

@@ -2,8 +2,9 @@
 
 The web app, the server and the command line all open the league side the same way: the
 league store (rosters, nights, seat requests), the night starter, the scorer seating (which
-the service consults on every ``OPEN`` line) and the live standings projection, rebuilt from
-the event log at start and fed from the bus after.
+the service consults on every ``OPEN`` line), the live standings projection, rebuilt from
+the event log at start and fed from the bus after, and the nights' side games (brackets and
+pots, :mod:`alley_poker.service.side_nights`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from alley_poker.ledger import MatchState
 from alley_poker.service.alley import AlleyService
 from alley_poker.service.league_nights import LeagueNights
 from alley_poker.service.seating import ScorerSeating
+from alley_poker.service.side_nights import SideNights, attach_side_games
 from alley_poker.service.standings import LiveStandings
 from alley_poker.store.leagues import LeagueStore
 
@@ -25,8 +27,10 @@ class LeagueDesk:
     nights: LeagueNights
     seating: ScorerSeating
     standings: LiveStandings
+    side_games: SideNights
 
     def close(self) -> None:
+        self.side_games.close()
         self.standings.close()
         self.seating.close()
 
@@ -79,4 +83,4 @@ def open_league_desk(service: AlleyService) -> LeagueDesk:
 
     nights = LeagueNights(service, store, announced=seating.announced,
                           league_average=league_average)
-    return LeagueDesk(store, nights, seating, standings)
+    return LeagueDesk(store, nights, seating, standings, attach_side_games(service))

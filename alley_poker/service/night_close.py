@@ -7,7 +7,8 @@ the ``alley`` topic (the tablet shows a banner, the feed board's ``/api/v1/feeds
 carries it as ``night_close``) and a WARNING in the server's log, one line per match.  Nothing
 is settled automatically: the match stays open until the commissioner settles it as the hands
 stand (``settle-as-hands-stand``) or voids it with refunds; the alarm lists only the matches
-still unsettled, so it clears itself as the commissioner acts.
+still unsettled, so it clears itself as the commissioner acts.  The close also reveals the
+seed of every side-game draw sealed and not yet revealed (``side_draws_revealed``).
 
 >>> from datetime import datetime, UTC
 >>> from alley_poker.service import open_service
@@ -81,6 +82,11 @@ class NightClose:
                         match["match_id"], match["status"], match["pot_cents"])
         if not in_play:
             log.info("night close (%s): every match is settled or void", self.close)
+        side_games = getattr(self.service, "side_games", None)
+        if side_games is not None:
+            # The brackets' draws are public once made: their seeds are revealed now, so
+            # anyone can re-do them (docs/league.md, "Side games").
+            alarm["side_draws_revealed"] = side_games.reveal_all()
         self.service.announce(TOPIC, alarm)
         return alarm
 

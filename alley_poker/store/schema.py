@@ -13,7 +13,7 @@ centres on one database may both have a match "m1" and never see each other's.
 >>> sorted(metadata.tables)  # doctest: +NORMALIZE_WHITESPACE
 ['api_tokens', 'chain_starts', 'deal_seeds', 'events', 'held_balls', 'kiosk_devices',
  'lane_assignments', 'league_bowlers', 'league_nights', 'leagues', 'matches', 'phone_links',
- 'phone_requests', 'seat_requests']
+ 'phone_requests', 'seat_requests', 'side_events']
 >>> [column.name for column in events.columns]
 ['id', 'match_id', 'seq', 'type', 'data', 'recorded_at', 'centre', 'prev_hash', 'hash']
 """
@@ -342,4 +342,29 @@ phone_requests = Table(
     Column("answer", JSON(), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("link_id", "request_id"),
+)
+
+
+# --- side games (store/side_nights.py) --------------------------------------------------------
+
+#: A league night's side-game events (alley_poker.side_games): brackets, pots and their money.
+#: Append-only like ``events``, one sequence per night; the unique (centre, night_id, seq) is
+#: the optimistic-concurrency guard.  ``data`` is the rest of the record (``at`` and ``data``)
+#: exactly as appended.  The draw's secret seed waits in ``deal_seeds`` until it is revealed.
+side_events = Table(
+    "side_events",
+    metadata,
+    Column(
+        "id",
+        BigInteger().with_variant(Integer(), "sqlite"),
+        primary_key=True,
+        autoincrement=True,
+    ),
+    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    Column("night_id", String(64), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("type", String(64), nullable=False),
+    Column("data", JSON(none_as_null=True), nullable=False),
+    Column("recorded_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("centre", "night_id", "seq"),
 )

@@ -7,7 +7,7 @@ reads the database's ``alembic_version`` and the migrations' own ``revision`` li
 loads Alembic only when they differ (a new or older database, or anything unexpected).
 
 >>> head_revision()
-'0009'
+'0010'
 """
 
 from __future__ import annotations

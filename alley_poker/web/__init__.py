@@ -37,6 +37,7 @@ from alley_poker.web import (
     api_reads,
     api_reports,
     api_screen,
+    api_side_games,
     api_story,
     commissioner,
     commissioner_league,
@@ -68,7 +69,8 @@ from kiosk import KIOSK_DIR
 
 #: The JSON API's route modules, each a blueprint of its own under /api/v1 (web.api_request).
 API_ROUTES = (api_reads, api_commands, api_held, api_reports, api_story, api_screen,
-              api_leagues, api_league_reports, kiosk_pairing, phone, phone_links, tokens)
+              api_leagues, api_league_reports, api_side_games, kiosk_pairing, phone, phone_links,
+              tokens)
 #: The tablet's page modules: their views are on one blueprint, ``tablet`` (web.tablet_pages).
 TABLET_PAGES = (commissioner, commissioner_league, commissioner_story, first_night)
 

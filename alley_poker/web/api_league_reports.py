@@ -85,12 +85,16 @@ def projection() -> Iterator[Any]:
 
 def standings_report(league: League) -> dict[str, Any]:
     """The season table (by net money; ``by_wins`` gives the order by matches won) and the
-    money's reconciliation: every bowler's net plus the house's share is zero."""
+    money's reconciliation: every bowler's net plus the house's share is zero; the side
+    games' season money per bowler beside it (``side_games``)."""
     with projection() as season:
         rows = season.standings(league.league_id)
         check = season.reconciliation(league.league_id)
+    side = league_desk().side_games.season_money(league.league_id)
     return {"league_id": league.league_id, "time_zone": league.time_zone,
             "standings": plain(league, rows),
+            # The side games' season (brackets, pots), apart from the matches' money.
+            "side_games": {**plain(league, side), "balanced": side.balanced},
             "by_wins": [row.bowler_id for row in sorted(
                 rows, key=lambda row: (-row.matches_won, -row.net_cents, row.name))],
             "net_cents": check.bowlers_net_cents, "guests_net_cents": check.guests_net_cents,
@@ -120,8 +124,10 @@ def sheet_of(league: League, night: Any) -> NightSheet:
             pair = LANES_AT_END.search(match_id)
             lanes[match_id] = (list(held.lanes) if held else
                                [int(pair[1]), int(pair[2])] if pair else [])
+        side = league_desk().side_games.night(night.night_id)
         try:
-            return night_sheet(season, league.league_id, night.night_id, lanes=lanes)
+            return night_sheet(season, league.league_id, night.night_id, lanes=lanes,
+                               side_money=side.money() if side is not None else None)
         except KeyError:
             raise ApiError(404, "not_found", f"{league.name} has no match on the night of "
                            f"{night.night_date.isoformat()}", "night_date") from None
@@ -134,8 +140,10 @@ def night_sheet_report(league: League, night: Any) -> dict[str, Any]:
     store = alley().repository.store
     # The hash of each match's last event, so a paper copy pins the log (docs/fairness.md).
     heads = {m.match_id: chain_head(store, m.match_id) for m in sheet.matches}
+    side = sheet.side_money
     return {**plain(league, sheet), "time_zone": league.time_zone,
-            "balanced": sheet.balanced, "chain_heads": heads}
+            "balanced": sheet.balanced, "chain_heads": heads,
+            "side_balanced": None if side is None else side.balanced}
 
 
 @api.get("/leagues/<league_id>/standings")
