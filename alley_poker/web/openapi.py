@@ -27,6 +27,7 @@ from alley_poker.web.match_view_schema import MatchView
 from alley_poker.web.openapi_leagues import add_league_paths
 from alley_poker.web.openapi_parameters import REF, query_parameters
 from alley_poker.web.openapi_phone import add_phone_paths
+from alley_poker.web.openapi_side_games import add_side_game_paths
 from alley_poker.web.story_schema import MatchStory
 
 #: What each error status means on this API (the body is always ErrorResponse).
@@ -202,6 +203,7 @@ def openapi_document() -> dict[str, Any]:
             parameters=[_path("device_id", {"type": "integer"})])
     add_league_paths(doc, base, _path, COMMISSIONER)
     add_phone_paths(doc, base, _path, TABLET)
+    add_side_game_paths(doc, base, _path, COMMISSIONER, TABLET)
     doc.add(f"{base}/openapi.json", "get", "This document", response={"type": "object"})
 
     return {
