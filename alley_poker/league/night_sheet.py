@@ -15,12 +15,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from alley_poker.league.standings import MatchLine, SeasonProjection
 
-if TYPE_CHECKING:       # the side games read league's exports: no import at run time
-    from alley_poker.side_games import NightMoney
+
+class SideMoney(Protocol):
+    """What the sheet reads of the side games' money (``side_games.NightMoney``; not
+    imported: the side games build on the league, not the other way round)."""
+
+    entries_cents: int
+    payouts_cents: int
+    refunds_cents: int
+    organiser_cents: int
+    in_play_cents: int
+    bowlers: tuple[Any, ...]
+
+    @property
+    def balanced(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -50,7 +62,7 @@ class NightSheet:
     refunded_cents: int
     house_cents: int
     in_play_cents: int              # pots of matches neither settled nor void
-    side_money: NightMoney | None = None    # the night's side games, when it has any
+    side_money: SideMoney | None = None    # the night's side games, when it has any
 
     @property
     def balanced(self) -> bool:
@@ -63,7 +75,7 @@ class NightSheet:
 
 def night_sheet(projection: SeasonProjection, league_id: str, night_id: str, *,
                 lanes: Mapping[str, Sequence[int]] | None = None,
-                side_money: NightMoney | None = None) -> NightSheet:
+                side_money: SideMoney | None = None) -> NightSheet:
     """The sheet of one night (``KeyError`` naming the night when it has no match)."""
     match_ids = projection.match_ids(league_id, night_id)
     if not match_ids:

@@ -78,7 +78,7 @@ def test_a_bracket_night_from_the_scorer_to_the_verified_export(desk, store_serv
         places_percent=(70, 30))), actor=DESK)
     side.run(night_id, SetSideGame("strikes", PotSettings(
         kind="strikes", scoring="scratch", games=(1, 2, 3), entry_cents=100)), actor=DESK)
-    for name, bowler in roster.items():
+    for bowler in roster.values():
         bought = 2 if rank[bowler] < 5 else 1                       # 15 entries: 8 + 7
         side.run(night_id, RecordEntry("scratch", bowler, bought, 500 * bought), actor=DESK)
         side.run(night_id, RecordEntry("high-game", bowler, 1, 200), actor=DESK)
