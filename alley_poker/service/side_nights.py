@@ -100,7 +100,8 @@ class SideNights:
         self._nights: dict[str, SideNight] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
-        #: Nights whose first ball this process has seen (nothing to seal before a ball).
+        #: Nights with a ball recorded, as this process found in the store (a night is added
+        #: once a ball is in: a ball the ledger refused does not close the brackets).
         self._bowling: set[str] = set()
         #: The scores last fed per match (so a ball that finishes no game costs nothing).
         self._fed: dict[str, dict[tuple[int, int], GameScore]] = {}
@@ -259,7 +260,6 @@ class SideNights:
                       night_id, refused)
             self.service.announce(TOPIC.format(night_id=night_id), {
                 "kind": "side_draw_refused", "night_id": night_id, "reason": str(refused)})
-        self._bowling.add(night_id)
 
     def _on_message(self, topic: str, message: dict[str, Any]) -> None:
         # Only this process's own changes: the process that ran a match's command feeds it
