@@ -236,21 +236,19 @@ def side_export(league_id: str, night_date: str):
         return jsonify(side_night_export(side_games(), night_id))
 
 
-@api.get(f"{NIGHT}/money.csv")
-@commissioner_required
-def side_money_file(league_id: str, night_date: str):
-    league, night_id = night_of_url(league_id, night_date)
-    night = existing_night(night_id)
-    return csv_file(f"{night_id}-side-money.csv",
-                    side_money_csv(night.money(), names_of(league)))
+#: The night's CSV files: what each holds.
+CSV_FILES = {"money": lambda night, names: side_money_csv(night.money(), names),
+             "brackets": brackets_csv}
 
 
-@api.get(f"{NIGHT}/brackets.csv")
+@api.get(f"{NIGHT}/money.csv", defaults={"kind": "money"})
+@api.get(f"{NIGHT}/brackets.csv", defaults={"kind": "brackets"})
 @commissioner_required
-def brackets_file(league_id: str, night_date: str):
+def side_csv(league_id: str, night_date: str, kind: str):
     league, night_id = night_of_url(league_id, night_date)
     night = existing_night(night_id)
-    return csv_file(f"{night_id}-brackets.csv", brackets_csv(night, names_of(league)))
+    suffix = "side-money" if kind == "money" else kind
+    return csv_file(f"{night_id}-{suffix}.csv", CSV_FILES[kind](night, names_of(league)))
 
 
 # --- a bowler's phone ------------------------------------------------------------------------

@@ -71,6 +71,15 @@ class Night:
     def side(self):
         return self.app.extensions["league_desk"].side_games
 
+    def bowled_and_paid(self):
+        """The draw made, every game in (a higher name in NAMES bowls better), the bracket
+        paid."""
+        assert self.send("/draw", {}).status_code == 200
+        rank = {name: i for i, name in enumerate(NAMES)}
+        for game in (1, 2, 3):
+            self.score_game(game, lambda name: 100 + 10 * rank[name])
+        assert self.send("/payments", {"game": "hdcp", "bracket": 1}).status_code == 200
+
     def score_game(self, game, scratch_of):
         for name, bowler in self.ids.items():
             self.side.run(self.night_id, RecordScore(bowler, game, scratch_of(name)),
@@ -225,11 +234,7 @@ def test_the_kiosk_lists_who_on_its_lanes_is_still_alive_without_money(app, nigh
 
 def test_a_paid_bracket_the_games_change_waits_for_the_desk(night):
     night.open_with_entries()
-    assert night.send("/draw", {}).status_code == 200
-    rank = {name: i for i, name in enumerate(NAMES)}
-    for game in (1, 2, 3):
-        night.score_game(game, lambda name: 100 + 10 * rank[name])
-    assert night.send("/payments", {"game": "hdcp", "bracket": 1}).status_code == 200
+    night.bowled_and_paid()
     paid = night.read()["games"][0]["brackets"][0]
     winner = next(p["bowler"] for p in paid["payouts"] if p["cents"] == 3000)
     # A corrected game 3 takes the final from its winner: never re-paid silently.
@@ -245,11 +250,7 @@ def test_a_paid_bracket_the_games_change_waits_for_the_desk(night):
 def test_money_sheet_exports_and_the_verified_draw(app, night, tmp_path):
     night.open_with_entries()
     night.start()
-    assert night.send("/draw", {}).status_code == 200
-    rank = {name: i for i, name in enumerate(NAMES)}
-    for game in (1, 2, 3):
-        night.score_game(game, lambda name: 100 + 10 * rank[name])
-    assert night.send("/payments", {"game": "hdcp", "bracket": 1}).status_code == 200
+    night.bowled_and_paid()
     assert night.send("/payments", {"game": "high-game"}).status_code == 200
     money = night.desk.get(f"{night.url}/money").get_json()
     assert money["entries_cents"] == 8 * 700 == money["payouts_cents"]
