@@ -263,9 +263,12 @@ class SideNights:
 
     def _on_message(self, topic: str, message: dict[str, Any]) -> None:
         # Only this process's own changes: the process that ran a match's command feeds it
-        # (every process of a centre that takes commands keeps a SideNights).
+        # (every process of a centre that takes commands keeps a SideNights).  Only the
+        # events that can finish or change a game: a ball in the middle of a game costs
+        # nothing here (this runs on every ball's path).
         if (message.get("kind") != "events" or not topic.startswith("match:")
-                or message.get("origin") != self.service.bus.origin):
+                or message.get("origin") != self.service.bus.origin
+                or not any(map(changes_a_game, message.get("events", ())))):
             return
         self.feed_match(topic.split(":", 1)[1])
 
@@ -307,6 +310,24 @@ class SideNights:
 
     def close(self) -> None:
         self.unsubscribe()
+
+
+#: Ledger events after which a finished game may be new or different.
+GAME_CHANGES = frozenset({"ball_corrected", "action_undone", "review_closed",
+                          "result_undone"})
+
+
+def changes_a_game(record: dict[str, Any]) -> bool:
+    """Whether a match's stored record may finish or change a bowler's game.
+
+    >>> changes_a_game({"type": "ball_recorded", "data": {"completes_game": False}})
+    False
+    >>> changes_a_game({"type": "ball_recorded", "data": {"completes_game": True}})
+    True
+    """
+    kind = record.get("type")
+    return kind in GAME_CHANGES or (
+        kind == "ball_recorded" and bool((record.get("data") or {}).get("completes_game")))
 
 
 def attach_side_games(service: AlleyService) -> SideNights:

@@ -11,7 +11,9 @@ import random
 from datetime import UTC, date, datetime, time
 
 import pytest
+from click.testing import CliRunner
 
+from alley_poker.cli.root import main
 from alley_poker.league import HandicapRule, League
 from alley_poker.league.night_sheet import night_sheet
 from alley_poker.ledger import commands as c
@@ -65,7 +67,8 @@ def desk(store_service):
     desk.close()
 
 
-def test_a_bracket_night_from_the_scorer_to_the_verified_export(desk, store_service):
+def test_a_bracket_night_from_the_scorer_to_the_verified_export(desk, store_service,
+                                                                store_url):
     service, side = store_service, desk.side_games
     roster = {b.name: b.bowler_id for b in desk.store.bowlers("tue")}
     rank = {roster[name]: position for position, name in enumerate(NAMES)}
@@ -189,6 +192,9 @@ def test_a_bracket_night_from_the_scorer_to_the_verified_export(desk, store_serv
     verdict = verify_side_export(export)
     assert verdict.ok, str(verdict)
     assert verdict.draws == 1 and verdict.payments == 5  # 2 brackets, a change, 2 pots
+
+    ran = CliRunner().invoke(main, ["verify", night_id, "--database", store_url])
+    assert ran.exit_code == 0 and ran.output.startswith("OK: side games"), ran.output
 
     forged = copy.deepcopy(export)
     made = next(r for r in forged["events"] if r["type"] == "draw_made")
