@@ -7,6 +7,7 @@ a re-ordered one is refused.  Real event store (SQLite, and PostgreSQL when pres
 from __future__ import annotations
 
 import copy
+import json
 import random
 from datetime import UTC, date, datetime, time
 
@@ -195,6 +196,8 @@ def test_a_bracket_night_from_the_scorer_to_the_verified_export(desk, store_serv
 
     ran = CliRunner().invoke(main, ["verify", night_id, "--database", store_url])
     assert ran.exit_code == 0 and ran.output.startswith("OK: side games"), ran.output
+    ran = CliRunner().invoke(main, ["export", night_id, "--database", store_url])
+    assert ran.exit_code == 0 and json.loads(ran.output) == export
 
     forged = copy.deepcopy(export)
     made = next(r for r in forged["events"] if r["type"] == "draw_made")
