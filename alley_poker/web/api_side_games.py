@@ -52,8 +52,8 @@ from alley_poker.web.phone import phone_link
 from alley_poker.web.side_game_schemas import (
     AbsenceBody,
     ChangeBody,
+    EmptyBody,
     EntryBody,
-    OpenSideNightBody,
     PaymentBody,
     RollOffBody,
     SideGameBody,
@@ -119,7 +119,7 @@ def command(league_id: str, night_date: str, make: Callable[[League, str], Any])
 @api.post(NIGHT)
 @commissioner_required
 def open_side_games(league_id: str, night_date: str):
-    validated_body(OpenSideNightBody, empty_allowed=True)
+    validated_body(EmptyBody, empty_allowed=True)
     league, night_id = night_of_url(league_id, night_date)
     if side_games().night(night_id) is not None:
         raise ApiError(409, "conflict", f"the side games of {night_id} are open already",
@@ -170,7 +170,7 @@ def withdraw_entry(league_id: str, night_date: str):
 @api.post(f"{NIGHT}/draw")
 @commissioner_required
 def draw(league_id: str, night_date: str):
-    validated_body(OpenSideNightBody, empty_allowed=True)
+    validated_body(EmptyBody, empty_allowed=True)
     league, night_id = night_of_url(league_id, night_date)
     existing_night(night_id)
     with side_rules():
@@ -181,6 +181,7 @@ def draw(league_id: str, night_date: str):
 @api.post(f"{NIGHT}/reveal")
 @commissioner_required
 def reveal(league_id: str, night_date: str):
+    validated_body(EmptyBody, empty_allowed=True)
     league, night_id = night_of_url(league_id, night_date)
     existing_night(night_id)
     with side_rules():

@@ -94,7 +94,7 @@ def add_side_game_paths(doc: Any, base: str, path, security: list, tablet: list)
     url = f"{base}/leagues/{{league_id}}/nights/{{night_date}}/side-games"
     refusals = ("404", "409")
     doc.add(url, "post", "Open a league night's side games (brackets, pots)",
-            response=SideNightView, status="201", body=s.OpenSideNightBody,
+            response=SideNightView, status="201", body=s.EmptyBody,
             errors=refusals, security=security, parameters=night)
     doc.add(url, "get", "The night's side games: settings, entries, the draw preview, every "
             "bracket's tree, the pots, the money, pending changes", response=SideNightView,
@@ -106,9 +106,9 @@ def add_side_game_paths(doc: Any, base: str, path, security: list, tablet: list)
     for tail, body, summary in (
             ("entries", s.EntryBody, "Record a bowler's entries and what they paid"),
             ("withdrawals", s.WithdrawBody, "Withdraw entries before the draw (refunded)"),
-            ("draw", s.OpenSideNightBody, "Seal and make the draw (the night's first ball "
+            ("draw", s.EmptyBody, "Seal and make the draw (the night's first ball "
              "does it when the desk has not)"),
-            ("reveal", None, "Reveal the draw's seed (the night's close does it)"),
+            ("reveal", s.EmptyBody, "Reveal the draw's seed (the night's close does it)"),
             ("absences", s.AbsenceBody, "Mark a bowler absent for a game"),
             ("roll-offs", s.RollOffBody, "Record who won a tied match's roll-off"),
             ("payments", s.PaymentBody, "Pay a decided bracket, or a pot"),

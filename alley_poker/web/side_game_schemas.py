@@ -20,7 +20,6 @@ paid_cents
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
@@ -40,10 +39,8 @@ class SideBody(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class OpenSideNightBody(SideBody):
-    """Open a night's side games (default: the league's night tonight)."""
-
-    night_date: date | None = None
+class EmptyBody(SideBody):
+    """A command that takes nothing but its URL (open, draw, reveal): ``{}`` or no body."""
 
 
 class BracketBody(SideBody):
