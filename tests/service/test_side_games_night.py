@@ -37,9 +37,11 @@ from tests.league.play import decide_all
 pytestmark = pytest.mark.slow
 
 NAMES = ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo"]
-# No averages: no handicap, so the games alone decide (scores are planned by rank below).
+# Only Ann has an average (150: a handicap of 63 by the league's 90% of 220); the brackets
+# are scratch, so the games alone decide them (scores are planned by rank below), and the
+# handicap high-game pot is Ann's.
 ROSTER = "name,scorer_name,average,handicap_basis,team\n" + "".join(
-    f"{name},{name.upper()},,book,\n" for name in NAMES)
+    f"{name},{name.upper()},{150 if name == 'Ann' else ''},book,\n" for name in NAMES)
 TUESDAY = date(2026, 11, 24)
 DESK = "commissioner:pat"
 
@@ -90,6 +92,9 @@ def test_a_bracket_night_from_the_scorer_to_the_verified_export(desk, store_serv
             side.run(night_id, RecordEntry("strikes", bowler, 1, 100), actor=DESK)
     assert side.night(night_id).draw_preview("scratch").brackets == 2
 
+    heard = []
+    service.bus.subscribe(lambda topic, message: heard.append((topic, message))
+                          if topic == f"side:{night_id}" else None)
     started = desk.nights.start("tue", list(roster.values()), actor=DESK, night_date=TUESDAY)
     assert not side.night(night_id).drawn           # nothing sealed before the first ball
     seat_of = {name: (match_id, lane, slot) for match_id, seats in started.seating.items()
@@ -151,6 +156,9 @@ def test_a_bracket_night_from_the_scorer_to_the_verified_export(desk, store_serv
     night = side.night(night_id)
     assert night.scores[winner, 3].scratch == 50 + rank[winner] - 9
     [change] = night.pending_changes()
+    # The screens hear it on the bus: the corrected game, and a change waiting on the desk.
+    assert heard[-1][1]["kind"] == "side_events" and heard[-1][1]["pending_changes"] == 1
+    assert heard[-1][1]["events"][0]["type"] == "score_recorded"
     assert (change.game, change.bracket) == ("scratch", chosen.number)
     assert change.paid.payouts[winner] == outcome.payouts[winner]
     assert change.now.payouts[loser] > change.now.payouts.get(winner, 0)
@@ -171,6 +179,10 @@ def test_a_bracket_night_from_the_scorer_to_the_verified_export(desk, store_serv
         decide_all(service.execute, service.state, match_id, rng)
         service.execute(match_id, c.CommissionerConfirmResult(actor=DESK))
     side.run(night_id, PayPot("high-game"), actor=DESK)
+    night = side.night(night_id)
+    assert night.scores[roster["Ann"], 1].handicap == 63                # from the league
+    assert night.pot("high-game").standings[0] == (roster["Ann"], 50 + 63)
+    assert night.book("high-game").paid[None].payouts[roster["Ann"]] == 1400
     side.run(night_id, PayPot("strikes"), actor=DESK)
 
     # The night's money: every cent of the side games is paid out, refunded or the
