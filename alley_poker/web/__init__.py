@@ -41,6 +41,7 @@ from alley_poker.web import (
     api_story,
     commissioner,
     commissioner_league,
+    commissioner_side_games,
     commissioner_story,
     first_night,
     kiosk_pairing,
@@ -72,7 +73,8 @@ API_ROUTES = (api_reads, api_commands, api_held, api_reports, api_story, api_scr
               api_leagues, api_league_reports, api_side_games, kiosk_pairing, phone, phone_links,
               tokens)
 #: The tablet's page modules: their views are on one blueprint, ``tablet`` (web.tablet_pages).
-TABLET_PAGES = (commissioner, commissioner_league, commissioner_story, first_night)
+TABLET_PAGES = (commissioner, commissioner_league, commissioner_side_games, commissioner_story,
+                first_night)
 
 DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_HTTPONLY": True,

@@ -37,6 +37,17 @@ def bracket_view(outcome: BracketOutcome, names: Names, paid: bool) -> dict[str,
                         for b, c in sorted(outcome.payouts.items())]}
 
 
+def with_scores(bracket: dict[str, Any], night: SideNight, scoring: str) -> dict[str, Any]:
+    """Each match's two sides' counted scores on its game (None: not in yet, or a bye), as
+    the desk's tree shows them beside the names."""
+    for match in bracket["matches"]:
+        match["scores"] = [
+            None if side is None or (side, match["game"]) not in night.scores
+            else night.scores[side, match["game"]].counted(scoring)
+            for side in match["sides"]]
+    return bracket
+
+
 def money_view(night: SideNight, names: Names) -> dict[str, Any]:
     money = night.money()
     return {"entries_cents": money.entries_cents, "payouts_cents": money.payouts_cents,
@@ -68,7 +79,8 @@ def game_view(night: SideNight, game: str, names: Names) -> dict[str, Any]:
         view["preview"] = None if preview is None else {
             "brackets": preview.brackets, "sevens": preview.sevens,
             "left_over": preview.left_over, "to_fill_next": preview.to_fill_next}
-        view["brackets"] = [bracket_view(o, names, o.number in book.paid)
+        view["brackets"] = [with_scores(bracket_view(o, names, o.number in book.paid),
+                                        night, book.settings.scoring)
                             for o in night.brackets(game)]
     else:
         pot = night.pot(game)
@@ -88,6 +100,7 @@ def desk_view(night: SideNight, names: Names) -> dict[str, Any]:
     return {
         "night_id": night.night_id, "league_id": night.league_id,
         "night_date": night.night_date, "games_a_night": night.games, "seq": night.seq,
+        "scores_in": len(night.scores),     # a game in closes the pots' entries
         "draw": {"sealed": night.drawn, "commitment": night.commitment, "salt": night.salt,
                  "committed_at": (night.committed_at.isoformat()
                                   if night.committed_at else None),
@@ -103,11 +116,18 @@ def desk_view(night: SideNight, names: Names) -> dict[str, Any]:
 def bowler_view(night: SideNight, bowler: int, names: Names) -> dict[str, Any]:
     """A bowler's brackets (alive or out), who they face next and on which game, what they
     won; and the pots they entered."""
-    brackets = [{"game": b.game, "bracket": b.bracket, "alive": b.alive,
-                 "next_game": b.next_match.game if b.next_match else None,
-                 "next_round": b.next_match.round if b.next_match else None,
-                 "opponent": _name(names, b.opponent), "won_cents": b.won_cents}
-                for b in night.bowler_brackets(bowler)]
+    outcomes = {(game, o.number): o for game in night.bracket_games()
+                for o in night.brackets(game)}
+    brackets = []
+    for b in night.bowler_brackets(bowler):
+        outcome = outcomes[b.game, b.bracket]
+        lost = next((m for m in outcome.matches if m.loser == bowler), None)
+        brackets.append({"game": b.game, "bracket": b.bracket, "alive": b.alive,
+                         "next_game": b.next_match.game if b.next_match else None,
+                         "next_round": b.next_match.round if b.next_match else None,
+                         "opponent": _name(names, b.opponent), "won_cents": b.won_cents,
+                         "out_round": lost.round if lost else None,
+                         "finished": outcome.finished})
     pots = []
     for game, book in night.books.items():
         if not isinstance(book.settings, BracketSettings) and bowler in book.entries:

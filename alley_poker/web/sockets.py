@@ -51,6 +51,7 @@ from alley_poker.web.phone import register_phone_room
 from alley_poker.web.phone_links import register_kiosk_codes
 from alley_poker.web.public import public_event, public_match_view
 from alley_poker.web.rooms import bowler_room, enter, room
+from alley_poker.web.side_pushes import push_side_change, register_side_room
 from alley_poker.web.view_patch import view_patch
 
 log = logging.getLogger(__name__)
@@ -125,6 +126,8 @@ class MatchUpdates:
         self.unsubscribe = service.bus.subscribe(self.on_bus_message)
 
     def on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
+        if push_side_change(self.socketio, self.service, topic, message, match_rooms):
+            return  # a night's side games changed (web/side_pushes.py)
         if not ((topic.startswith("match:") and message.get("kind") in ("events", "odds"))
                 or (topic == "alley" and message.get("kind") in SCREEN_CHANGES)):
             return
@@ -203,6 +206,7 @@ class SocketBridge:
         register_decision_handlers(socketio, service, self.kiosk_matches, self.gate)
         register_kiosk_codes(socketio, service, self.kiosk_matches, self.gate)
         register_phone_room(socketio, service)
+        register_side_room(socketio, service)
 
     def on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
         self.updates.on_bus_message(topic, message)

@@ -369,7 +369,7 @@
   refresh(0);  // at once, connected or not: offline, the service worker's last copy
   // Moments told once each, in order, also those missed while the connection was down.
   const toldOnce = window.AlleyCatchUp.create("phone:" + matchId + ":" + bowler, remember);
-  window.AlleyPhone = { moments: toldOnce };
+  window.AlleyPhone = { moments: toldOnce, socket: socket };  // socket: phone_side_games.js
   socket.on("state", function (message) {
     take(message);
     if (message.match_id === matchId) toldOnce.hear(matchId, [], state);

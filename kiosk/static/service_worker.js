@@ -24,6 +24,8 @@ const SHELL = [
   "/static/kiosk_banners.js", "/static/kiosk_decisions.js", "/static/kiosk_panels.js",
   "/static/kiosk.js", "/static/kiosk_phone_code.js", "/static/glossary.js", "/static/phone.js",
   "/static/catch_up.js", "/static/offline.js",
+  "/static/side_games.css", "/static/side_games_words.js", "/static/phone_side_games.js",
+  "/static/kiosk_side_games.js",
 ];
 // How long a page or a read waits for the network before the kept copy answers: a reload
 // during a hang draws within NETWORK_MS and the page's own drawing, inside the 4 s promised
