@@ -13,8 +13,6 @@ import random
 import re
 from datetime import date
 
-import pytest
-
 from drivers.base import BallCorrected, BallRecorded, Flags
 from tests.league.play import decide_all
 from tests.web.conftest import PIN
@@ -121,6 +119,7 @@ def test_the_desk_enters_draws_follows_the_tree_and_confirms_a_change(
     assert "payouts" in problem.inner_text() and "$40" in problem.inner_text()
     assert form.locator("[name=payouts]").get_attribute("aria-invalid") == "true"
     form.locator("[name=payouts]").fill("$25.00, $10.00")
+    form.locator("[name=organiser]").fill("$5.00")
     form.locator("button[type=submit]").click()
     desk.locator("#side-grid-head th", has_text="hdcp brackets").wait_for()
     assert problem.is_hidden()
@@ -204,6 +203,72 @@ def final_loser(desk) -> str:
     matches = desk.eval_on_selector_all(
         ".side-tree[data-bracket='1'] .side-match[data-round='1']",
         "ms => ms.map(m => Array.from(m.querySelectorAll('.side-name'), n => n.textContent))")
-    halves = [sum(matches[:2], []), sum(matches[2:], [])]
+    halves = [[n for match in matches[:2] for n in match],
+              [n for match in matches[2:] for n in match]]
     other = next(half for half in halves if "Hal" not in half)
     return max((n for n in other if n in NAMES), key=NAMES.index)
+
+
+def test_the_phone_shows_you_face_and_the_kiosk_who_is_still_alive_between_games(
+        browser, live_server, app, service):
+    night = Night(app)
+    night.open_with_entries()                  # one handicap bracket of eight, a high game
+    lanes = Lanes(app, service, night)
+    assert night.send("/draw", {}).status_code == 200
+    match_id = lanes.seat_of["Ann"][0]
+    pair = service.lanes.assignment(match_id).lanes
+    on_lanes = sorted(n for n in NAMES if lanes.seat_of[n][0] == match_id)
+
+    code = night.desk.send("POST", f"/matches/{match_id}/phone-links", {"bowler": "Ann"})
+    assert code.status_code == 201, code.get_json()
+    phone, phone_errors = new_page(browser, NARROW, is_mobile=True, has_touch=True)
+    phone.goto(code.get_json()["url"].replace("http://localhost", live_server.url))
+    phone.wait_for_selector("#connection[data-state=live]")
+    mine = phone.locator("#side-brackets li[data-game=hdcp]")
+    mine.wait_for()
+    tree = night.read()["games"][0]["brackets"][0]
+    first = next(m for m in tree["matches"] if m["round"] == 1 and "Ann" in m["names"])
+    facing = next(n for n in first["names"] if n != "Ann")
+    assert f"you face {facing} in game 1 (round 1)" in mine.inner_text()
+    assert "Alive in 1 of your 1 bracket" in phone.inner_text("#side-summary")
+    assert "high game" in phone.inner_text("#side-pots")
+
+    kiosk, kiosk_errors = new_page(browser, WIDE)
+    kiosk.goto(f"{live_server.url}/kiosk/{pair[0]}-{pair[1]}")
+    kiosk.wait_for_selector("#connection[data-state=live]")
+    alive = kiosk.locator("#still-alive")
+    alive.wait_for()                                     # before the first ball: everyone
+    assert sorted(kiosk.eval_on_selector_all(
+        "#still-alive li", "items => items.map(i => i.dataset.name)")) == on_lanes
+    assert "hdcp bracket 1" in alive.inner_text() and "$" not in alive.inner_text()
+    shot(kiosk, "kiosk-before", WIDE)
+
+    # During a game the list is out of the way of the hands; between games it is back.
+    lanes.bowl("Ann", 1, range(1, 2))
+    alive.wait_for(state="hidden")
+    for name in NAMES:
+        lanes.bowl(name, 1, range(2, 11) if name == "Ann" else range(1, 11))
+    alive.wait_for()
+    decided = night.read()["games"][0]["brackets"][0]
+    survivors = {m["winner_name"] for m in decided["matches"] if m["round"] == 1}
+    wait_for(kiosk, "document.querySelectorAll('#still-alive li').length === "
+                    f"{len(survivors & set(on_lanes))}")
+    assert {*kiosk.eval_on_selector_all("#still-alive li", "items => items.map(i => "
+                                        "i.dataset.name)")} == survivors & set(on_lanes)
+    assert_plain_and_accessible(kiosk)
+    shot(kiosk, "kiosk-between", WIDE)
+    shot(kiosk, "kiosk-between", NARROW)
+    assert kiosk.evaluate("document.documentElement.scrollWidth") <= NARROW["width"] + 1
+
+    # The phone followed game 1 by itself: Ann's next opponent, or where she went out.
+    if "Ann" in survivors:
+        second = next(m for m in decided["matches"] if m["round"] == 2 and
+                      "Ann" in m["names"])
+        expected = f"you face {next(n for n in second['names'] if n != 'Ann')} in game 2"
+    else:
+        expected = "out in round 1"
+    mine.filter(has_text=expected).wait_for()
+    assert_plain_and_accessible(phone)
+    shot(phone, "phone", NARROW)
+    shot(phone, "phone", WIDE)
+    assert phone_errors == [] and kiosk_errors == []
