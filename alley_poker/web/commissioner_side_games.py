@@ -16,10 +16,11 @@ from flask import abort
 
 from alley_poker.league.calendar import night_id as night_id_for
 from alley_poker.web.api_league_reports import night_date_from
-from alley_poker.web.api_leagues import league_view
-from alley_poker.web.commissioner_league import _league_or_404, _signed_in_page, current_desk
+from alley_poker.web.api_leagues import existing_league, league_view
+from alley_poker.web.auth import is_commissioner
+from alley_poker.web.commissioner_league import current_desk
 from alley_poker.web.errors import ApiError
-from alley_poker.web.tablet_pages import commissioner
+from alley_poker.web.tablet_pages import commissioner, tablet_page
 
 
 def night_bowlers(league_id: str, checked_in: list[int] | None) -> list[dict[str, Any]]:
@@ -34,17 +35,18 @@ def night_bowlers(league_id: str, checked_in: list[int] | None) -> list[dict[str
 
 @commissioner.get("/leagues/<league_id>/nights/<night_date>/side-games")
 def side_games_desk(league_id: str, night_date: str):
-    def build() -> dict[str, Any]:
-        found = _league_or_404(league_id)
-        try:
-            day = night_date_from(night_date)
-        except ApiError:
-            abort(404)
-        night_id = night_id_for(found.league_id, day)
-        started = next((n for n in current_desk().store.nights(found.league_id)
-                        if n.night_id == night_id), None)
-        checked_in = list(started.checked_in) if started is not None else None
-        return {"league": league_view(found), "night_date": day.isoformat(),
-                "night_id": night_id, "started": started is not None,
-                "bowlers": night_bowlers(found.league_id, checked_in)}
-    return _signed_in_page("commissioner_side_games.html", build)
+    if not is_commissioner():           # the sign-in form; nothing looked up for a stranger
+        return tablet_page("commissioner_side_games.html")
+    try:
+        league = existing_league(league_id)
+        day = night_date_from(night_date)
+    except ApiError:
+        abort(404)
+    night_id = night_id_for(league.league_id, day)
+    started = next((n for n in current_desk().store.nights(league.league_id)
+                    if n.night_id == night_id), None)
+    checked_in = list(started.checked_in) if started is not None else None
+    return tablet_page("commissioner_side_games.html", league=league_view(league),
+                       night_date=day.isoformat(), night_id=night_id,
+                       started=started is not None,
+                       bowlers=night_bowlers(league.league_id, checked_in))

@@ -5,11 +5,10 @@
   "use strict";
   const POTS = { high_game: "high game", high_series: "high series", strikes: "strike pot" };
 
-  function money(cents) {
-    const sign = cents < 0 ? "−" : "";
-    cents = Math.abs(cents);
-    return sign + "$" + Math.floor(cents / 100) + "." + String(cents % 100).padStart(2, "0");
-  }
+  // Money and elements as the page's own script draws them (the tablet's commissioner.js,
+  // the kiosk's and the phone's card_faces.js).
+  const shared = window.Tablet || window.AlleyCards;
+  const money = shared.money, el = shared.el;
 
   // "$5", "5.00", "$ 12.5" -> 500, 500, 1250; anything else -> null.
   function cents(text) {
@@ -30,15 +29,8 @@
   // One bracket of a bracket game: "hdcp bracket 3".
   function bracketName(game, number) { return game.replace(/-/g, " ") + " bracket " + number; }
 
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = text;
-    return node;
-  }
-
   function ordinal(n) { return n + (n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"); }
 
-  window.AlleySide = { money: money, cents: cents, kindName: kindName, gameName: gameName, bracketName: bracketName,
-                       el: el, ordinal: ordinal };
+  window.AlleySide = { money: money, cents: cents, kindName: kindName, gameName: gameName,
+                       bracketName: bracketName, el: el, ordinal: ordinal };
 })();

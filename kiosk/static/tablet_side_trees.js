@@ -75,6 +75,7 @@
         const box = el("div", "side-match " + match.status);
         box.dataset.round = match.round;
         box.dataset.match = match.match;
+        box.dataset.sides = match.sides.map(function (s) { return s === null ? "" : s; }).join(",");
         const pair = el("ul", "side-pair");
         pair.append(side(match, 0, nameOf), side(match, 1, nameOf));
         box.append(pair, el("p", "side-how", statusText(match)));

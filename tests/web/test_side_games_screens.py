@@ -13,12 +13,13 @@ import random
 import re
 from datetime import date
 
+from alley_poker.side_games import RecordScore
 from drivers.base import BallCorrected, BallRecorded, Flags
 from tests.league.play import decide_all
 from tests.web.conftest import PIN
 from tests.web.test_accessibility import serious_violations
 from tests.web.test_refusal_words import page_leaks
-from tests.web.test_side_games_api import NAMES, Night
+from tests.web.test_side_games_api import BRACKETS, NAMES, Night
 
 DESK = "commissioner:test-desk"
 WIDE = {"width": 1280, "height": 900}
@@ -272,3 +273,37 @@ def test_the_phone_shows_you_face_and_the_kiosk_who_is_still_alive_between_games
     shot(phone, "phone", NARROW)
     shot(phone, "phone", WIDE)
     assert phone_errors == [] and kiosk_errors == []
+
+
+def test_the_desk_takes_an_entry_back_and_records_a_roll_off(browser, live_server, app):
+    night = Night(app)
+    assert night.send("", {}).status_code == 201
+    assert night.send("/games/hdcp", {**BRACKETS, "tie_rule": "roll_off"}, "PUT").status_code == 200
+    for name in NAMES:
+        bought = 2 if name == "Ann" else 1
+        assert night.send("/entries", {"game": "hdcp", "bowler": night.ids[name],
+                                       "entries": bought, "paid_cents": 500 * bought}
+                          ).status_code == 200
+    desk, errors = new_page(browser, WIDE)
+    sign_in(desk, live_server.url)
+    desk.goto(f"{live_server.url}/commissioner/leagues/tue/nights/{night.date}/side-games")
+    ann = desk.locator("#side-grid-body tr[data-name=Ann] td[data-game=hdcp]")
+    ann.locator(".side-have", has_text="2 × $5.00 = $10.00 paid").wait_for()
+    assert "1 left over" in desk.inner_text(".side-preview-line[data-game=hdcp]")
+    ann.locator("button", has_text="Take one back").click()
+    ann.locator(".side-have", has_text="1 × $5.00 = $5.00 paid").wait_for()
+    assert "0 left over" in desk.inner_text(".side-preview-line[data-game=hdcp]")
+    assert "refunded $5.00" in desk.inner_text("#side-money")
+
+    assert night.send("/draw", {}).status_code == 200
+    first = desk.locator(".side-match[data-round='1'][data-match='1']")
+    first.wait_for()                                # the desk's draw, pushed to this page
+    pair = first.get_attribute("data-sides").split(",")
+    for bowler in pair:                             # the same game (no handicap): a tie
+        night.side.run(night.night_id, RecordScore(int(bowler), 1, 180), actor="scorer:test")
+    first.locator(".side-how", has_text="tied: roll-off to record").wait_for()
+    first.locator("select").select_option(pair[1])
+    first.locator("button", has_text="Record the roll-off").click()
+    first.locator(".side-how", has_text="by roll-off").wait_for()
+    assert first.locator(f".winner[data-bowler='{pair[1]}']").count() == 1
+    assert errors == []
