@@ -18,6 +18,7 @@ from alley_poker.odds.generated_centre import generated_matches
 from alley_poker.odds.profiles import count_games
 from alley_poker.service.bus import InProcessBus
 from alley_poker.service.odds import LiveOdds
+from alley_poker.service.odds_correction import CorrectionLearner
 from alley_poker.service.odds_history import (
     CentreKnowledge,
     CentreKnowledgeSource,
@@ -74,9 +75,17 @@ def test_the_centres_settled_matches_are_read_back_from_its_store(tmp_path):
     url = f"sqlite:///{tmp_path / 'centre.sqlite3'}"
     matches = generated_matches(seed=5, nights=NIGHTS, bowlers=12)
     _stored(url, matches)
+    learner = CorrectionLearner(iterations=20, frames=(0,))
     with EventStore.open(url) as store:
         read = played_matches(store)
-        knowledge = CentreKnowledgeSource(store, correct=False)()
+        knowledge = CentreKnowledgeSource(store, corrections=learner)()
+        # The settled matches are predicted in the background, for the odds' correction.
+        assert knowledge.corrections is learner
+        learner._thread.join(60)
+    assert learner.matches == len(matches)
+    first = min(m.date for m in matches)
+    assert knowledge.correction_for(first) == Correction(1.0, 0, 0)  # nothing before it
+    assert knowledge.correction_for("2099-01-01").matches == len(matches)
     assert sorted(m.match_id for m in read) == sorted(m.match_id for m in matches)
     assert knowledge.matches == len(matches)
     bowled = {b for m in matches for b in games_of(m)}
