@@ -22,7 +22,7 @@ import time
 from dataclasses import asdict
 
 from alley_poker.odds.calibration import Prediction, held_out_predictions
-from alley_poker.odds.correction import PRIOR_MATCHES, before_and_after
+from alley_poker.odds.correction import PRIOR_MATCHES, Correction, before_and_after, corrected
 from alley_poker.odds.generated_centre import generated_matches, population
 from benchmarks._heavy_spread_centre import heavy_population
 
@@ -41,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prior-matches", type=float, default=PRIOR_MATCHES)
     parser.add_argument("--save", default=None)
     parser.add_argument("--load", default=None)
+    parser.add_argument("--sharpen", type=float, default=1.0,
+                        help="Raise every prediction to this power (renormalised): a model "
+                             "that overrates its favourites, for the correction to undo.")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     started = time.monotonic()
@@ -60,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.save:
             with open(args.save, "w") as file:
                 json.dump([asdict(p) for p in predictions], file)
+    if args.sharpen != 1.0:
+        predictions = corrected(predictions, {p.date: Correction(args.sharpen)
+                                              for p in predictions})
     result = before_and_after(predictions, learn_nights=args.learn_nights,
                               prior_matches=args.prior_matches)
     if result is None:

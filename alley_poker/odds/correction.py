@@ -14,13 +14,13 @@ each chance), the sum (1), a certainty (0 and 1 stay) and two equal chances equa
 bowlers it is temperature scaling of the log-odds.  One parameter, because a centre learns it
 from a few dozen matches: a map with a knot per bin (isotonic) would chase each bin's noise.
 
-It is fitted by the multinomial log-likelihood of the shares of the pot the bowlers took
-(each match counting once, however many points it was predicted at) with a normal prior on
-``log a`` worth :data:`PRIOR_MATCHES` matches at ``a = 1``: the data must outweigh it, so a
-centre with no settled match gets exactly no correction and one with a handful nearly none.
-The prior's precision is those matches' Fisher information at ``a = 1`` (the variance of
-``log p`` under ``p``, per match), so it is as strong against confident predictions as
-against vague ones.
+It is fitted by the Brier score of the shares of the pot the bowlers took (each match
+counting once, however many points it was predicted at; a proper score that, unlike the
+log-likelihood, a 0.1 % chance that came true cannot dominate), with a prior for ``a = 1``
+worth :data:`PRIOR_MATCHES` matches (the same predictions, coming true exactly as often
+as predicted): the data must outweigh it, so a centre with no settled match gets exactly
+no correction and one with a handful little.  Only the latest
+:data:`WINDOW_NIGHTS` nights count: the correction follows the centre as it is.
 
 A night is only ever corrected by the nights before it (:func:`rolling_corrections`): a
 match never by itself or by anything bowled the same night.
@@ -39,20 +39,15 @@ from dataclasses import dataclass
 
 from alley_poker.odds.calibration import Prediction, Report
 
-#: The prior on ``log a``: as strong as this many matches' information at ``a = 1``.  Half
-#: the correction the data ask for at about this many matches (a night or two of a centre);
-#: most of it by eight nights.
-PRIOR_MATCHES = 15.0
+#: The prior for no correction, in matches on which the model was right.  One upset moves
+#: the power by about a twentieth; eight nights of a centre (70-100 matches) get about
+#: two thirds of what they ask; 15 let one upset pull it to 0.8 (docs/odds.md).
+PRIOR_MATCHES = 40.0
+#: The correction follows the centre as it is: fitted on the latest this many nights (the
+#: first nights' bowlers were known from little; a centre changes).
+WINDOW_NIGHTS = 20
 #: The powers a fit may reach: beyond them the data would have to be absurd.
 POWER_BOUNDS = (0.25, 4.0)
-#: Chances are kept this far from 0 and 1 in the fit.  Below a point a chance is the
-#: simulation's tail (a handful of runs), and the log of a 0.1 % that came true would
-#: outweigh hundreds of well-judged favourites: with 1e-4 the second generator's odds, right
-#: as they were, were "corrected" to a power of 0.9 and came out underconfident (+4.6 points
-#: at 0.7-0.8); with a point's floor the power stays within 0.92-1.03 there (docs/odds.md).
-_FLOOR = 0.01
-
-
 @dataclass(frozen=True)
 class Correction:
     """A power of the chances (``power``: 1 is none), and what it was fitted on."""
@@ -93,12 +88,16 @@ def _powered(chances: Sequence[float], power: float) -> list[float]:
 
 @dataclass(frozen=True)
 class _Group:
-    """One match at one point: its bowlers' predicted log-chances and the shares they took,
+    """One match at one point: its bowlers' predicted chances and the shares they took,
     weighted so a match counts once."""
 
-    logs: tuple[float, ...]
+    chances: tuple[float, ...]
     outcomes: tuple[float, ...]
     weight: float
+
+    def brier(self, power: float) -> float:
+        return sum((q - o) ** 2 for q, o in zip(_powered(self.chances, power), self.outcomes,
+                                                strict=True))
 
 
 def _groups(predictions: Iterable[Prediction]) -> tuple[list[_Group], int]:
@@ -112,40 +111,14 @@ def _groups(predictions: Iterable[Prediction]) -> tuple[list[_Group], int]:
     for (match_id, _), rows in by_point.items():
         if len(rows) < 2 or all(p.predicted in (0.0, 1.0) for p in rows):
             continue  # a decided match says nothing of the power
-        logs = tuple(math.log(min(1 - _FLOOR, max(_FLOOR, p.predicted))) for p in rows)
-        groups.append(_Group(logs, tuple(p.outcome for p in rows), 1 / points_of[match_id]))
+        groups.append(_Group(tuple(p.predicted for p in rows), tuple(p.outcome for p in rows),
+                             1 / points_of[match_id]))
     return groups, len(points_of)
 
 
-def _derivatives(groups: Sequence[_Group], power: float) -> tuple[float, float]:
-    """The first and second derivatives of the weighted log-likelihood in ``power``: the
-    shares taken times ``log p`` less their expectation under the corrected chances, and
-    minus the variance of ``log p`` under them (the likelihood is concave in the power)."""
-    first = second = 0.0
-    for g in groups:
-        top = max(g.logs)
-        raised = [math.exp((x - top) * power) for x in g.logs]
-        norm = sum(raised)
-        mean = sum(r * x for r, x in zip(raised, g.logs, strict=True)) / norm
-        variance = sum(r * (x - mean) ** 2 for r, x in zip(raised, g.logs, strict=True)) / norm
-        taken = sum(g.outcomes)
-        first += g.weight * (sum(o * x for o, x in zip(g.outcomes, g.logs, strict=True))
-                             - taken * mean)
-        second -= g.weight * taken * variance
-    return first, second
-
-
-def _information(groups: Sequence[_Group]) -> float:
-    """The Fisher information about ``log a`` at ``a = 1``, summed with the groups' weights:
-    the variance of ``log p`` under the predicted chances."""
-    total = 0.0
-    for g in groups:
-        chances = [math.exp(x) for x in g.logs]
-        norm = sum(chances)
-        mean = sum(c * x for c, x in zip(chances, g.logs, strict=True)) / norm
-        total += g.weight * sum(c * (x - mean) ** 2 for c, x in zip(chances, g.logs,
-                                                                    strict=True)) / norm
-    return total
+def _brier(groups: Sequence[_Group], log_power: float) -> float:
+    power = math.exp(log_power)
+    return sum(g.weight * g.brier(power) for g in groups)
 
 
 def fit_correction(predictions: Sequence[Prediction], *, prior_matches: float = PRIOR_MATCHES,
@@ -161,46 +134,60 @@ def _fit(groups: Sequence[_Group], matches: int, prior_matches: float,
          nights: int) -> Correction:
     if not groups:
         return Correction(1.0, matches, nights)
-    per_match = _information(groups) / max(sum(g.weight for g in groups), 1e-9)
-    precision = prior_matches * per_match
-    # Newton's method on the power, the prior on its log: a handful of steps.
-    low, high = POWER_BOUNDS
-    power = 1.0
-    for _ in range(30):
-        first, second = _derivatives(groups, power)
-        log_power = math.log(power)
-        first -= precision * log_power / power
-        second -= precision * (1 - log_power) / power ** 2
-        if second >= 0:
-            break
-        step = -first / second
-        power = min(high, max(low, power + max(-power / 2, min(power, step))))
-        if abs(step) < 1e-6:
-            break
-    log_power = math.log(power)
-    if abs(log_power) < 1e-4:
+    # The prior: ``prior_matches`` matches on which the model was right, made of the
+    # predictions themselves with the shares taken equal to the chances predicted (their
+    # Brier score is least at a = 1).  A pseudo-sample, not a curvature at a = 1, because
+    # the score is bounded: one upset would otherwise pull a quadratic prior to the bounds.
+    total = sum(g.weight for g in groups)
+    believed = [_Group(g.chances, g.chances, g.weight * prior_matches / total) for g in groups]
+
+    def objective(log_power: float) -> float:
+        return _brier(groups, log_power) + _brier(believed, log_power)
+
+    low, high = (math.log(b) for b in POWER_BOUNDS)
+    log_power = _golden_minimum(objective, low, high)
+    if abs(log_power) < 1e-3:
         log_power = 0.0
     return Correction(round(math.exp(log_power), 4), matches, nights)
+
+
+def _golden_minimum(f, low: float, high: float, tolerance: float = 1e-3) -> float:
+    """The minimum of a unimodal ``f`` on [low, high] (golden-section search)."""
+    ratio = (math.sqrt(5) - 1) / 2
+    a, b = low, high
+    c, d = b - ratio * (b - a), a + ratio * (b - a)
+    fc, fd = f(c), f(d)
+    while b - a > tolerance:
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - ratio * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + ratio * (b - a)
+            fd = f(d)
+    return (a + b) / 2
 
 
 # Out of sample: each night corrected by the nights before it --------------------------------
 
 
 def rolling_corrections(predictions: Sequence[Prediction], *,
-                        prior_matches: float = PRIOR_MATCHES) -> dict[str, Correction]:
+                        prior_matches: float = PRIOR_MATCHES,
+                        window: int = WINDOW_NIGHTS) -> dict[str, Correction]:
     """For every night of ``predictions`` (their ``date``), the correction fitted on the
-    earlier nights' predictions only: what the live odds of that night would have applied."""
+    latest ``window`` earlier nights' predictions only: what the live odds of that night
+    would have applied."""
     by_night: dict[str, list[Prediction]] = {}
     for p in predictions:
         by_night.setdefault(p.date, []).append(p)
     corrections = {}
-    earlier: list[_Group] = []
-    matches = 0
-    for index, night in enumerate(sorted(by_night)):
-        corrections[night] = _fit(earlier, matches, prior_matches, index)
-        groups, count = _groups(by_night[night])
-        earlier.extend(groups)
-        matches += count
+    earlier: list[tuple[list[_Group], int]] = []
+    for night in sorted(by_night):
+        kept = earlier[-window:]
+        corrections[night] = _fit([g for groups, _ in kept for g in groups],
+                                  sum(count for _, count in kept), prior_matches, len(kept))
+        earlier.append(_groups(by_night[night]))
     return corrections
 
 

@@ -30,15 +30,17 @@ from datetime import UTC, datetime
 
 from alley_poker.ledger import MatchState
 from alley_poker.odds.calibration import FRAMES, PlayedMatch, Prediction, games_of, predict_night
-from alley_poker.odds.correction import IDENTITY, Correction, fit_correction
+from alley_poker.odds.correction import IDENTITY, WINDOW_NIGHTS, Correction, fit_correction
 
 log = logging.getLogger(__name__)
 
 #: Runs of the simulation per prediction of a settled match (±1.6 points at a 50 % chance:
 #: noise the fit averages over hundreds of predictions).
 CORRECTION_ITERATIONS = 400
-#: The nights whose matches are predicted to fit the correction: the latest this many.
-CORRECTION_NIGHTS = 40
+#: The nights whose matches are predicted to fit the correction: the latest this many (the
+#: correction is fitted on the latest :data:`~alley_poker.odds.correction.WINDOW_NIGHTS`
+#: before a night).
+CORRECTION_NIGHTS = WINDOW_NIGHTS + 1
 #: How much lower than the service the predicting thread runs (``nice``, Linux threads).
 _NICENESS = 10
 
@@ -71,11 +73,14 @@ class CorrectionLearner:
             return len(self._predicted)
 
     def correction_for(self, night: str) -> Correction:
-        """The correction of a match of ``night``: fitted on the earlier nights' settled
-        matches only (never on the night's own)."""
+        """The correction of a match of ``night``: fitted on the latest earlier nights'
+        settled matches only (never on the night's own)."""
         with self._lock:
+            before = {p.date for predictions in self._predicted.values() for p in predictions
+                      if p.date < night}
+            kept = set(sorted(before)[-WINDOW_NIGHTS:])
             earlier = [p for predictions in self._predicted.values() for p in predictions
-                       if p.date < night]
+                       if p.date in kept]
             cached = self._fitted.get(night)
             if cached is not None and cached[0] == len(earlier):
                 return cached[1]

@@ -67,9 +67,10 @@ def test_it_learns_an_overconfident_forecaster_and_leaves_an_honest_one_alone():
     # (Short of the true 0.5: the fit does not trust chances below a point.)
     assert 0.45 < overconfident.power < 0.75, overconfident
     assert 0.9 < honest.power < 1.1, honest
-    # A handful of matches barely move it: the prior outweighs them.
+    # A handful of matches move it part of the way; one barely: the prior outweighs them.
     few = fit_correction(_forecasts(2.0, 6, seed=4))
-    assert few.power > 0.8, few
+    assert few.power > overconfident.power + 0.05, few
+    assert fit_correction(_forecasts(2.0, 1, seed=4)).power > 0.9
 
 
 def test_a_night_is_corrected_only_by_the_nights_before_it():
