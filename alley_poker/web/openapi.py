@@ -24,9 +24,9 @@ from alley_poker.web import api_responses as r
 from alley_poker.web import queries as q
 from alley_poker.web import schemas as s
 from alley_poker.web.match_view_schema import MatchView
+from alley_poker.web.odds_record_page import OddsRecordView
 from alley_poker.web.openapi_leagues import add_league_paths
 from alley_poker.web.openapi_parameters import REF, query_parameters
-from alley_poker.web.odds_record_page import OddsRecordView
 from alley_poker.web.openapi_phone import add_phone_paths
 from alley_poker.web.openapi_side_games import add_side_game_paths
 from alley_poker.web.story_schema import MatchStory

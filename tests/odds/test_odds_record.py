@@ -7,27 +7,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from datetime import date, timedelta
 
 import pytest
 from click.testing import CliRunner
 
 from alley_poker.cli import main
-from alley_poker.ledger.events import event_to_record
 from alley_poker.odds.calibration import Prediction, Report
 from alley_poker.odds.generated_centre import generated_matches
 from alley_poker.service.odds_record import MIN_BIN, MIN_MATCHES, OddsRecord, OddsRecordSource
 from alley_poker.store.event_store import EventStore
-
-
-def store_matches(store, matches) -> None:
-    """``matches`` (generated practice matches) into ``store``, each on its night."""
-    for match in matches:
-        night = date.fromisoformat(match.date)
-        shift = timedelta(days=(night - match.events[0].at.date()).days)
-        store.append(match.match_id, [event_to_record(replace(e, match_id=match.match_id,
-                                                                at=e.at + shift))
-                                      for e in match.events], 0)
+from tests.odds.test_odds_history import _stored
 
 
 class Clock:
@@ -47,8 +36,8 @@ def _worked_out(source: OddsRecordSource) -> dict:
 def test_the_record_is_what_odds_calibrate_reports_on_the_same_matches(tmp_path):
     url = f"sqlite:///{tmp_path / 'centre.sqlite3'}"
     matches = generated_matches(seed=3, nights=2, bowlers=6)
+    _stored(url, matches)
     with EventStore.open(url) as store:
-        store_matches(store, matches)
         record = _worked_out(OddsRecordSource(store, iterations=20, processes=0))
     result = CliRunner().invoke(main, ["odds", "calibrate", "--database", url,
                                        "--iterations", "20", "--json"])
@@ -96,8 +85,8 @@ def test_the_record_is_worked_out_again_once_due_and_only_if_a_match_has_settled
     matches = generated_matches(seed=3, nights=3, bowlers=6)
     first_nights = [m for m in matches if m.date != matches[-1].date]
     clock = Clock()
+    _stored(url, first_nights)
     with EventStore.open(url) as store:
-        store_matches(store, first_nights)
         source = OddsRecordSource(store, iterations=20, processes=0, refresh_seconds=600,
                                   clock=clock)
         assert source.current() == {"state": "working"}
@@ -105,7 +94,7 @@ def test_the_record_is_worked_out_again_once_due_and_only_if_a_match_has_settled
         first = source.current()
         assert first["matches"] == len(first_nights)
         # Not due yet: the same record, nothing replayed, even with a match settled since.
-        store_matches(store, [m for m in matches if m not in first_nights])
+        _stored(url, [m for m in matches if m not in first_nights])
         clock.now = 599
         assert source.current() == first
         assert source.wait(5)

@@ -14,9 +14,9 @@ import pytest
 from alley_poker.odds.generated_centre import generated_matches
 from alley_poker.service.odds_record import MIN_MATCHES, OddsRecordSource
 from alley_poker.web import create_app
-from tests.odds.test_odds_record import store_matches
+from tests.odds.test_odds_history import _stored
 from tests.web.conftest import OPEN_NIGHT, PIN, serve
-from tests.web.test_accessibility import serious_violations
+from tests.web.test_accessibility import serious_violations, sign_in
 from tests.web.test_kiosk_browser import ball
 from tests.web.test_phone_browser import PHONE
 from tests.web.test_phone_odds import open_phone
@@ -37,12 +37,12 @@ def _app(service, record_processes: int):
 
 
 @pytest.fixture
-def centre_with_a_record(service):
+def centre_with_a_record(service, database):
     """A centre whose store holds 40 settled matches of 16 nights beside m1 (being bowled);
     its record worked out in a process of its own, as a centre's is."""
     matches = generated_matches(seed=5, nights=16, bowlers=12)
     assert len(matches) >= MIN_MATCHES
-    store_matches(service.repository.store, matches)
+    _stored(f"sqlite:///{database}", matches)
     app = _app(service, record_processes=1)
     running = serve(app)
     yield app, running
@@ -58,16 +58,6 @@ def new_centre(service):
     yield app, running
     running.stop()
     service.odds.stop()
-
-
-def _signed_in(browser, url: str):
-    page = browser.new_page(viewport=TABLET)
-    page.set_default_timeout(15_000)
-    page.goto(f"{url}/commissioner")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.wait_for_selector("nav[aria-label='Tablet pages']")
-    return page
 
 
 def _fits(page, width: int) -> None:
@@ -104,7 +94,7 @@ def _shows_the_record(page, record: dict) -> None:
 def test_the_tablets_odds_page_draws_the_centres_record_at_1280px(
         browser, centre_with_a_record, tmp_path):
     app, running = centre_with_a_record
-    page = _signed_in(browser, running.url)
+    page = sign_in(browser, running.url)
     page.click("nav[aria-label='Tablet pages'] >> text=Odds")
     assert page.url == f"{running.url}/commissioner/odds"
     assert page.get_attribute("nav a[aria-current=page]", "href") == "/commissioner/odds"
@@ -131,6 +121,7 @@ def test_the_phones_odds_link_to_the_public_record_at_390px_and_back(
     page.wait_for_selector("#my-odds:not([hidden])")
     assert link.is_visible() and link.inner_text() == "How good are these odds?"
     _fits(page, PHONE["width"])
+    page.screenshot(path=tmp_path / "phone-odds-link.png")
 
     link.locator("a").click()
     page.wait_for_selector(".odds-record[data-enough=yes]")
@@ -151,9 +142,9 @@ def test_the_phones_odds_link_to_the_public_record_at_390px_and_back(
 
 @pytest.mark.parametrize("where", ["tablet", "phone"])
 def test_a_centre_with_too_few_matches_says_so_instead_of_a_chart(browser, new_centre, where):
-    app, running = new_centre
+    _app, running = new_centre
     if where == "tablet":
-        page, width = _signed_in(browser, running.url), TABLET["width"]
+        page, width = sign_in(browser, running.url), TABLET["width"]
         page.goto(f"{running.url}/commissioner/odds")
     else:
         context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)

@@ -6,21 +6,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from alley_poker.odds.calibration import Prediction, Report
 from alley_poker.service.odds_record import MIN_MATCHES, OddsRecord
-from alley_poker.web import create_app
-from tests.web.conftest import OPEN_NIGHT, PIN, signed_in_client
-
-
-@pytest.fixture
-def odds_app(service):
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                      "ODDS_ENABLED": True, "ODDS_ITERATIONS": 120, "ODDS_PROCESSES": 0,
-                      **OPEN_NIGHT}, service=service)
-    yield app
-    service.odds.stop()
+from tests.web.conftest import signed_in_client
+from tests.web.test_phone_odds import odds_app  # noqa: F401  (the centre showing odds)
 
 
 class Recorded:
@@ -55,7 +44,7 @@ def test_the_record_is_off_where_the_centre_shows_no_odds(app):
     assert "This centre does not show live odds" in page.get_data(as_text=True)
 
 
-def test_the_tablets_odds_page_is_signed_in_and_in_its_navigation(odds_app):
+def test_the_tablets_odds_page_is_signed_in_and_in_its_navigation(odds_app):  # noqa: F811
     anyone = odds_app.test_client().get("/commissioner/odds").get_data(as_text=True)
     assert 'id="pin"' in anyone and "How good are our odds" not in anyone
     tablet, _csrf = signed_in_client(odds_app)
@@ -70,7 +59,7 @@ def test_the_tablets_odds_page_is_signed_in_and_in_its_navigation(odds_app):
     assert "<svg" not in page and "Our odds:" not in page
 
 
-def test_the_record_is_drawn_with_its_numbers_once_there_are_enough_matches(odds_app):
+def test_the_record_is_drawn_with_its_numbers_once_there_are_enough_matches(odds_app):  # noqa: F811
     odds_app.extensions["odds_record"] = Recorded(a_record())
     tablet, _csrf = signed_in_client(odds_app)
     html = tablet.get("/commissioner/odds").get_data(as_text=True)
@@ -83,7 +72,7 @@ def test_the_record_is_drawn_with_its_numbers_once_there_are_enough_matches(odds
     assert json["enough"] and json["brier"] == 0.1975 and len(json["bins"]) == 2
 
 
-def test_the_public_record_shows_the_same_without_any_desk_control(odds_app):
+def test_the_public_record_shows_the_same_without_any_desk_control(odds_app):  # noqa: F811
     odds_app.extensions["odds_record"] = Recorded(a_record())
     html = odds_app.test_client().get("/odds").get_data(as_text=True)
     assert "Our odds: 0.198" in _text(html) and html.count("<circle") == 2
@@ -91,7 +80,7 @@ def test_the_public_record_shows_the_same_without_any_desk_control(odds_app):
         assert desk not in html, desk
 
 
-def test_too_few_matches_are_said_to_be_too_few_on_the_public_page_too(odds_app):
+def test_too_few_matches_are_said_to_be_too_few_on_the_public_page_too(odds_app):  # noqa: F811
     odds_app.extensions["odds_record"] = Recorded(a_record(matches=MIN_MATCHES - 1))
     text = _text(odds_app.test_client().get("/odds").get_data(as_text=True))
     assert f"the record rests on {MIN_MATCHES - 1} settled matches" in text
