@@ -63,7 +63,7 @@ class OddsRecord:
     """The centre's record as the pages and the API show it."""
 
     report: Report
-    settled: int          # settled matches the store holds (the record's, at most MAX_MATCHES)
+    settled: int          # settled matches the store holds (the record rests on the latest)
     iterations: int = ITERATIONS
     computed_at: datetime | None = None
 
@@ -151,13 +151,14 @@ class OddsRecordSource:
 
     def _work(self) -> None:
         try:
-            matches = latest(played_matches(self.store, skipped=_skipped), self.max_matches)
+            every = played_matches(self.store, skipped=_skipped)
+            matches = latest(every, self.max_matches)
             ids = tuple(sorted(m.match_id for m in matches))
             if ids != self._settled_ids:
                 report = self._report(matches) if matches else None
                 if report is None:  # no match reached a prediction point: nothing to judge
                     report = Report(0, 0, 0.0, 0.0, (), {})
-                record = OddsRecord.of(report, settled=len(matches),
+                record = OddsRecord.of(report, settled=len(every),
                                        iterations=self.iterations,
                                        computed_at=datetime.now(UTC))
                 with self._lock:

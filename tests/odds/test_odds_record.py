@@ -117,3 +117,14 @@ def test_a_centre_without_settled_matches_has_a_record_of_nothing(tmp_path):
         record = _worked_out(OddsRecordSource(store, iterations=20, processes=0))
     assert (record["state"], record["enough"], record["matches"], record["bins"]) == (
         "ready", False, 0, [])
+
+
+def test_the_record_rests_on_the_latest_matches_of_a_centre_with_many(tmp_path):
+    url = f"sqlite:///{tmp_path / 'centre.sqlite3'}"
+    matches = generated_matches(seed=3, nights=3, bowlers=6)
+    _stored(url, matches)
+    with EventStore.open(url) as store:
+        record = _worked_out(OddsRecordSource(store, iterations=20, processes=0,
+                                              max_matches=1))
+    assert len(matches) > 1
+    assert (record["matches"], record["settled_matches"]) == (1, len(matches))
