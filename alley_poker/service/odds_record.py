@@ -53,9 +53,11 @@ MIN_BIN = 30
 #: own simulation noise is ±2.5 points at most, which moves a bin's mean by well under a
 #: point and the Brier score by about 0.0006: the record's own sampling is far wider.
 ITERATIONS = 400
-#: The record rests on the centre's latest matches, at most this many: replaying them takes
-#: a pool process about a minute each time a match has settled since (and is asked for).
-MAX_MATCHES = 1000
+#: The record rests on the centre's latest matches, at most this many (about 5,000
+#: predictions): replaying them takes a process below the balls about two minutes of a core
+#: (118 matches took 25.6 s of CPU at 400 runs a prediction, 13.3 s at 100), each time the
+#: record is asked for once it is due and a match has settled since.
+MAX_MATCHES = 500
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ class OddsRecordView(BaseModel):
                                 "(min_matches, and a bin of min_bin predictions)")
     matches: int | None = Field(default=None, description="matches the record rests on")
     settled_matches: int | None = Field(default=None, description="settled matches the "
-                                        "centre holds (the record rests on the latest 1,000)")
+                                        "centre holds (the record rests on the latest 500)")
     predictions: int | None = None
     min_matches: int | None = None
     min_bin: int | None = None
