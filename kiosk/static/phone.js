@@ -211,7 +211,7 @@
   function renderMyOdds() {
     const mine = oddsOf(bowler);
     myOdds.hidden = !mine;
-    oddsRecordLink.hidden = !mine;
+    if (oddsRecordLink) oddsRecordLink.hidden = !mine;  // (a page cached before it had one)
     if (!mine) return;
     const outcome = result(mine.win);
     let words = chance(mine) + " · expect " + C.money(mine.expected_cents);
