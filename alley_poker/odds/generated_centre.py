@@ -11,6 +11,7 @@ ledger.  The calibration harness judges the odds on its matches (docs/odds.md).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import date, timedelta
 
 from alley_poker.ledger import commands as c
@@ -77,10 +78,13 @@ class _GeneratedMatch(PracticeMatch):
 
 
 def generated_matches(*, seed: int, nights: int, bowlers: int = 60, games: tuple[int, ...] = (1,),
-                      visitors: float = 0.25) -> list[PlayedMatch]:
+                      visitors: float = 0.25,
+                      population: Callable[[random.Random, int], list] = population
+                      ) -> list[PlayedMatch]:
     """``nights`` nights at a centre of ``bowlers`` regulars: each night about half of them
     come, with one-time visitors (``visitors`` of the night's bowlers), in groups of 2-4 who
-    bowl a match of ``games`` (one of) games together."""
+    bowl a match of ``games`` (one of) games together.  ``population(rng, count)`` makes
+    the bowlers (research generators pass their own: benchmarks/_heavy_spread_centre.py)."""
     rng = random.Random(seed)
     regulars = population(rng, bowlers)
     matches = []
