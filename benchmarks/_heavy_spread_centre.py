@@ -23,6 +23,7 @@ import random
 from dataclasses import dataclass
 
 from alley_poker.odds.deflection import DeflectionBowler
+from alley_poker.odds.generated_centre import population
 
 #: How much wider a game's form is than the second generator's (its log-normal factor on
 #: the aim's error).
@@ -41,19 +42,12 @@ class HeavySpreadBowler(DeflectionBowler):
                                  _cold=rng.random() < 20 * self.streak)
 
 
+#: Two fifths first-timers and beginners (averages about 30-100), a fifth recreational, the
+#: rest strong league bowlers (about 200-280): (share, lowest skill, highest skill).
+HEAVY_KINDS = ((0.4, -0.3, 0.3), (0.2, 0.3, 0.7), (0.4, 0.8, 1.1))
+
+
 def heavy_population(rng: random.Random, count: int) -> list[HeavySpreadBowler]:
-    """``count`` bowlers: two fifths first-timers and beginners (averages about 30-100),
-    a fifth recreational, the rest strong league bowlers (about 200-280)."""
-    bowlers = []
-    for index in range(count):
-        kind = rng.random()
-        if kind < 0.4:
-            skill = rng.uniform(-0.3, 0.3)
-        elif kind < 0.6:
-            skill = rng.uniform(0.3, 0.7)
-        else:
-            skill = rng.uniform(0.8, 1.1)
-        base = DeflectionBowler.of_skill(f"H{index:03d}", skill)
-        bowlers.append(HeavySpreadBowler(base.name, base.aim_sd, base.angle, base.speed,
-                                         base.drift, base.form_sd, base.streak))
-    return bowlers
+    """``count`` bowlers of :data:`HEAVY_KINDS`, whose games differ more."""
+    return [HeavySpreadBowler(b.name, b.aim_sd, b.angle, b.speed, b.drift, b.form_sd, b.streak)
+            for b in population(rng, count, HEAVY_KINDS)]

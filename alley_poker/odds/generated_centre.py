@@ -24,19 +24,25 @@ from alley_poker.odds.practice import PracticeMatch
 _FIRST_NIGHT = date(2026, 1, 6)
 
 
-def population(rng: random.Random, count: int) -> list[DeflectionBowler]:
+#: The second generator's centre: (share of the bowlers, lowest skill, highest skill).
+KINDS = ((0.33, -0.3, 0.4), (0.40, 0.3, 0.75), (0.27, 0.65, 1.1))
+
+
+def population(rng: random.Random, count: int,
+               kinds: tuple[tuple[float, float, float], ...] = KINDS
+               ) -> list[DeflectionBowler]:
     """``count`` bowlers: a third beginners (averages about 30-110), two fifths
-    recreational (90-180), the rest league bowlers (160-280)."""
+    recreational (90-180), the rest league bowlers (160-280); or ``kinds`` of them."""
     bowlers = []
     for index in range(count):
-        kind = rng.random()
-        if kind < 0.33:
-            skill = rng.uniform(-0.3, 0.4)
-        elif kind < 0.73:
-            skill = rng.uniform(0.3, 0.75)
-        else:
-            skill = rng.uniform(0.65, 1.1)
-        bowlers.append(DeflectionBowler.of_skill(f"B{index:03d}", skill))
+        kind, share, chosen = rng.random(), 0.0, kinds[-1]
+        for part in kinds:
+            share += part[0]
+            if kind < share:
+                chosen = part
+                break
+        bowlers.append(DeflectionBowler.of_skill(f"B{index:03d}",
+                                                 rng.uniform(chosen[1], chosen[2])))
     return bowlers
 
 

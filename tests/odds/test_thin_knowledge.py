@@ -6,14 +6,10 @@ mixture of the centre's bowlers (docs/odds.md, "Honest about thin knowledge").""
 
 from __future__ import annotations
 
-import random
 import statistics
-from datetime import UTC, datetime
 
 import pytest
 
-from alley_poker.ledger import MatchState, handle
-from alley_poker.ledger import commands as c
 from alley_poker.odds import win_odds
 from alley_poker.odds.ball_model import FORM_SD, BowlerProfile
 from alley_poker.odds.profiles import (
@@ -22,23 +18,13 @@ from alley_poker.odds.profiles import (
     average_uncertainty,
     form_sd_known_from,
 )
+from tests.odds.test_odds_history import _new_match
 
 CENTRE = CentreAverages(average=150, spread=35.0)
 
 
 def _known_from(games: int, mean: int) -> BowlerProfile:
     return CENTRE.learnt("FAV", Counts(scores=[mean] * games))
-
-
-def _fresh_match(bowlers: list[str]) -> MatchState:
-    state = MatchState.empty("thin")
-    now = datetime(2026, 12, 1, 19, 0, tzinfo=UTC)
-    for command in [c.CreateMatch("thin", bowlers, actor="desk:pat"),
-                    *[c.ConsentToAnte(b, actor=f"bowler:{b}") for b in bowlers],
-                    c.StartMatch(actor="desk:pat")]:
-        for event in handle(state, command, rng=random.Random(1), now=now):
-            state.apply(event)
-    return state
 
 
 def test_the_doubt_about_a_bowler_narrows_with_the_games_known():
@@ -63,7 +49,7 @@ def test_a_bowler_known_from_no_game_is_as_uncertain_as_a_newcomer():
 
 @pytest.mark.slow
 def test_a_favourite_known_from_one_game_is_less_of_a_favourite_than_if_known_for_sure():
-    state = _fresh_match(["FAV", "REG"])
+    state = _new_match(["FAV", "REG"])
     regular = BowlerProfile(**{**_known_from(40, 150).__dict__, "name": "REG"})
     thin = _known_from(1, 250)  # one 250 game: shrunk to about 211, give or take 22 pins
     as_sure = BowlerProfile(name="FAV", average=thin.average, handicap=thin.handicap,
