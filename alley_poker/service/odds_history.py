@@ -7,6 +7,10 @@ the matches the event store holds, once and then every :data:`RELEARN_SECONDS` (
 worker threads ask, never the thread that ran a ball); a centre with no settled match yet
 knows nothing and starts from ``[odds] centre_average``.
 
+The same reading hands the settled matches to the odds' self-correction
+(:mod:`alley_poker.service.odds_correction`): each is predicted once, from the earlier
+nights only, and a night's odds are corrected by the nights before it.
+
 Projections, not a second truth: every figure is rebuilt from the event log.
 """
 
