@@ -37,14 +37,24 @@ def odds() -> None:
               help="With --generated: the centre's regulars.")
 @click.option("--games", default="1", show_default=True,
               help="With --generated: games a match, one of these (e.g. 1,3).")
+@click.option("--knowledge", type=click.Choice(["earlier-nights", "other-nights"]),
+              default="earlier-nights", show_default=True,
+              help="Predict each night from the earlier nights only (as the live odds know "
+                   "them) or from every other night.")
+@click.option("--learn-nights", type=click.IntRange(1, 500), default=8, show_default=True,
+              help="Judge the correction on nights with at least this many before them.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def calibrate(config_path: Path | None, database_url: str | None, iterations: int,
               frames: str, processes: int, generated: bool, seed: int, nights: int,
-              bowlers: int, games: str, as_json: bool) -> None:
-    """Predict every settled match at chosen points from each bowler's other dates only,
-    and print how often each predicted chance came true (reliability per bin, Wilson 95%
-    intervals) and the Brier score against the naive 1/n."""
+              bowlers: int, games: str, knowledge: str, learn_nights: int,
+              as_json: bool) -> None:
+    """Predict every settled match at chosen points from each bowler's other nights
+    (by default the earlier ones only), and print how often each predicted chance came
+    true (reliability per bin, Wilson 95% intervals) and the Brier score against the naive
+    1/n: as the model predicts, and corrected as the live odds correct it, each night by
+    the correction its earlier nights fit (never by itself)."""
     from alley_poker.odds.calibration import Report, held_out_predictions
+    from alley_poker.odds.correction import before_and_after
 
     try:
         points = tuple(sorted({int(part) for part in frames.split(",") if part.strip()}))
@@ -73,20 +83,27 @@ def calibrate(config_path: Path | None, database_url: str | None, iterations: in
         click.echo(f"  date {done}/{total}", err=True)
 
     predictions = held_out_predictions(matches, iterations=iterations, frames=points,
-                                       processes=processes, progress=progress)
+                                       processes=processes, progress=progress,
+                                       rolling=knowledge == "earlier-nights")
     if not predictions:
         raise click.ClickException("no prediction could be made (no match reached a point)")
     report = Report.of(predictions)
+    judged = before_and_after(predictions, learn_nights=learn_nights)
     if as_json:
-        json.dump({"source": source, "iterations": iterations, "predictions":
-                   report.predictions, "matches": report.matches, "brier": report.brier,
-                   "naive_brier": report.naive_brier, "worst_gap_30": report.worst_gap(),
-                   "bins": [{"low": b.low, "count": b.count, "predicted": b.predicted,
-                             "observed": b.observed, "interval": list(b.interval)}
-                            for b in report.bins]}, sys.stdout, indent=1)
+        json.dump({"source": source, "iterations": iterations, "knowledge": knowledge,
+                   **report.as_json(),
+                   "correction": None if judged is None else judged.as_json()},
+                  sys.stdout, indent=1)
         click.echo()
+        return
+    click.echo(f"Every night ({knowledge.replace('-', ' ')} known):\n")
+    click.echo(report.markdown())
+    click.echo()
+    if judged is None:
+        click.echo(f"The correction is not judged: no night has {learn_nights} nights before "
+                   f"it (the live odds are corrected by little or nothing yet).")
     else:
-        click.echo(report.markdown())
+        click.echo(judged.markdown())
 
 
 def _stored_matches(config_path: Path | None, database_url: str | None):

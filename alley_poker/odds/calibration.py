@@ -60,6 +60,7 @@ class Prediction:
     predicted: float
     outcome: float  # 1 won, 0 lost, 1/k of a tie of k
     bowlers: int
+    date: str = ""  # the match's night: what a correction of the odds may learn from
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,13 @@ class Report:
     def worst_gap(self, at_least: int = 30) -> float:
         """The largest |observed - predicted| of a bin with ``at_least`` predictions."""
         return max((abs(b.gap) for b in self.bins if b.count >= at_least), default=0.0)
+
+    def as_json(self) -> dict:
+        return {"predictions": self.predictions, "matches": self.matches, "brier": self.brier,
+                "naive_brier": self.naive_brier, "worst_gap_30": self.worst_gap(),
+                "bins": [{"low": b.low, "count": b.count, "predicted": b.predicted,
+                          "observed": b.observed, "interval": list(b.interval)}
+                         for b in self.bins]}
 
     def markdown(self) -> str:
         """The reliability table, the Brier scores and the worst gap, as docs/odds.md has
@@ -248,18 +256,30 @@ def _predict_date(job: _DateJob) -> list[Prediction]:
                 continue
             predictions.extend(
                 Prediction(match.match_id, point, bowler, odds.bowlers[bowler].win,
-                           outcome[bowler], len(state.bowlers))
+                           outcome[bowler], len(state.bowlers), match.date)
                 for bowler in state.bowlers)
     return predictions
 
 
+def predict_night(matches: Sequence[PlayedMatch],
+                  history: Mapping[str, Sequence[Sequence[Mapping[str, Any]]]],
+                  leagues: Mapping[str, str], *, iterations: int = 200,
+                  frames: Sequence[int] = FRAMES) -> list[Prediction]:
+    """``matches`` (one night's) predicted at their points from ``history`` (each bowler's
+    games from other matches) and ``leagues`` alone."""
+    date = matches[0].date if matches else ""
+    return _predict_date(_DateJob(date, tuple(matches), history, leagues, iterations,
+                                  tuple(frames)))
+
+
 def held_out_predictions(matches: Sequence[PlayedMatch], *, iterations: int = 200,
                          frames: Sequence[int] = FRAMES, processes: int = 1,
-                         progress: Callable[[int, int], None] | None = None
-                         ) -> list[Prediction]:
+                         progress: Callable[[int, int], None] | None = None,
+                         rolling: bool = False) -> list[Prediction]:
     """Every match predicted with each bowler's history from other dates only (the
     centre's prior too), ``iterations`` runs a prediction; ``progress(done, total)`` after
-    each date."""
+    each date.  ``rolling``: from *earlier* dates only, as the live odds know them (a
+    centre's first night is predicted from nothing)."""
     games = {m.match_id: games_of(m) for m in matches}
     dates = sorted({m.date for m in matches})
     leagues: dict[str, str] = {}
@@ -271,7 +291,7 @@ def held_out_predictions(matches: Sequence[PlayedMatch], *, iterations: int = 20
     for date in dates:
         history: dict[str, list[list[dict]]] = {}
         for m in matches:
-            if m.date != date:
+            if m.date < date or (m.date != date and not rolling):
                 for bowler, played in games[m.match_id].items():
                     history.setdefault(bowler, []).extend(played)
         jobs.append(_DateJob(date, tuple(m for m in matches if m.date == date), history,

@@ -11,6 +11,7 @@ ledger.  The calibration harness judges the odds on its matches (docs/odds.md).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import date, timedelta
 
 from alley_poker.ledger import commands as c
@@ -23,19 +24,25 @@ from alley_poker.odds.practice import PracticeMatch
 _FIRST_NIGHT = date(2026, 1, 6)
 
 
-def population(rng: random.Random, count: int) -> list[DeflectionBowler]:
+#: The second generator's centre: (share of the bowlers, lowest skill, highest skill).
+KINDS = ((0.33, -0.3, 0.4), (0.40, 0.3, 0.75), (0.27, 0.65, 1.1))
+
+
+def population(rng: random.Random, count: int,
+               kinds: tuple[tuple[float, float, float], ...] = KINDS
+               ) -> list[DeflectionBowler]:
     """``count`` bowlers: a third beginners (averages about 30-110), two fifths
-    recreational (90-180), the rest league bowlers (160-280)."""
+    recreational (90-180), the rest league bowlers (160-280); or ``kinds`` of them."""
     bowlers = []
     for index in range(count):
-        kind = rng.random()
-        if kind < 0.33:
-            skill = rng.uniform(-0.3, 0.4)
-        elif kind < 0.73:
-            skill = rng.uniform(0.3, 0.75)
-        else:
-            skill = rng.uniform(0.65, 1.1)
-        bowlers.append(DeflectionBowler.of_skill(f"B{index:03d}", skill))
+        kind, share, chosen = rng.random(), 0.0, kinds[-1]
+        for part in kinds:
+            share += part[0]
+            if kind < share:
+                chosen = part
+                break
+        bowlers.append(DeflectionBowler.of_skill(f"B{index:03d}",
+                                                 rng.uniform(chosen[1], chosen[2])))
     return bowlers
 
 
@@ -77,10 +84,13 @@ class _GeneratedMatch(PracticeMatch):
 
 
 def generated_matches(*, seed: int, nights: int, bowlers: int = 60, games: tuple[int, ...] = (1,),
-                      visitors: float = 0.25) -> list[PlayedMatch]:
+                      visitors: float = 0.25,
+                      population: Callable[[random.Random, int], list] = population
+                      ) -> list[PlayedMatch]:
     """``nights`` nights at a centre of ``bowlers`` regulars: each night about half of them
     come, with one-time visitors (``visitors`` of the night's bowlers), in groups of 2-4 who
-    bowl a match of ``games`` (one of) games together."""
+    bowl a match of ``games`` (one of) games together.  ``population(rng, count)`` makes
+    the bowlers (research generators pass their own: benchmarks/_heavy_spread_centre.py)."""
     rng = random.Random(seed)
     regulars = population(rng, bowlers)
     matches = []

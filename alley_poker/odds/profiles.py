@@ -40,7 +40,13 @@ from alley_poker.bowling import BowlingError
 from alley_poker.ledger.endgame import rebuild_game
 from alley_poker.odds.ball_model import AVERAGES, FORM_SD, BowlerProfile
 from alley_poker.odds.leaves import SPLIT_CLASS
-from alley_poker.odds.rates import NO_OFFSETS, OFFSET_NAMES, Rates, skill_for_average
+from alley_poker.odds.rates import (
+    NO_OFFSETS,
+    OFFSET_NAMES,
+    Rates,
+    average_for,
+    skill_for_average,
+)
 
 #: How much bowlers differ from their centre (τ of each offset, log-odds) when the centre
 #: has too few bowlers to say: strikes, gutters, leave size, splits, single pins, clusters.
@@ -200,6 +206,27 @@ def shrink_average(scores: Sequence[int], prior_mean: float, prior_sd: float,
     return (weight * statistics.fmean(scores) + prior * prior_mean) / (weight + prior)
 
 
+def average_uncertainty(games: int, prior_sd: float, game_sd: float) -> float:
+    """The standard deviation of a bowler's true average once ``games`` games are known
+    (the posterior of :func:`shrink_average`): the prior's spread with none, about
+    ``game_sd / sqrt(games)`` with many."""
+    return 1 / math.sqrt(games / game_sd ** 2 + 1 / prior_sd ** 2)
+
+
+def form_sd_known_from(average_sd: float, average: float,
+                       offsets: tuple[float, ...] = NO_OFFSETS) -> float:
+    """The spread of a game's skill for a bowler whose average is known to ±``average_sd``
+    pins: the game's own form (:data:`FORM_SD`) and the doubt about the bowler's skill,
+    added as variances (docs/odds.md, "Honest about thin knowledge").  A bowler known from
+    two games is drawn from a wider spread than one known from twenty."""
+    skill = skill_for_average(average, FORM_SD, offsets)
+    step = 0.01
+    pins_per_skill = (average_for(skill + step, FORM_SD, offsets)
+                      - average_for(skill - step, FORM_SD, offsets)) / (2 * step)
+    skill_sd = average_sd / max(pins_per_skill, 1.0)
+    return round(math.sqrt(FORM_SD ** 2 + skill_sd ** 2), 4)
+
+
 def _clamp_average(value: float) -> int:
     low, high = AVERAGES
     return round(min(high, max(low, value)))
@@ -310,13 +337,19 @@ class CentreAverages:
         average = shrink_average(counts.scores, prior_mean, prior_sd, self.game_sd)
         parent = self.league_offsets(league)
         skill = skill_for_average(average, FORM_SD, parent)
-        offsets = shrink_offsets(counts, skill, parent, self.precisions)
-        # The average is what the games say; the offsets say how the bowler makes it.
-        skill = skill_for_average(average, FORM_SD, tuple(round(o, 6) for o in offsets))
+        offsets = tuple(round(o, 6) for o in shrink_offsets(counts, skill, parent,
+                                                             self.precisions))
+        # The average is what the games say; the offsets say how the bowler makes it.  How
+        # sure the games are of it reaches the chances: the skill is drawn anew for each
+        # game of a run, around the average, as widely as the games leave it in doubt.
+        form_sd = form_sd_known_from(
+            average_uncertainty(len(counts.scores), prior_sd, self.game_sd), average,
+            offsets)
+        skill = skill_for_average(average, form_sd, offsets)
         clamped = _clamp_average(average)
         return BowlerProfile(name=name, average=clamped,
                              handicap=max(0, int(0.9 * (220 - clamped))), skill=skill,
-                             offsets=tuple(round(o, 6) for o in offsets))
+                             form_sd=form_sd, offsets=offsets)
 
 
 def _pooled_game_sd(counts: Iterable[Counts]) -> float:

@@ -67,7 +67,9 @@ from typing import Any
 
 from alley_poker.ledger import MatchState
 from alley_poker.odds import ENGINES, CentreAverages, compiled
+from alley_poker.odds.correction import Correction, correct_odds
 from alley_poker.service.bus import EventBus
+from alley_poker.service.odds_correction import night_of
 from alley_poker.service.odds_history import CentreKnowledge
 from alley_poker.service.odds_pool import odds_chunk, start_pool_process
 
@@ -194,6 +196,9 @@ class LiveOdds:
         # worker thread for each match's first chunk.
         self._knowledge_of = knowledge
         self._known: dict[str, tuple[CentreAverages, Mapping, Mapping] | None] = {}
+        # The correction each match's simulated odds get (odds_correction: the centre's
+        # earlier nights), read with its knowledge.
+        self._corrections: dict[str, Correction] = {}
         self.centre_average = centre_average
         self.service = service
         self.computed = 0
@@ -266,6 +271,7 @@ class LiveOdds:
             self._run_seconds.pop(match_id, None)
             self._averages.pop(match_id, None)
             self._known.pop(match_id, None)
+            self._corrections.pop(match_id, None)
 
     def latest(self, match_id: str) -> dict | None:
         """The last odds computed for the match (for an event ``seq`` at most its own)."""
@@ -344,7 +350,7 @@ class LiveOdds:
                     return None
                 job.count(chunk)
                 self._run_seconds[job.match_id] = chunk["seconds"] / chunk["iterations"]
-                return self._publishable(job, job.as_json(settled=False))
+                return self._publishable(job, self._corrected(job, job.as_json(settled=False)))
             if chunk is None or chunk["exact"] or chunk.get("enumerated"):
                 job.finished = True
                 self.computed += 1
@@ -366,10 +372,18 @@ class LiveOdds:
                 if not settled and job.done < due:
                     return None
                 job.published = job.done
-                odds = job.as_json(settled)
+                odds = self._corrected(job, job.as_json(settled))
             if odds is None:
                 return None
             return self._publishable(job, odds)
+
+    def _corrected(self, job: _Job, odds: dict) -> dict:
+        """Simulated odds as the centre's earlier nights correct them (the exact result and
+        odds enumerated over the cards alone are not simulated, and never corrected)."""
+        correction = self._corrections.get(job.match_id)
+        if correction is None or correction.is_identity:
+            return odds
+        return correct_odds(odds, correction)
 
     def _publishable(self, job: _Job, odds: dict) -> dict | None:
         """``odds``, kept as the match's latest, unless odds of a later event are kept."""
@@ -400,6 +414,8 @@ class LiveOdds:
                 knowledge = self._knowledge_of()
                 self._known[job.match_id] = (knowledge.centre,
                                              *knowledge.for_bowlers(job.state.bowlers))
+                self._corrections[job.match_id] = knowledge.correction_for(
+                    night_of(job.state))
             except Exception:  # the odds go on from the centre's average
                 log.exception("the centre's knowledge for match %s", job.match_id)
                 self._known[job.match_id] = None

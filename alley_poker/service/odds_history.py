@@ -7,6 +7,10 @@ the matches the event store holds, once and then every :data:`RELEARN_SECONDS` (
 worker threads ask, never the thread that ran a ball); a centre with no settled match yet
 knows nothing and starts from ``[odds] centre_average``.
 
+The same reading hands the settled matches to the odds' self-correction
+(:mod:`alley_poker.service.odds_correction`): each is predicted once, from the earlier
+nights only, and a night's odds are corrected by the nights before it.
+
 Projections, not a second truth: every figure is rebuilt from the event log.
 """
 
@@ -16,12 +20,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from alley_poker.ledger.events import EventFormatError, event_from_record
 from alley_poker.odds import CentreAverages
 from alley_poker.odds.calibration import PlayedMatch, games_of
+from alley_poker.odds.correction import IDENTITY, Correction
+from alley_poker.service.odds_correction import CorrectionLearner
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +45,13 @@ class CentreKnowledge:
     history: Mapping[str, tuple[tuple[dict, ...], ...]] = field(default_factory=dict)
     leagues: Mapping[str, str] = field(default_factory=dict)
     matches: int = 0
+    #: What the settled matches say of the odds themselves (docs/odds.md, "Self-correcting
+    #: odds"); None: the odds are not corrected.
+    corrections: CorrectionLearner | None = field(default=None, compare=False, repr=False)
+
+    def correction_for(self, night: str) -> Correction:
+        """The correction of the live odds of a match of ``night`` (earlier nights only)."""
+        return IDENTITY if self.corrections is None else self.corrections.correction_for(night)
 
     def for_bowlers(self, bowlers: Iterable[str]) -> tuple[dict, dict]:
         """The history and leagues of a match's bowlers only (what a pool process needs)."""
@@ -91,9 +104,13 @@ class CentreKnowledgeSource:
 
     def __init__(self, store: Any, *, average: int = 150,
                  relearn_seconds: float = RELEARN_SECONDS,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic,
+                 corrections: CorrectionLearner | None = None, correct: bool = True):
         self.store, self.average, self.relearn_seconds = store, average, relearn_seconds
         self._clock = clock
+        # The settled matches' predictions, kept from one learning to the next (each match
+        # is predicted once, in a thread of its own); ``correct=False``: none.
+        self.corrections = (corrections or CorrectionLearner()) if correct else None
         self._lock = threading.Lock()
         self._known: CentreKnowledge | None = None
         self._learnt_at = 0.0
@@ -104,13 +121,17 @@ class CentreKnowledgeSource:
             if self._known is None or now - self._learnt_at >= self.relearn_seconds:
                 self._learnt_at = now
                 try:
-                    self._known = learn_centre(played_matches(self.store, skipped=_skipped),
-                                               average=self.average)
+                    matches = played_matches(self.store, skipped=_skipped)
+                    self._known = replace(learn_centre(matches, average=self.average),
+                                          corrections=self.corrections)
+                    if self.corrections is not None:
+                        self.corrections.refresh_in_background(matches)
                 except Exception:  # the odds go on from what they knew
                     log.exception("the centre's settled matches could not be read for the "
                                   "odds; they go on from what they knew")
                     if self._known is None:
-                        self._known = CentreKnowledge(CentreAverages(average=self.average))
+                        self._known = CentreKnowledge(CentreAverages(average=self.average),
+                                                      corrections=self.corrections)
             return self._known
 
 

@@ -131,3 +131,17 @@ def test_the_command_reads_the_centres_settled_matches(tmp_path):
     assert "naive 1/n" in result.output and "| g1f6 |" in result.output
     predictions = sum(len(m.events[0].data["bowlers"]) for m in matches) * 2
     assert f"{predictions} predictions in {len(matches)} matches" in result.output
+    # Two nights: too few to judge a correction, and the report says so.
+    assert "The correction is not judged" in result.output
+
+
+def test_the_command_reports_before_and_after_the_correction_out_of_sample():
+    result = CliRunner().invoke(main, [
+        "odds", "calibrate", "--generated", "--seed", "3", "--nights", "3", "--bowlers", "6",
+        "--iterations", "20", "--frames", "0,6", "--learn-nights", "1"])
+    assert result.exit_code == 0, result.output
+    assert "**Before** (the model's own chances)" in result.output
+    assert "**After** (corrected)" in result.output
+    # Only the nights with one before them are judged: the first night is never corrected.
+    assert "Judged: 2 nights" in result.output
+    assert result.output.count("naive 1/n;") == 3  # every night, before, after

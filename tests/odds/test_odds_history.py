@@ -13,6 +13,7 @@ from alley_poker.ledger import MatchState, handle
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.events import event_to_record
 from alley_poker.odds.calibration import games_of
+from alley_poker.odds.correction import Correction
 from alley_poker.odds.generated_centre import generated_matches
 from alley_poker.odds.profiles import count_games
 from alley_poker.service.bus import InProcessBus
@@ -75,7 +76,7 @@ def test_the_centres_settled_matches_are_read_back_from_its_store(tmp_path):
     _stored(url, matches)
     with EventStore.open(url) as store:
         read = played_matches(store)
-        knowledge = CentreKnowledgeSource(store)()
+        knowledge = CentreKnowledgeSource(store, correct=False)()
     assert sorted(m.match_id for m in read) == sorted(m.match_id for m in matches)
     assert knowledge.matches == len(matches)
     bowled = {b for m in matches for b in games_of(m)}
@@ -100,12 +101,35 @@ def test_a_regular_who_averages_more_here_is_the_favourite_before_a_ball(tmp_pat
     assert abs(blind[best] - blind[worst]) < 0.1, blind
 
 
+def test_the_live_odds_apply_the_correction_of_the_nights_before_the_match():
+    matches = generated_matches(seed=5, nights=NIGHTS, bowlers=12)
+    means = _means(matches)
+    best, worst = max(means, key=means.get), min(means, key=means.get)
+    asked = []
+
+    class Overconfident:  # what a centre whose favourites won less than shown has learnt
+        def correction_for(self, night):
+            asked.append(night)
+            return Correction(0.5, matches=300, nights=20)
+
+    knowledge = learn_centre(matches)
+    state = _new_match([worst, best])
+    plain = _odds(state, knowledge=lambda: knowledge)
+    corrected = _odds(state, knowledge=lambda: replace(knowledge, corrections=Overconfident()))
+    # The favourite is less of a favourite, the chances still sum to 1.
+    assert plain[best] - 0.02 > corrected[best] > 0.5, (plain, corrected)
+    # As the correction maps the plain odds (the two runs differ by their chunks: ±0.4 pp).
+    assert abs(corrected[best] - Correction(0.5).apply(plain)[best]) < 0.015
+    assert abs(sum(corrected.values()) - 1) < 1e-3
+    assert asked == [date.today().isoformat()] or asked == [datetime.now(UTC).date().isoformat()]
+
+
 def test_a_store_that_cannot_be_read_leaves_the_odds_on_the_centres_average():
     class BrokenStore:
         def match_ids(self):
             raise OSError("database is locked")
 
-    knowledge = CentreKnowledgeSource(BrokenStore(), average=170)()
+    knowledge = CentreKnowledgeSource(BrokenStore(), average=170, correct=False)()
     assert isinstance(knowledge, CentreKnowledge)
     assert knowledge.matches == 0 and knowledge.centre.average == 170
 
@@ -119,7 +143,8 @@ def test_the_knowledge_is_read_again_once_it_is_old():
             return []
 
     now = [0.0]
-    source = CentreKnowledgeSource(CountingStore(), relearn_seconds=600, clock=lambda: now[0])
+    source = CentreKnowledgeSource(CountingStore(), relearn_seconds=600, clock=lambda: now[0],
+                                   correct=False)
     source()
     now[0] = 599
     source()
