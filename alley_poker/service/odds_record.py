@@ -1,13 +1,14 @@
 """The centre's own record: how its live odds fared on its settled matches.
 
 Forecasters publish their record; so does the centre (docs/odds.md, "The record, shown").
-The record is what ``alley-poker odds calibrate`` reports on the centre's event store, from
-the same code (:func:`alley_poker.odds.calibration.held_out_predictions`): every settled
-match replayed to its prediction points and predicted with each bowler known from their
-*other* nights only, every bowler's chance set against the share of the pot they took.  From
-those, per tenth of the scale, the mean chance given against the share won with its Wilson
-95 % interval (the reliability chart), the Brier score against guessing 1 in *n*, and how many
-matches and predictions it rests on.
+The record is the odds as the live odds gave them, from the code ``alley-poker odds
+calibrate`` uses (:func:`alley_poker.odds.calibration.held_out_predictions` with
+``rolling``, :func:`alley_poker.odds.correction.corrected`): every settled match replayed to
+its prediction points and predicted with each bowler known from *earlier* nights only, the
+chances corrected by the correction those nights fit, every bowler's chance set against the
+share of the pot they took.  From those, per tenth of the scale, the mean chance given
+against the share won with its Wilson 95 % interval (the reliability chart), the Brier score
+against guessing 1 in *n*, and how many matches and predictions it rests on.
 
 A projection, never a second truth: rebuilt from the event log, kept in memory.  It replays
 every match, so it is not worked out per page view: :class:`OddsRecordSource` works it out
@@ -37,6 +38,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from alley_poker.odds.calibration import FRAMES, PlayedMatch, Report, held_out_predictions
+from alley_poker.odds.correction import corrected, rolling_corrections
 from alley_poker.service.odds_history import RELEARN_SECONDS, played_matches
 from alley_poker.service.odds_pool import start_pool_process
 
@@ -99,10 +101,15 @@ class OddsRecord:
 
 def record_of(matches: Sequence[PlayedMatch], *, iterations: int = ITERATIONS,
               frames: Sequence[int] = FRAMES) -> Report | None:
-    """The calibration report of ``matches`` (held out by night, as ``odds calibrate``
-    makes it); None when no match reached a prediction point."""
-    predictions = held_out_predictions(matches, iterations=iterations, frames=frames)
-    return Report.of(predictions) if predictions else None
+    """The odds as the live odds gave them on ``matches``: each night predicted from the
+    earlier nights only and corrected by the correction those nights fit (as ``odds
+    calibrate`` predicts and corrects them); None when no match reached a prediction
+    point."""
+    predictions = held_out_predictions(matches, iterations=iterations, frames=frames,
+                                       rolling=True)
+    if not predictions:
+        return None
+    return Report.of(corrected(predictions, rolling_corrections(predictions)))
 
 
 def latest(matches: Sequence[PlayedMatch], most: int = MAX_MATCHES) -> list[PlayedMatch]:

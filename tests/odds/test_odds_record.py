@@ -12,8 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from alley_poker.cli import main
-from alley_poker.odds.calibration import Prediction, Report
+from alley_poker.odds.calibration import Prediction, Report, held_out_predictions
+from alley_poker.odds.correction import corrected, rolling_corrections
 from alley_poker.odds.generated_centre import generated_matches
+from alley_poker.service.odds_history import played_matches
 from alley_poker.service.odds_record import MIN_BIN, MIN_MATCHES, OddsRecord, OddsRecordSource
 from alley_poker.store.event_store import EventStore
 from tests.odds.test_odds_history import _stored
@@ -44,18 +46,24 @@ def test_the_record_is_what_odds_calibrate_reports_on_the_same_matches(tmp_path)
     assert result.exit_code == 0, result.output
     calibrated = json.loads(result.output[result.output.index("{"):])
 
-    assert record["state"] == "ready"
+    assert record["state"] == "ready" and calibrated["knowledge"] == "earlier-nights"
     assert (record["matches"], record["predictions"]) == (calibrated["matches"],
                                                           calibrated["predictions"])
     assert record["matches"] == record["settled_matches"] == len(matches)
-    assert record["brier"] == pytest.approx(calibrated["brier"], abs=5e-5)
+    # The command's predictions (earlier nights known), corrected night by night as the
+    # live odds correct them: the record's figures.
+    with EventStore.open(url) as store:
+        predictions = held_out_predictions(played_matches(store), iterations=20, rolling=True)
+    assert Report.of(predictions).brier == pytest.approx(calibrated["brier"], abs=1e-12)
+    shown = Report.of(corrected(predictions, rolling_corrections(predictions)))
+    assert record["brier"] == pytest.approx(shown.brier, abs=5e-5)
     assert record["naive_brier"] == pytest.approx(calibrated["naive_brier"], abs=5e-5)
     assert [(b["low"], b["count"]) for b in record["bins"]] == [
-        (b["low"], b["count"]) for b in calibrated["bins"]]
-    for shown, reported in zip(record["bins"], calibrated["bins"], strict=True):
-        assert shown["observed"] == pytest.approx(reported["observed"], abs=5e-5)
-        assert shown["predicted"] == pytest.approx(reported["predicted"], abs=5e-5)
-        assert shown["interval"] == pytest.approx(reported["interval"], abs=5e-5)
+        (b.low, b.count) for b in shown.bins]
+    for bin_shown, bin_made in zip(record["bins"], shown.bins, strict=True):
+        assert bin_shown["observed"] == pytest.approx(bin_made.observed, abs=5e-5)
+        assert bin_shown["predicted"] == pytest.approx(bin_made.predicted, abs=5e-5)
+        assert bin_shown["interval"] == pytest.approx(list(bin_made.interval), abs=5e-5)
     # Two matches are far too few: the record says so rather than being read.
     assert record["enough"] is False and record["min_matches"] == MIN_MATCHES
 
