@@ -26,6 +26,7 @@ from alley_poker.service.league_desk import bowler_averages, open_league_desk
 from alley_poker.service.night_close import NightCloseBoard
 from alley_poker.service.odds import SETTLED_ERROR, LiveOdds
 from alley_poker.service.odds_history import CentreKnowledgeSource
+from alley_poker.service.odds_record import OddsRecordSource
 from alley_poker.store.api_tokens import ApiTokenStore
 from alley_poker.store.kiosk_devices import KioskDeviceStore
 from alley_poker.store.phone_links import PhoneLinkStore
@@ -45,6 +46,7 @@ from alley_poker.web import (
     commissioner_story,
     first_night,
     kiosk_pairing,
+    odds_record_page,
     phone,
     phone_links,
     tokens,
@@ -71,10 +73,10 @@ from kiosk import KIOSK_DIR
 #: The JSON API's route modules, each a blueprint of its own under /api/v1 (web.api_request).
 API_ROUTES = (api_reads, api_commands, api_held, api_reports, api_story, api_screen,
               api_leagues, api_league_reports, api_side_games, kiosk_pairing, phone, phone_links,
-              tokens)
+              tokens, odds_record_page)
 #: The tablet's page modules: their views are on one blueprint, ``tablet`` (web.tablet_pages).
 TABLET_PAGES = (commissioner, commissioner_league, commissioner_side_games, commissioner_story,
-                first_night)
+                first_night, odds_record_page)
 
 DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_HTTPONLY": True,
@@ -186,7 +188,8 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     app.add_template_filter(money_markup, "money")
     app.add_template_filter(actor_words, "who")
     app.add_template_filter(counted, "counted")
-    for blueprint in (kiosk, tablet, phone.phone, offline, verify_page):
+    for blueprint in (kiosk, tablet, phone.phone, offline, verify_page,
+                      odds_record_page.public_record):
         app.register_blueprint(blueprint)
     for routes in API_ROUTES:
         app.register_blueprint(routes.api)
@@ -225,6 +228,11 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
                                 knowledge=CentreKnowledgeSource(
                                     service.repository.store,
                                     average=int(app.config["ODDS_CENTRE_AVERAGE"])))
+    if app.config["ODDS_ENABLED"]:
+        # The odds' record (the tablet's Odds page, the phone's link): worked out in a
+        # process of its own, or in a thread where the odds themselves are (processes=0).
+        app.extensions["odds_record"] = OddsRecordSource(
+            service.repository.store, processes=min(1, int(app.config["ODDS_PROCESSES"])))
     return app
 
 

@@ -24,6 +24,7 @@ from alley_poker.web import api_responses as r
 from alley_poker.web import queries as q
 from alley_poker.web import schemas as s
 from alley_poker.web.match_view_schema import MatchView
+from alley_poker.web.odds_record_page import OddsRecordView
 from alley_poker.web.openapi_leagues import add_league_paths
 from alley_poker.web.openapi_parameters import REF, query_parameters
 from alley_poker.web.openapi_phone import add_phone_paths
@@ -161,6 +162,9 @@ def openapi_document() -> dict[str, Any]:
             "with the ball or ruling that caused it, in plain words", response=MatchStory,
             errors=("404", "409"), parameters=match_id)
     doc.add(f"{base}/feeds", "get", "Health of every scoreboard feed", response=r.FeedList)
+    doc.add(f"{base}/odds/record", "get", "The live odds' record on the centre's settled "
+            "matches: chance given against share won per tenth, Brier against 1/n "
+            "(docs/odds.md)", response=OddsRecordView)
 
     for kind, body in s.COMMAND_BODIES.items():
         doc.add(f"{match}/commands/{kind}", "post",

@@ -21,7 +21,8 @@ commissioner = Blueprint("commissioner", __name__, url_prefix="/commissioner")
 #: The tablet's pages: endpoint, title (the navigation bar, in this order).
 PAGES = [("dashboard", "Lanes"), ("first_night", "First night"), ("new_match", "New match"),
          ("manual_entry", "Manual entry"),
-         ("settlement", "Settlement"), ("leagues", "League"), ("audit", "Audit log"),
+         ("settlement", "Settlement"), ("leagues", "League"), ("odds_record_page", "Odds"),
+         ("audit", "Audit log"),
          ("phones", "Phones"), ("tokens", "Kiosks & API tokens")]
 
 

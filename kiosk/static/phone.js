@@ -24,6 +24,7 @@
   const boardLine = document.getElementById("board-line");
   const confirmBuy = document.getElementById("confirm-buy");
   const myOdds = document.getElementById("my-odds");
+  const oddsRecordLink = document.getElementById("odds-record-link");  // the centre's record
   let state = null;          // the match's public state
   let odds = null;           // its latest live odds (none unless the centre shows them)
   let seats = {};            // bowler -> lane, up, running score (the lane screen's read)
@@ -210,6 +211,7 @@
   function renderMyOdds() {
     const mine = oddsOf(bowler);
     myOdds.hidden = !mine;
+    if (oddsRecordLink) oddsRecordLink.hidden = !mine;  // (a page cached before it had one)
     if (!mine) return;
     const outcome = result(mine.win);
     let words = chance(mine) + " · expect " + C.money(mine.expected_cents);

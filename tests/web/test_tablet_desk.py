@@ -204,7 +204,7 @@ def test_a_refused_new_match_says_what_is_wrong_in_the_desks_words(browser, live
 
 TABLET_PAGES = ["/commissioner", "/commissioner/new-match",
                 "/commissioner/manual-entry?match_id=m1", "/commissioner/settlement",
-                "/commissioner/audit", "/commissioner/tokens"]
+                "/commissioner/audit", "/commissioner/tokens", "/commissioner/odds"]
 #: Every visible element's box, and whether its text is clipped, at the page's width.
 OFF_SCREEN = """() => {
   const width = window.innerWidth;
