@@ -27,8 +27,11 @@ from alley_poker.cli.root import main
 @click.option("--feed", type=click.Choice(["serial", "http"]), default="serial",
               show_default=True,
               help="How the scorer talks: a serial feed, or a live-score page polled over HTTP.")
+@click.option("--league", is_flag=True,
+              help="A league night with side games instead: 14 bowlers, 3 games, handicap "
+                   "brackets, a high game and a strike pot (docs/league.md, \"Side games\").")
 def demo(games: int, speed: float, seed: int | None, database: Path | None, port: int,
-         no_web: bool, exit_when_done: bool, feed: str) -> None:
+         no_web: bool, exit_when_done: bool, feed: str, league: bool) -> None:
     """Run the demo alley: a simulated scorer bowls four lanes into the real service.
 
     Two matches (lanes 1-2 and 3-4) are dealt live from a serial feed over
@@ -55,9 +58,15 @@ def demo(games: int, speed: float, seed: int | None, database: Path | None, port
         sample = "AS KS GJ 7D 7C"
         click.echo(f"the evaluator on a sample hand: {sample} is "
                    f"{evaluate_hand(parse_cards(sample)).describe()}\n")
+        linger = None if exit_when_done else lambda: _wait_for_stop(stop)
+        if league:
+            from alley_poker.cli.demo_side_night import run_side_night_demo
+            run_side_night_demo(speed=speed, seed=seed, database=database, echo=click.echo,
+                                port=None if no_web else port, stop=stop, feed=feed,
+                                linger=linger)
+            return
         run_demo(games=games, speed=speed, seed=seed, database=database, echo=click.echo,
-                 port=None if no_web else port, stop=stop, feed=feed,
-                 linger=None if exit_when_done else lambda: _wait_for_stop(stop))
+                 port=None if no_web else port, stop=stop, feed=feed, linger=linger)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
