@@ -237,6 +237,21 @@ def side_export(league_id: str, night_date: str):
         return jsonify(side_night_export(side_games(), night_id))
 
 
+@api.get("/side-nights/<night_id>/export")
+def public_side_export(night_id: str):
+    """A bracket night's export for anyone (/verify loads it by night id), once the night's
+    close revealed the draw's seed, as a match's export is public once it is settled:
+    before that it is 409 (the desk's own export, above, is there at any time)."""
+    night = side_games().night(night_id)
+    if night is None:
+        raise ApiError(404, "not_found", f"night {night_id!r} has no side games", "night_id")
+    if night.seed is None:
+        raise ApiError(409, "conflict", f"night {night_id!r} is not closed yet: its draw can "
+                       "be checked once the seed is revealed at the night's close", "night_id")
+    with side_rules():
+        return jsonify(side_night_export(side_games(), night_id))
+
+
 #: The night's CSV files: what each holds.
 CSV_FILES = {"money": lambda night, names: side_money_csv(night.money(), names),
              "brackets": brackets_csv}

@@ -5,7 +5,10 @@ export with WebCrypto, written from docs/fairness.md alone, a second verifier be
 ``alley-poker verify``.  It loads the export from ``GET /api/v1/matches/<id>/export`` (public
 once the match is settled or void) or from a pasted or dropped file; once the page is loaded it
 needs no network for a pasted export.  ``?match=ID`` fills in (and loads) a match id, which is
-how the phone, the kiosk and the tablet link here.
+how the phone, the kiosk and the tablet link here.  A bracket night's export (its side games,
+``kiosk/static/side_verify.js``) is checked the same way: ``?night=ID`` loads it from
+``GET /api/v1/side-nights/<id>/export`` (public once the night's seed is revealed), or it is
+pasted.
 
 >>> from flask import Flask
 >>> app = Flask(__name__); app.register_blueprint(verify_page)
@@ -26,4 +29,5 @@ LONGEST_ID = 200
 @verify_page.get("/verify")
 def check_a_match():
     match_id = (request.args.get("match") or "").strip()[:LONGEST_ID]
-    return render_template("verify.html", match_id=match_id)
+    night_id = (request.args.get("night") or "").strip()[:LONGEST_ID]
+    return render_template("verify.html", match_id=match_id, night_id=night_id)

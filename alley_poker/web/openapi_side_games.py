@@ -121,6 +121,11 @@ def add_side_game_paths(doc: Any, base: str, path, security: list, tablet: list)
     doc.add(f"{url}/export", "get", "The night's side-game export (alley-poker verify)",
             response={"type": "object"}, errors=("404",), security=security,
             parameters=night)
+    doc.add(f"{base}/side-nights/{{night_id}}/export", "get",
+            "A bracket night's export for anyone, once its seed is revealed (public, as a "
+            "settled match's; /verify checks it)", response={"type": "object"},
+            errors=("404", "409"),
+            parameters=[{**path("night_id"), "example": "tue-2026-11-24"}])
     for tail in ("money.csv", "brackets.csv"):
         doc.add(f"{url}/{tail}", "get", f"The night's side games: {tail}",
                 response={"type": "string"}, errors=("404",), security=security,

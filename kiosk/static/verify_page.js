@@ -3,6 +3,9 @@
 (function () {
   "use strict";
   const V = window.AlleyFairVerify;
+  const Side = window.AlleySideVerify;
+  const byNight = document.getElementById("by-night");
+  const nightInput = document.getElementById("night-id");
   const byId = document.getElementById("by-id");
   const matchInput = document.getElementById("match-id");
   const headInput = document.getElementById("printed-head");
@@ -14,7 +17,7 @@
   const status = document.getElementById("verify-status");
   const verdictLine = document.getElementById("verdict");
   const details = document.getElementById("verify-details");
-  const buttons = [document.getElementById("load-match"), pasted];
+  const buttons = [document.getElementById("load-match"), document.getElementById("load-night"), pasted];
   let busy = false;
 
   function money(cents) { return "$" + (cents / 100).toFixed(2); }
@@ -28,7 +31,52 @@
 
   function say(words) { status.textContent = words; }
 
+  function listDetails(lines) {
+    lines.forEach(function (line) {
+      if (!line) return;
+      const item = document.createElement("li");
+      item.textContent = line;
+      details.append(item);
+    });
+  }
+
+  // A bracket night's verdict (side_verify.js): every problem named, not only the first.
+  function showSide(verdict) {
+    progress.hidden = true;
+    verdictLine.hidden = false;
+    verdictLine.dataset.verdict = verdict.ok ? "ok" : verdict.problems.length ? "failed" : "unproven";
+    verdictLine.dataset.seq = "";
+    const night = verdict.nightId ? "Bracket night " + verdict.nightId : "This export";
+    const c = verdict.counts;
+    if (verdict.ok) {
+      verdictLine.textContent = "OK: " + night + " is a fair draw, paid as its games decide.";
+      listDetails([
+        "The seed matches the commitment sealed before the first ball.",
+        plural(c.draws, "draw") + " re-done here from the revealed seed: every bracket is what it draws from the entries.",
+        plural(c.payments, "payment") + " (brackets and pots), each what the games decide.",
+        verdict.moneyLine,
+        c.events + " events checked.",
+      ]);
+    } else if (verdict.problems.length) {
+      verdictLine.textContent = "FAILED: " + night + ": " + verdict.problems[0] + ".";
+      listDetails(verdict.problems.slice(1));
+    } else {
+      verdictLine.textContent = "NOT YET PROVABLE: " + night + ": " + verdict.unproven.join("; ") +
+        ". The seed is revealed at the night's close.";
+    }
+    say("Checked " + plural(c.events, "event") + ".");
+  }
+
+  // A pasted export: a bracket night's goes to side_verify.js, a match's to fair_verify.js.
+  function verifyAny(content, options) {
+    let parsed = null;
+    try { parsed = JSON.parse(content); } catch (error) { parsed = null; }
+    if (Side.isSideExport(parsed)) return Side.verifyExport(parsed);
+    return V.verifyText(content, options);
+  }
+
   function show(verdict) {
+    if (verdict.kind === "side-night") { showSide(verdict); return; }
     progress.hidden = true;
     verdictLine.hidden = false;
     verdictLine.dataset.verdict = verdict.ok ? "ok" : "failed";
@@ -108,20 +156,48 @@
     return V.verifyExport(body, options);
   }
 
+  async function loadNight() {
+    const id = nightInput.value.trim();
+    if (!id) { say("Type the night's name first (it is on the night sheet, e.g. tue-2026-11-24)."); return null; }
+    say("Loading bracket night " + id + "…");
+    let reply;
+    try {
+      reply = await fetch("/api/v1/side-nights/" + encodeURIComponent(id) + "/export");
+    } catch (error) {
+      say("No connection: the night could not be loaded. Paste or drop its export below instead; that needs no connection.");
+      return null;
+    }
+    let body = null;
+    try { body = await reply.json(); } catch (error) { body = null; }
+    if (!reply.ok) {
+      const why = body && body.error && body.error.message;
+      say(reply.status === 404 ? "There is no bracket night " + id + "." :
+          reply.status === 409 ? "Bracket night " + id + " is not closed yet: its draw can be checked once the seed is revealed at the night's close." :
+          "The night could not be loaded" + (why ? ": " + why : "") + ".");
+      return null;
+    }
+    text.value = JSON.stringify(body, null, 1);
+    return Side.verifyExport(body);
+  }
+
+  byNight.addEventListener("submit", function (event) {
+    event.preventDefault();
+    check(loadNight);
+  });
   byId.addEventListener("submit", function (event) {
     event.preventDefault();
     check(load);
   });
   pasted.addEventListener("click", function () {
     if (!text.value.trim()) { say("Paste a match export first, or drop its file here."); return; }
-    check(function (options) { return V.verifyText(text.value, options); });
+    check(function (options) { return verifyAny(text.value, options); });
   });
 
   function readFile(chosen) {
     if (!chosen) return;
     chosen.text().then(function (content) {
       text.value = content;
-      check(function (options) { return V.verifyText(content, options); });
+      check(function (options) { return verifyAny(content, options); });
     }, function () { say("That file could not be read."); });
   }
   file.addEventListener("change", function () { readFile(file.files[0]); });
@@ -138,5 +214,7 @@
     buttons.forEach(function (b) { b.disabled = true; });
   } else if (matchInput.value.trim()) {
     check(load);
+  } else if (nightInput.value.trim()) {
+    check(loadNight);
   }
 })();
