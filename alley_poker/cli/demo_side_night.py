@@ -12,7 +12,8 @@ runs its side games (docs/league.md, "Side games"):
 
 The desk records the entries and what was paid before the first ball and seals the draw
 then; each game the scorer finishes is fed to the brackets and pots, a bracket is paid as
-soon as its final is decided, the pots when every game is in; at the close the draw's seed
+soon as its final is decided (a tie the games cannot break goes to a roll-off the desk
+records), the pots when every game is in; at the close the draw's seed
 is revealed and the night's export verified, and the side money is shown to reconcile.
 """
 
@@ -53,6 +54,7 @@ from alley_poker.side_games import (
     PayPot,
     PotSettings,
     RecordEntry,
+    RecordRollOff,
     SetSideGame,
     SideGameError,
 )
@@ -104,8 +106,9 @@ class SideDesk:
     messages arrive on the threads that record the balls)."""
 
     def __init__(self, side: SideNights, night_id: str, names: dict[int, str],
-                 echo: Callable[[str], None]) -> None:
+                 echo: Callable[[str], None], rng: random.Random) -> None:
         self.side, self.night_id, self.names, self.echo = side, night_id, names, echo
+        self.rng = rng
         self.work: queue.Queue[bool] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="demo-side-desk", daemon=True)
         self._unsubscribe: Callable[[], None] | None = None
@@ -136,6 +139,11 @@ class SideDesk:
         if night is None:
             return
         for outcome in night.brackets(BRACKETS):
+            for _match in outcome.matches:      # each roll-off can lead to the next round's
+                tied = next((m for m in outcome.matches if m.status == "roll_off"), None)
+                if tied is None:
+                    break
+                outcome = self._roll_off(outcome.number, tied)
             if outcome.finished and outcome.number not in night.book(BRACKETS).paid:
                 self._pay(PayBracket(BRACKETS, outcome.number), self._bracket_line(outcome))
         for pot in (HIGH_GAME, STRIKES):
@@ -143,6 +151,22 @@ class SideDesk:
             if None not in night.book(pot).paid and (standing.finished or as_they_stand):
                 self._pay(PayPot(pot, as_they_stand=not standing.finished),
                           self._pot_line(pot, standing))
+
+    def _roll_off(self, number: int, match: Any) -> Any:
+        """A tie the games cannot break: the two bowl a roll-off, the desk records who won."""
+        winner = self.rng.choice(match.sides)
+        self.echo(f"[side games] bracket {number}, round {match.round}: "
+                  f"{self.names[match.sides[0]]} and {self.names[match.sides[1]]} tie on game "
+                  f"{match.game}; {self.names[winner]} wins the roll-off")
+        try:
+            self.side.run(self.night_id, RecordRollOff(BRACKETS, number, match.round,
+                                                       match.key[2], winner),
+                          actor=COMMISSIONER)
+        except (SideGameError, SideNightError) as refused:
+            self.echo(f"[side games] roll-off not recorded: {refused}")
+        night = self.side.night(self.night_id)
+        assert night is not None
+        return night.brackets(BRACKETS)[number - 1]
 
     def _pay(self, command: Any, line: str) -> None:
         try:
@@ -235,7 +259,7 @@ def run_side_night_demo(*, speed: float = 40.0, seed: int | None = None,
     service.bus.subscribe(Narrator(service, echo))
     bowlers = DemoBowlers(service, random.Random(rng.randrange(2**63)))
     bowlers.start()
-    side_desk = SideDesk(side, night_id, names, echo)
+    side_desk = SideDesk(side, night_id, names, echo, random.Random(rng.randrange(2**63)))
     side_desk.start()
     if server is not None:
         server.start()

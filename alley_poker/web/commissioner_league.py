@@ -36,6 +36,7 @@ from alley_poker.web.api_leagues import (
 from alley_poker.web.auth import is_commissioner
 from alley_poker.web.commissioner_story import sheet_stories
 from alley_poker.web.errors import ApiError
+from alley_poker.web.side_sheet import side_sheet
 from alley_poker.web.tablet_pages import commissioner, tablet_page
 
 
@@ -133,6 +134,10 @@ def league_night_sheet(league_id: str, night_date: str):
             abort(404)
         sheet = night_sheet_report(found, night)
         with_stories = request.args.get("stories") == "1"
+        side = league_desk().side_games.night(night.night_id)
+        names = {b.bowler_id: b.name for b in league_desk().store.bowlers(
+            found.league_id, include_retired=True)}
         return {"league": league_view(found), "night": night_view(found, night), "sheet": sheet,
-                "stories": sheet_stories(sheet) if with_stories else None}
+                "stories": sheet_stories(sheet) if with_stories else None,
+                "side": side_sheet(side, names) if side is not None else None}
     return _signed_in_page("commissioner_league_sheet.html", build)
