@@ -19,6 +19,8 @@ from click.testing import CliRunner
 from alley_poker.cli import main
 from tests.test_demo import PROJECT_ROOT, _alley_poker_command, _Output
 from tests.web.conftest import free_port
+from tests.web.test_accessibility import serious_violations
+from tests.web.test_refusal_words import page_leaks
 
 pytestmark = pytest.mark.slow
 
@@ -80,7 +82,8 @@ def test_the_demo_narrates_the_side_games(demo_night):
     assert "the draw is sealed before the first ball" in lines
     # The draw is sealed before the scorer's first ball is in.
     assert lines.index("the draw is sealed") < lines.index("STRIKE")
-    assert len(re.findall(r"\[side games\] BRACKET \d decided: ", lines)) == 9
+    side = [line for line in output.lines if "[side games]" in line]
+    assert len(re.findall(r"\[side games\] BRACKET \d decided: ", lines)) == 9, side
     assert "[side games] HIGH GAME pot won by" in lines
     assert "[side games] STRIKE POT:" in lines
     assert "alley-poker verify: OK: side games of night" in lines
@@ -147,4 +150,27 @@ def test_the_export_verifies_with_alley_poker_verify_and_in_the_browser(demo_nig
     verdict = page.locator("#verdict[data-verdict=ok], #verdict[data-verdict=failed]")
     verdict.wait_for(timeout=30_000)
     assert verdict.get_attribute("data-verdict") == "ok", verdict.text_content()
+    page.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_sheet_and_the_check_read_well_in_chromium(demo_night, browser, width):
+    _process, _output, base, sheet_url, _folder = demo_night
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.goto(f"{base}/commissioner")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#live-state")
+    page.goto(sheet_url)
+    side = page.locator("#side-games")
+    side.wait_for()
+    assert "The side money balances" in side.inner_text()
+    assert page_leaks(side.inner_text()) == []
+    assert serious_violations(page) == []
+    side.locator("a[href^='/verify?night=']").click()
+    verdict = page.locator("#verdict[data-verdict=ok], #verdict[data-verdict=failed]")
+    verdict.wait_for(timeout=30_000)
+    assert verdict.get_attribute("data-verdict") == "ok", verdict.text_content()
+    assert page_leaks(page.locator("main").inner_text()) == []
+    assert serious_violations(page) == []
     page.close()

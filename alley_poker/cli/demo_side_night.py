@@ -109,6 +109,7 @@ class SideDesk:
                  echo: Callable[[str], None], rng: random.Random) -> None:
         self.side, self.night_id, self.names, self.echo = side, night_id, names, echo
         self.rng = rng
+        self._paying = threading.Lock()     # the desk's thread, and the close after it
         self.work: queue.Queue[bool] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="demo-side-desk", daemon=True)
         self._unsubscribe: Callable[[], None] | None = None
@@ -121,7 +122,7 @@ class SideDesk:
         if self._unsubscribe is not None:
             self._unsubscribe()
         self.work.put(False)
-        self._thread.join(10)
+        self._thread.join(60)
 
     def _on_message(self, topic: str, message: dict[str, Any]) -> None:
         if topic == f"side:{self.night_id}" and any(
@@ -135,6 +136,10 @@ class SideDesk:
     def pay_what_is_decided(self, *, as_they_stand: bool = False) -> None:
         """Pay every bracket decided and every pot whose games are in (all of them, as the
         games stand, at the close)."""
+        with self._paying:
+            self._pay_decided(as_they_stand)
+
+    def _pay_decided(self, as_they_stand: bool) -> None:
         night = self.side.night(self.night_id)
         if night is None:
             return
