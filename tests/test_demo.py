@@ -115,6 +115,19 @@ class _Output:
         return found[0]
 
 
+def stop_process(process: subprocess.Popen, stop_signal: int, timeout: float) -> int:
+    """Send ``stop_signal`` (unless it has ended) and wait for its exit status; a process
+    that does not stop in ``timeout`` s is killed and the wait's timeout raised."""
+    if process.poll() is None:
+        process.send_signal(stop_signal)
+    try:
+        return process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
+        raise
+
+
 def _deals_a_card(message: dict) -> bool:
     """A live push about a ball recorded or a card dealt."""
     return any(event.get("type") in ("ball_recorded", "card_drawn")
@@ -156,14 +169,7 @@ def test_the_demo_deals_live_to_a_kiosk_and_stops_cleanly_on_a_signal(tmp_path, 
         assert dealt.wait(60), "the kiosk of lanes 1-2 was never pushed a ball or a card"
     finally:
         kiosk.disconnect()
-        if process.poll() is None:
-            process.send_signal(stop_signal)
-        try:
-            status = process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
-            raise
+        status = stop_process(process, stop_signal, 20)
     errors = stderr_path.read_text(encoding="utf-8")
     assert status == 0, f"exit status {status}; stderr:\n{errors}"
     assert "Traceback" not in errors and "Aborted" not in errors, errors

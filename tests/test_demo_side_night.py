@@ -17,7 +17,7 @@ import requests
 from click.testing import CliRunner
 
 from alley_poker.cli import main
-from tests.test_demo import PROJECT_ROOT, _alley_poker_command, _Output
+from tests.test_demo import PROJECT_ROOT, _alley_poker_command, _Output, stop_process
 from tests.web.conftest import free_port
 from tests.web.test_accessibility import serious_violations
 from tests.web.test_refusal_words import page_leaks
@@ -62,14 +62,7 @@ def demo_night(tmp_path_factory):
         sheet_url = output.wait_for(r"the night sheet: (http://\S+)", 5).group(1)
         yield process, output, f"http://127.0.0.1:{port}", sheet_url, folder
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-        try:
-            status = process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
-            raise
+        status = stop_process(process, signal.SIGINT, 30)
         errors = stderr_path.read_text(encoding="utf-8")
         assert status == 0, f"exit status {status}; stderr:\n{errors}"
         assert "Traceback" not in errors, errors

@@ -132,52 +132,45 @@
     }
   }
 
-  async function load(options) {
-    const id = matchInput.value.trim();
-    if (!id) { say("Type the match's name first (it is on the kiosk and the night sheet)."); return null; }
-    say("Loading match " + id + "…");
+  // An export from the server: its body, or null once the reason is said.  `kind` is "match"
+  // or "bracket night", `early` says why a 409 is early.
+  async function fetchExport(url, kind, id, early) {
+    const what = kind + " " + id, noun = kind.split(" ").pop();
+    say("Loading " + what + "…");
     let reply;
     try {
-      reply = await fetch("/api/v1/matches/" + encodeURIComponent(id) + "/export");
+      reply = await fetch(url);
     } catch (error) {
-      say("No connection: the match could not be loaded. Paste or drop its export below instead; that needs no connection.");
+      say("No connection: the " + noun + " could not be loaded. Paste or drop its export below instead; that needs no connection.");
       return null;
     }
     let body = null;
     try { body = await reply.json(); } catch (error) { body = null; }
     if (!reply.ok) {
       const why = body && body.error && body.error.message;
-      say(reply.status === 404 ? "There is no match " + id + "." :
-          reply.status === 409 ? "Match " + id + " is not finished yet: it can be checked once it is settled or voided." :
-          "The match could not be loaded" + (why ? ": " + why : "") + ".");
+      say(reply.status === 404 ? "There is no " + what + "." :
+          reply.status === 409 ? what.charAt(0).toUpperCase() + what.slice(1) + " " + early :
+          "The " + noun + " could not be loaded" + (why ? ": " + why : "") + ".");
       return null;
     }
     text.value = JSON.stringify(body, null, 1);
-    return V.verifyExport(body, options);
+    return body;
+  }
+
+  async function load(options) {
+    const id = matchInput.value.trim();
+    if (!id) { say("Type the match's name first (it is on the kiosk and the night sheet)."); return null; }
+    const body = await fetchExport("/api/v1/matches/" + encodeURIComponent(id) + "/export", "match", id,
+                                   "is not finished yet: it can be checked once it is settled or voided.");
+    return body && V.verifyExport(body, options);
   }
 
   async function loadNight() {
     const id = nightInput.value.trim();
     if (!id) { say("Type the night's name first (it is on the night sheet, e.g. tue-2026-11-24)."); return null; }
-    say("Loading bracket night " + id + "…");
-    let reply;
-    try {
-      reply = await fetch("/api/v1/side-nights/" + encodeURIComponent(id) + "/export");
-    } catch (error) {
-      say("No connection: the night could not be loaded. Paste or drop its export below instead; that needs no connection.");
-      return null;
-    }
-    let body = null;
-    try { body = await reply.json(); } catch (error) { body = null; }
-    if (!reply.ok) {
-      const why = body && body.error && body.error.message;
-      say(reply.status === 404 ? "There is no bracket night " + id + "." :
-          reply.status === 409 ? "Bracket night " + id + " is not closed yet: its draw can be checked once the seed is revealed at the night's close." :
-          "The night could not be loaded" + (why ? ": " + why : "") + ".");
-      return null;
-    }
-    text.value = JSON.stringify(body, null, 1);
-    return Side.verifyExport(body);
+    const body = await fetchExport("/api/v1/side-nights/" + encodeURIComponent(id) + "/export", "bracket night", id,
+                                   "is not closed yet: its draw can be checked once the seed is revealed at the night's close.");
+    return body && Side.verifyExport(body);
   }
 
   byNight.addEventListener("submit", function (event) {

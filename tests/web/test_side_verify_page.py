@@ -105,15 +105,6 @@ def test_a_reordered_draw_and_a_changed_payout_are_refused(page, site):
     assert "the money does not reconcile" in page.text_content("#verify-details")
 
 
-def test_the_public_export_waits_for_the_seed(site):
-    running, export = site
-    import requests
-    assert requests.get(f"{running.url}/api/v1/side-nights/{export['night_id']}/export",
-                        timeout=10).json()["events"] == export["events"]
-    assert requests.get(f"{running.url}/api/v1/side-nights/nope/export",
-                        timeout=10).status_code == 404
-
-
 def mutants(export: dict) -> list[dict]:
     """The export and ways an insider could change it."""
     found = [export, reordered(export), payout_changed(export)]
