@@ -31,7 +31,7 @@
     return a !== null && b !== null && sameTable(a.payouts, b.payouts) &&
       a.organiser === b.organiser && sameTable(a.refunds, b.refunds);
   }
-  function money(cents) { return "$" + (cents / 100).toFixed(2); }
+  function dollars(cents) { return "$" + (cents / 100).toFixed(2); }
 
   function shapeProblem(record) {
     if (!isObject(record) || !isObject(record.data)) return "not a side-game event";
@@ -241,8 +241,9 @@
     if (night !== null) {
       money = night.money();
       if (money.entries !== money.payouts + money.refunds + money.organiser + money.inPlay) {
-        found.problems.push("the money does not reconcile: entries " + money.entries + " != payouts " + money.payouts +
-                            " + refunds " + money.refunds + " + organiser " + money.organiser + " + in play " + money.inPlay);
+        found.problems.push("the money does not reconcile: entries " + dollars(money.entries) + " are not payouts " +
+                            dollars(money.payouts) + " + refunds " + dollars(money.refunds) + " + organiser " +
+                            dollars(money.organiser) + " + in play " + dollars(money.inPlay));
       }
     }
     const where = "side games of night " + nightId;
@@ -257,8 +258,8 @@
   }
 
   function moneyLine(m) {
-    return money(m.entries) + " of entries = " + money(m.payouts) + " paid out + " + money(m.refunds) +
-      " refunded + " + money(m.organiser) + " to the organiser" + (m.inPlay ? " + " + money(m.inPlay) + " still in play" : "") + ".";
+    return dollars(m.entries) + " of entries = " + dollars(m.payouts) + " paid out + " + dollars(m.refunds) +
+      " refunded + " + dollars(m.organiser) + " to the organiser" + (m.inPlay ? " + " + dollars(m.inPlay) + " still in play" : "") + ".";
   }
 
   function isSideExport(value) { return isObject(value) && value.format === FORMAT; }

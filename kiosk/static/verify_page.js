@@ -40,6 +40,20 @@
     });
   }
 
+  // What each of a night's events is, in words (side_verify.js names them by their key).
+  const NIGHT_EVENTS = {
+    side_night_opened: "the night opened", side_game_set: "a side game set", entry_recorded: "an entry",
+    entry_withdrawn: "an entry withdrawn", draw_committed: "the draw sealed", draw_made: "the draw",
+    seed_revealed: "the seed revealed", score_recorded: "a game's score", roll_off_recorded: "a roll-off",
+    bracket_paid: "a bracket paid", pot_paid: "a pot paid", paid_result_changed: "a paid result changed",
+    paid_result_kept: "a paid result kept",
+  };
+  function inWords(problem) {
+    return problem.replace(/^#(\d+) (\w+): /, function (all, seq, type) {
+      return "event #" + seq + " (" + (NIGHT_EVENTS[type] || "an event") + "): ";
+    });
+  }
+
   // A bracket night's verdict (side_verify.js): every problem named, not only the first.
   function showSide(verdict) {
     progress.hidden = true;
@@ -58,10 +72,10 @@
         c.events + " events checked.",
       ]);
     } else if (verdict.problems.length) {
-      verdictLine.textContent = "FAILED: " + night + ": " + verdict.problems[0] + ".";
-      listDetails(verdict.problems.slice(1));
+      verdictLine.textContent = "FAILED: " + night + ": " + inWords(verdict.problems[0]) + ".";
+      listDetails(verdict.problems.slice(1).map(inWords));
     } else {
-      verdictLine.textContent = "NOT YET PROVABLE: " + night + ": " + verdict.unproven.join("; ") +
+      verdictLine.textContent = "NOT YET PROVABLE: " + night + ": " + verdict.unproven.map(inWords).join("; ") +
         ". The seed is revealed at the night's close.";
     }
     say("Checked " + plural(c.events, "event") + ".");

@@ -18,6 +18,7 @@ from alley_poker.service.side_export import side_night_export
 from alley_poker.verifier.side_night import verify_side_export
 from alley_poker.web import create_app
 from tests.web.conftest import OPEN_NIGHT, PIN, serve
+from tests.web.test_refusal_words import page_leaks
 
 pytestmark = pytest.mark.slow
 
@@ -98,11 +99,15 @@ def test_a_reordered_draw_and_a_changed_payout_are_refused(page, site):
     assert check_pasted(page, export)[0] == "ok"
     verdict, words = check_pasted(page, reordered(export))
     assert verdict == "failed"
-    assert "bracket 3 is not what the seed draws from the entries" in words, words
+    drawn = next(e["seq"] for e in export["events"] if e["type"] == "draw_made")
+    assert (f"event #{drawn} (the draw): hdcp: bracket 3 is not what the seed draws from "
+            "the entries") in words, words
+    assert page_leaks(page.locator("main").inner_text()) == []
     verdict, words = check_pasted(page, payout_changed(export))
     assert verdict == "failed"
     assert "did not pay what its games decide" in words, words
-    assert "the money does not reconcile" in page.text_content("#verify-details")
+    assert "the money does not reconcile: entries $" in page.text_content("#verify-details")
+    assert page_leaks(page.locator("main").inner_text()) == []
 
 
 def mutants(export: dict) -> list[dict]:
