@@ -336,7 +336,8 @@ class _DemoScorer:
 
     def bowl(self, simulator: Simulator, feeds: FeedSupervisor, *, speed: float,
              stop: threading.Event) -> None:
-        """Bowl the night, then wait (at most 30 s) until the feed has taken every ball."""
+        """Bowl the night, then wait until the feed has taken every line (at most 30 s for
+        the page, 300 s for the serial feed, which reads its lines in order)."""
         if self.kind == "http":
             serve_board(simulator, self.board, speed=speed, stop=stop)
             if not stop.is_set():
@@ -346,6 +347,16 @@ class _DemoScorer:
         serve(simulator, self.writer, speed=speed, stop=stop)
         if not stop.is_set():
             self.writer.flush(30)
+            # Sent is not taken: on a busy machine the feed can be well behind the scorer,
+            # and a match closed before its last balls are in would refuse them.
+            feed = next(iter(feeds.feeds.values()))
+            sent = self.writer.lines_sent
+            deadline = time.monotonic() + 300
+            while not stop.is_set() and time.monotonic() < deadline and not feed.wait_for(
+                    lambda health: (health.lines_ok + health.lines_rejected
+                                    + health.duplicates >= sent
+                                    or (health.seconds_silent or 0) >= 5), 0.5):
+                pass
 
     def stop(self) -> None:
         if self.kind == "http":
