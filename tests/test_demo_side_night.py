@@ -167,3 +167,106 @@ def test_the_sheet_and_the_check_read_well_in_chromium(demo_night, browser, widt
     assert page_leaks(page.locator("main").inner_text()) == []
     assert serious_violations(page) == []
     page.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_desk_tree_and_the_kiosk_after_the_night(demo_night, browser, width):
+    """The screens of the demo's night once it is over: the desk's nine trees, each paid;
+    the kiosk shows no still-alive list (every bracket is over) and no money."""
+    _process, _output, base, sheet_url, _folder = demo_night
+    session = signed_in(base)
+    night = session.get(f"{sheet_url.replace('/commissioner/', '/api/v1/')}/side-games",
+                        timeout=10).json()
+    ava = next(line["bowler"] for line in night["money"]["bowlers"]
+               if line["name"] == "Ava Hart")
+    assert len(brackets_of(night, ava)) == 6 - sum(c for b, c in night_refunds(night)
+                                                    if b == ava)
+
+    desk = browser.new_page(viewport={"width": width, "height": 900})
+    desk.goto(f"{base}/commissioner")
+    desk.fill("#pin", PIN)
+    desk.click("button[type=submit]")
+    desk.wait_for_selector("#live-state")
+    desk.goto(f"{sheet_url}/side-games")
+    desk.locator(".side-tree[data-bracket='9'] .side-payouts", has_text="Paid:").wait_for()
+    assert desk.locator(".side-tree").count() == 9
+    assert desk.locator(".side-tree .side-payouts", has_text="Paid:").count() == 9
+    assert desk.locator(".side-tree .side-match").count() == 9 * 7
+    assert_plain_and_accessible(desk, width)
+    desk.close()
+
+    kiosk = browser.new_page(viewport={"width": width, "height": 900})
+    kiosk.goto(f"{base}/kiosk/1-2")
+    kiosk.wait_for_selector("#connection[data-state=live]")
+    assert kiosk.locator("#still-alive").is_hidden()
+    assert_plain_and_accessible(kiosk, width)
+    kiosk.close()
+
+
+def brackets_of(night: dict, bowler: int) -> list[dict]:
+    return [b for b in night["games"][0]["brackets"]
+            if any(bowler in m["sides"] for m in b["matches"] if m["round"] == 1)]
+
+
+def night_refunds(night: dict) -> list[tuple[int, int]]:
+    """(bowler, entries) the draw refunded: the money's refunds in entries of $5."""
+    return [(line["bowler"], line["refunded_cents"] // 500)
+            for line in night["money"]["bowlers"] if line["refunded_cents"]]
+
+
+def assert_plain_and_accessible(page, width: int) -> None:
+    assert page_leaks(page.inner_text("body")) == []
+    assert serious_violations(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+
+
+@pytest.fixture(scope="module")
+def live_night(tmp_path_factory):
+    """The demo's league night at its own pace (40 times real time: game 1 takes the best
+    part of a minute), stopped with Ctrl-C once looked at."""
+    folder = tmp_path_factory.mktemp("league-demo-live")
+    port = free_port()
+    process = subprocess.Popen(
+        [*_alley_poker_command(), "demo", "--league", "--port", str(port), "--seed", "41",
+         "--database", str(folder / "night.sqlite3")],
+        cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    output = _Output(process.stdout)
+    try:
+        night_url = output.wait_for(r"the night sheet: (http://\S+)", 60).group(1)
+        yield output, f"http://127.0.0.1:{port}", night_url
+    finally:
+        assert stop_process(process, signal.SIGINT, 60) == 0
+
+
+def test_a_bowlers_phone_says_whom_they_face_during_game_one(live_night, browser):
+    output, base, night_url = live_night
+    session = signed_in(base)
+    night = session.get(f"{night_url.replace('/commissioner/', '/api/v1/')}/side-games",
+                        timeout=10).json()
+    ava = next(line["bowler"] for line in night["money"]["bowlers"]
+               if line["name"] == "Ava Hart")
+    facing = {}
+    for bracket in brackets_of(night, ava):
+        first = next(m for m in bracket["matches"] if m["round"] == 1 and ava in m["sides"])
+        facing[bracket["bracket"]] = next(n for n in first["names"] if n != "Ava Hart")
+    match_id = output.wait_for(r"\[(\S+-1-2)\] Ava Hart", 1).group(1)
+    for width in (390, 1280):
+        # A code opens one phone: the desk gives her a new one for the other screen.
+        link = session.post(f"{base}/api/v1/matches/{match_id}/phone-links",
+                            json={"bowler": "Ava Hart"}, timeout=10)
+        assert link.status_code == 201, link.text
+        phone = browser.new_page(viewport={"width": width, "height": 844})
+        phone.goto(re.sub(r"^https?://[^/]+", base, link.json()["url"]))
+        lines = phone.locator("#side-brackets li[data-game=hdcp]")
+        lines.first.wait_for()
+        assert lines.count() == len(facing)
+        for item in lines.all():
+            number = int(item.get_attribute("data-bracket"))
+            said = item.inner_text()
+            # Game 1 is on: every bracket's round one (or, if hers is in, what comes next).
+            assert (f"you face {facing[number]} in game 1 (round 1)" in said
+                    or re.search(r"game 2|out in round 1", said)), said
+        assert "you face" in phone.inner_text("#side-brackets")
+        assert_plain_and_accessible(phone, width)
+        phone.close()

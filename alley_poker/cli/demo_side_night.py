@@ -269,9 +269,11 @@ def run_side_night_demo(*, speed: float = 40.0, seed: int | None = None,
     if server is not None:
         server.start()
         result.base_url = server.base_url
-        echo(f"commissioner tablet: {server.base_url}/commissioner (PIN {pin}); the night "
-             f"sheet: {server.base_url}/commissioner/leagues/{league.league_id}/nights/"
-             f"{night_date.isoformat()}")
+        night_url = (f"{server.base_url}/commissioner/leagues/{league.league_id}/nights/"
+                     f"{night_date.isoformat()}")
+        echo(f"kiosks: {server.base_url}/kiosk/1-2 and {server.base_url}/kiosk/3-4")
+        echo(f"commissioner tablet: {server.base_url}/commissioner (PIN {pin}); the side "
+             f"games: {night_url}/side-games; the night sheet: {night_url}")
     else:
         centre_night.start()
     echo(scorer.describe())
