@@ -270,3 +270,28 @@ def test_a_bowlers_phone_says_whom_they_face_during_game_one(live_night, browser
         assert "you face" in phone.inner_text("#side-brackets")
         assert_plain_and_accessible(phone, width)
         phone.close()
+
+
+def test_the_kiosk_keeps_the_still_alive_list_out_of_the_way_during_a_game(live_night,
+                                                                           browser):
+    """During game 1 the kiosk's read has who on lanes 1-2 is alive where (no money), and the
+    page keeps the list hidden under the hands (it shows between games: the simulated
+    scorer's lanes bowl straight on, so the demo seldom has a moment with nobody mid-game;
+    tests/web/test_side_games_screens.py shows it there with balls bowled one by one)."""
+    _output, base, _night_url = live_night
+    read = requests.get(f"{base}/api/v1/lanes/1-2/side-games", timeout=10).json()
+    alive = {row["name"]: row["brackets"] for row in read["alive"]}
+    assert len(alive) == 7 and "$" not in json.dumps(read) and "cents" not in json.dumps(read)
+    assert all(where and where[0]["game"] == "hdcp" for where in alive.values())
+    for width in (1280, 390):
+        kiosk = browser.new_page(viewport={"width": width, "height": 900})
+        kiosk.goto(f"{base}/kiosk/1-2")
+        kiosk.wait_for_selector("#connection[data-state=live]")
+        kiosk.wait_for_selector("section.bowler .scoresheet, section.bowler [data-frame]",
+                                state="attached")
+        assert kiosk.locator("#still-alive").is_hidden()
+        # (axe is run on the kiosk by the screens' own tests: here the pushes of a night at
+        # full pace abort its run)
+        assert page_leaks(kiosk.inner_text("body")) == []
+        assert kiosk.evaluate("document.documentElement.scrollWidth") <= width + 1
+        kiosk.close()
