@@ -1,7 +1,7 @@
 """The worker model on a centre's night: what a bowler sees, threads against gevent.
 
 ``python -m benchmarks.worker_model [--json] [--quick] [--workers threads,gevent,threads,gevent]
-[--lanes 8] [--kiosks 8] [--balls-per-s 4] [--phase-s 30] [--idle 1000]
+[--lanes 8] [--kiosks 8] [--balls-per-s 5] [--phase-s 30] [--idle 1000]
 [--conditions quiet,idle,heavy,odds]``
 
 For each worker in ``--workers`` (in that order: interleave them, so the shared machine's
@@ -316,7 +316,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--long-night-bowlers", type=int, default=6,
                         help="bowlers a lane in the settled match the desk reads")
     parser.add_argument("--kiosks", type=int, default=8)
-    parser.add_argument("--balls-per-s", type=float, default=4.0)
+    parser.add_argument("--balls-per-s", type=float, default=5.0)
     parser.add_argument("--phase-s", type=float, default=30.0)
     parser.add_argument("--idle", type=int, default=1000)
     parser.add_argument("--lost-after", type=float, default=10.0)
