@@ -54,4 +54,7 @@ if WORKER == "gevent":
 
     flask_socketio.SocketIO.__init__ = _gevent_mode  # type: ignore[method-assign]
 
-main()
+# Guarded: the odds pool's processes are spawned, and a spawned process imports the main
+# module again (as ``__mp_main__``); unguarded, each would start a second server.
+if __name__ == "__main__":
+    main()
