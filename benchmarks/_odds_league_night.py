@@ -12,9 +12,13 @@ service requests them.  A match that ends is replaced by a fresh one.  For each 
 - **settled**: the request to its odds marked ``settled`` (or enumerated, or the result);
   a request overtaken by the match's next one before it settled is counted apart;
 - **cost**: the pool's CPU time (process time, so the machine's other load does not count)
-  spent on each state that settled: with ``processes`` free cores, about what the settled
-  odds' wait would be on a quiet machine, divided by ``processes``; and the pool's CPU in
-  all over the night's seconds (``pool_cpu_share``: above ``processes`` it cannot keep up);
+  spent on each state that settled (p50/p95/max and mean): with ``processes`` free cores,
+  about what the settled odds' wait would be on a quiet machine, divided by ``processes``;
+  the pool's CPU on every chunk, settled, overtaken or abandoned alike, per request
+  (``pool_cpu_ms_per_request``); and the pool's CPU over the night's seconds
+  (``pool_cpu_share`` of the settled states, ``pool_cpu_share_all`` of every chunk: above
+  ``processes`` it cannot keep up); ``reused_settled``: states whose odds were an earlier
+  state's (nothing that matters changed);
 - **error**: for every ``reference_every``-th request, the first estimate and the settled
   odds against a reference of ``reference_runs`` runs of the same state computed afterwards
   (fast engine, seeds of its own; its own standard error is at most
@@ -82,6 +86,7 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
     try:
         live.request("warm-up", _new_match(999).state.clone())  # the pool starts once
         live.wait_idle(600)
+        warm_up_cpu = live.pool_cpu
         clock = time.perf_counter()
         names = list(matches)
         for number in range(commands):
@@ -100,6 +105,8 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
         live.wait_idle(600)
         seconds = time.perf_counter() - clock
         costs = [cpu for _match, _seq, _runs, cpu in live.costs][1:]  # after the warm-up
+        pool_cpu = live.pool_cpu - warm_up_cpu
+        reused = live.reused
     finally:
         live.stop()
     load_after = os.getloadavg()
@@ -143,7 +150,13 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
         **_spread("league_night_settled_ms", settles),
         "league_night_overtaken": overtaken,
         **_spread("league_night_pool_cpu_ms_per_settled", [1000 * cpu for cpu in costs]),
+        "league_night_pool_cpu_ms_per_settled_mean": (
+            round(1000 * statistics.fmean(costs), 1) if costs else None),
+        # Every chunk's CPU, of states settled, overtaken or abandoned alike, per request.
+        "league_night_pool_cpu_ms_per_request": round(1000 * pool_cpu / len(requests), 1),
         "league_night_pool_cpu_share": round(sum(costs) / seconds, 3),
+        "league_night_pool_cpu_share_all": round(pool_cpu / seconds, 3),
+        "league_night_reused_settled": reused,
         "league_night_settled_iterations_p50": int(statistics.median(runs)) if runs else 0,
         "league_night_checked_states": len(measured),
         "league_night_reference_runs": reference_runs,

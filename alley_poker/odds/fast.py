@@ -32,11 +32,14 @@ True
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from array import array
 from collections import OrderedDict
 from collections.abc import Mapping
+from dataclasses import replace
+from itertools import accumulate, chain
 
 from alley_poker.ledger import MatchState
 from alley_poker.odds import compiled
@@ -60,15 +63,18 @@ def _judge(rules) -> HandJudge:
 
 
 class _Match:
-    """One match's kept scripts: those of state ``seq`` (``runs``), and those of the state
-    before (``source``) still to be reused, with what each seat's scripts were bowled from."""
+    """One match's kept scripts, seat by seat: those of state ``seq`` (``runs[seat]``), and
+    those of the state before (``source[seat]``) still to be reused, kept only for the seats
+    whose scripts were bowled from what they are bowled from now.  A seat's scripts are
+    kept in packs, one a chunk: the scripts end to end, and where each ends."""
 
-    __slots__ = ("runs", "seq", "signature", "source", "source_signature")
+    __slots__ = ("kept", "opened", "runs", "seq", "signature", "source", "source_signature")
 
-    def __init__(self, seq: int, signature: tuple):
-        self.seq, self.signature = seq, signature
-        self.runs: list[array] = []
-        self.source: list[array] = []
+    def __init__(self, seq: int, signature: tuple, opened: int = 0):
+        self.seq, self.signature, self.opened = seq, signature, opened
+        self.kept = 0             # runs kept of this state (each seat's scripts)
+        self.runs: list[list[tuple[bytes, array]]] = [[] for _ in signature]
+        self.source: list[list[tuple[bytes, array]]] = [[] for _ in signature]
         self.source_signature: tuple = ()
 
 
@@ -76,24 +82,35 @@ class WarmRuns:
     """Scripts kept between the states of each match (one per pool process).
 
     At most ``keep`` runs a match, ``matches`` matches, and ``budget`` bytes in all (each
-    run's array counted with its object's own ~64 bytes): a run of a twelve-bowler,
-    three-game match is 2 KB, so without a byte budget 32 such matches would keep 0.8 GB in
-    each pool process at 100 lanes.  Past the budget a state's runs are not kept (its next
-    state runs cold); the oldest matches go first when a new one comes."""
+    script's words and 4 bytes for where it ends): a run of a twelve-bowler, three-game
+    match is 2 KB, so without a byte budget 64 such matches would keep 2 GB in each pool
+    process.  Past the budget a match's runs make room by dropping those of a match no new
+    state has come for while every other match had one (a match over, or a lane pair gone
+    quiet), else they are not kept (its next state runs cold): a busy centre whose matches'
+    runs do not all fit keeps those of as many as fit, where dropping the oldest would drop
+    the very match whose ball comes next, and so every match's, in turn.  Past ``matches``
+    the oldest goes.  64 matches, 16,000 runs (most states settle within them) and 128
+    MB: a 100-lane centre has 50 lane pairs and a few matches starting and ending between
+    balls; a league night's 2-4 bowlers kept about 90 MB at 50 pairs (at 32 matches, a
+    round-robin of 50 pairs found every match's runs gone: every state ran cold)."""
 
-    #: What one kept run costs beyond its words (the array object), in bytes.
-    RUN_OVERHEAD = 64
+    #: What one kept pack costs beyond its words and ends (its two objects).
+    PACK_OVERHEAD = 120
 
-    def __init__(self, keep: int = 12_000, matches: int = 32, budget: int = 32 << 20):
+    def __init__(self, keep: int = 16_000, matches: int = 64, budget: int = 128 << 20):
         self.keep, self.matches, self.budget = keep, matches, budget
         self._by_match: OrderedDict[str, _Match] = OrderedDict()
         self._lock = threading.Lock()
-        self.kept_bytes = 0       # the runs kept now, in all matches
+        self.kept_bytes = 0       # the scripts kept now, in all matches
+        self._states = 0          # new states opened, in all matches (how old an entry is)
         self.reused_seats = 0     # figures for tests and benchmarks
         self.bowled_seats = 0
 
-    def _size(self, runs: list[array]) -> int:
-        return sum(len(run) for run in runs) * 4 + len(runs) * self.RUN_OVERHEAD
+    def _size(self, seats: list[list[tuple[bytes, array]]]) -> int:
+        return sum(self._pack_size(pack) for packs in seats for pack in packs)
+
+    def _pack_size(self, pack: tuple[bytes, array]) -> int:
+        return len(pack[0]) + 4 * len(pack[1]) + self.PACK_OVERHEAD
 
     def open(self, match_id: str, seq: int, signature: tuple) -> _Match | None:
         """The kept scripts for a run of state ``seq``; None for a state older than the
@@ -101,11 +118,20 @@ class WarmRuns:
         with self._lock:
             entry = self._by_match.get(match_id)
             if entry is None or entry.seq < seq:
-                fresh = _Match(seq, signature)
+                self._states += 1
+                fresh = _Match(seq, signature, self._states)
                 if entry is not None:
                     self.kept_bytes -= self._size(entry.source)  # the older state's left
-                    fresh.source = entry.runs
-                    fresh.source_signature = entry.signature
+                    same_seats = len(entry.signature) == len(signature)
+                    for seat, packs in enumerate(entry.runs):
+                        # Only the seats bowled from the same position and model are reused;
+                        # the others' scripts go now.
+                        if same_seats and entry.signature[seat] == signature[seat]:
+                            fresh.source[seat] = packs
+                        else:
+                            self.kept_bytes -= self._size([packs])
+                    if same_seats:
+                        fresh.source_signature = entry.signature
                 self._by_match[match_id] = entry = fresh
                 while len(self._by_match) > self.matches:
                     self._drop(self._by_match.popitem(last=False)[1])
@@ -114,30 +140,55 @@ class WarmRuns:
             self._by_match.move_to_end(match_id)
             return entry
 
-    def keep_run(self, entry: _Match, run: array) -> None:
-        """Keep ``run`` of ``entry``'s state for its next state, while there is room."""
-        if len(entry.runs) >= self.keep:
-            return
-        size = len(run) * 4 + self.RUN_OVERHEAD
+    def reuse(self, entry: _Match, seat: int, count: int) -> list[bytes]:
+        """Up to ``count`` scripts of ``seat`` from the state before, each used once."""
+        taken: list[bytes] = []
         with self._lock:
+            packs = entry.source[seat]
+            while packs and len(taken) < count:
+                blob, ends = packs.pop()
+                self.kept_bytes -= self._pack_size((blob, ends))
+                first = max(0, len(ends) - (count - len(taken)))
+                if first:  # more than wanted: the rest stays for the state's next chunk
+                    cut = ends[first - 1]
+                    rest = (blob[:cut], ends[:first])
+                    packs.append(rest)
+                    self.kept_bytes += self._pack_size(rest)
+                    starts = ends[first - 1:-1]
+                else:
+                    starts = array("I", (0,)) + ends[:-1]
+                taken.extend([blob[start:end]
+                              for start, end in zip(starts, ends[first:], strict=True)])
+        self.reused_seats += len(taken)
+        return taken
+
+    def keep_runs(self, entry: _Match, seats: list[list[bytes]]) -> None:
+        """Keep ``seats``' scripts (one list a seat, a run's at the same index) of
+        ``entry``'s state for its next state, as many runs as there is room for."""
+        if not seats or not seats[0]:
+            return
+        with self._lock:
+            room = self.keep - entry.kept
+            if room <= 0:
+                return
+            packs = []
+            for scripts in seats:
+                scripts = scripts[:room]
+                ends = array("I", accumulate(map(len, scripts)))
+                packs.append((b"".join(scripts), ends))
+            size = sum(self._pack_size(pack) for pack in packs)
             while self.kept_bytes + size > self.budget and len(self._by_match) > 1:
-                oldest = next(iter(self._by_match))
-                if self._by_match[oldest] is entry:
-                    break
-                self._drop(self._by_match.pop(oldest))
+                oldest_id = next(iter(self._by_match))
+                oldest = self._by_match[oldest_id]
+                if oldest is entry or self._states - oldest.opened <= len(self._by_match):
+                    break  # every match had a state since: none is stale
+                self._drop(self._by_match.pop(oldest_id))
             if self.kept_bytes + size > self.budget:
                 return
             self.kept_bytes += size
-        entry.runs.append(run)
-
-    def reuse_run(self, entry: _Match) -> array | None:
-        """A run of the state before, each used once (None when none is left)."""
-        with self._lock:
-            if not entry.source:
-                return None
-            run = entry.source.pop()
-            self.kept_bytes -= len(run) * 4 + self.RUN_OVERHEAD
-        return run
+            entry.kept += len(packs[0][1])
+            for kept, pack in zip(entry.runs, packs, strict=True):
+                kept.append(pack)
 
     def _drop(self, entry: _Match) -> None:
         self.kept_bytes -= self._size(entry.runs) + self._size(entry.source)
@@ -190,39 +241,52 @@ def fast_win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
     # same cards whichever card play (C or Python) plays it.
     card_rng = random.Random(rng.getrandbits(64))
     script = _script_maker(start, models, state.rules, state.games, rng)
-    seats = range(len(bowlers))
-    entry = reuse = None
+    entry = None
+    reuse = [False] * len(bowlers)
     if warm is not None:
         signature = _signature(start, models)
         entry = warm.open(state.match_id, state.seq, signature)
         if entry is not None and len(entry.source_signature) == len(signature):
-            reuse = [entry.source_signature[seat] == signature[seat] for seat in seats]
-            if not any(reuse):
-                reuse = None
-    runs = array("I")
-    for _ in range(iterations):
-        kept = warm.reuse_run(entry) if reuse is not None else None
-        # A run is kept as one array: for each seat its series, its events' count, its events.
-        packed = array("I")
-        at = 0
-        for seat in seats:
-            if kept is not None:
-                count = kept[at + 1]
-                if reuse[seat]:
-                    packed.extend(kept[at:at + 2 + count])
-                    warm.reused_seats += 1
-                at += 2 + count
-            if kept is None or not reuse[seat]:
-                packed.frombytes(script(seat))
-                if warm is not None:
-                    warm.bowled_seats += 1
-        if entry is not None:
-            warm.keep_run(entry, packed)
-        runs.extend(packed)
+            reuse = [entry.source_signature[seat] == signature[seat]
+                     for seat in range(len(bowlers))]
+    # Seat by seat: the scripts of the state before where the seat's position and model are
+    # unchanged (each used once), the rest bowled now; a run is every seat's script at the
+    # same index (the seats' scripts are independent, so any pairing is a fair sample).
+    seat_scripts = []
+    for seat in range(len(bowlers)):
+        scripts = warm.reuse(entry, seat, iterations) if reuse[seat] else []
+        fresh = iterations - len(scripts)
+        if fresh:
+            scripts.extend([script(seat) for _ in range(fresh)])
+            if warm is not None:
+                warm.bowled_seats += fresh
+        seat_scripts.append(scripts)
+    if entry is not None:
+        warm.keep_runs(entry, seat_scripts)
+    # A run packed as the card play reads it: for each seat its series, its events' count,
+    # its events.
+    runs = array("I", b"".join(chain.from_iterable(zip(*seat_scripts, strict=True))))
     wins, cents = _play_runs(start, judge, runs, iterations, card_rng)
     return MatchOdds(state.match_id, state.seq, iterations, {
         bowler: BowlerOdds(wins[seat] / iterations, cents[seat] / iterations)
         for seat, bowler in enumerate(bowlers)}, exact=False)
+
+
+def odds_inputs(state: MatchState) -> tuple | None:
+    """Everything :func:`fast_win_odds` makes ``state``'s odds from, to compare with ``==``
+    (None when the match is not live): its compact start — cards, hands, the hidden cards
+    as a set, the holes, the jokers, each seat's position and streak, the open decisions,
+    the rule book — without the event number, the games, and every ball of the match (each
+    bowler's model is learnt from them).  Two states whose inputs are equal have the same
+    odds, run for run at the same seed: an event that changed none of them (a pile stacked
+    in test mode: the hidden cards' order never reaches a run) changed nothing that
+    matters, and its odds are the odds already computed.  A ball always changes them (the
+    bowler's position and model), so it never passes for one that did not; only the other
+    seats' scripts are reused then (:class:`WarmRuns`)."""
+    if state.result is not None or state.status not in LIVE:
+        return None
+    return (replace(compile_start(state), seq=0), state.games,
+            json.dumps(state.balls, sort_keys=True, default=str))
 
 
 def _script_maker(start: Start, models: list, rules, games: int, rng: random.Random):
@@ -248,7 +312,16 @@ def _script_maker(start: Start, models: list, rules, games: int, rng: random.Ran
     at = [None if pos.standing < 0 else compiled.position_words(pos, seat, pos.standing)
           for seat, pos in enumerate(positions)]
     done = [array("I", (pos.series, 0)).tobytes() for pos in positions]
-    form_bytes = compiled.form_bytes
+    # Each game's table by its rates (the very object ``game_rates`` returns: held here, so
+    # its id is not reused while this state's runs are bowled): the same few hundred forms
+    # come back thousands of times, and this skips the table's look-up by value.
+    tables: dict[int, tuple] = {}
+
+    def form_bytes(rates) -> bytes:
+        kept = tables.get(id(rates))
+        if kept is None:
+            kept = tables[id(rates)] = (rates, compiled.form_bytes(rates))
+        return kept[1]
 
     def compiled_script(seat: int) -> bytes:
         pos = positions[seat]
@@ -315,4 +388,4 @@ def _picker(rng: random.Random):
     return pick
 
 
-__all__ = ["WarmRuns", "fast_win_odds"]
+__all__ = ["WarmRuns", "fast_win_odds", "odds_inputs"]

@@ -68,6 +68,7 @@ from typing import Any
 from alley_poker.ledger import MatchState
 from alley_poker.odds import ENGINES, CentreAverages, compiled
 from alley_poker.odds.correction import Correction, correct_odds
+from alley_poker.odds.fast import odds_inputs
 from alley_poker.service.bus import EventBus
 from alley_poker.service.odds_correction import night_of
 from alley_poker.service.odds_history import CentreKnowledge
@@ -100,6 +101,34 @@ _GUESS_PER_BALL, _GUESS_PER_RUN = (1e-6, 40e-6) if compiled.AVAILABLE else (10e-
 _BALLS_PER_GAME = 17
 
 
+def standard_error(runs: int, wins: list[float]) -> float:
+    """The largest standard error of the bowlers' chances after ``runs`` runs in which each
+    won ``wins`` (a tie of *k* as 1/*k*): the binomial's, sqrt(p(1 - p) / runs), which bounds
+    a share's (a run's share lies in [0, 1], so its variance is at most p(1 - p)).  A chance
+    near 0 or 1 is known to the same error from far fewer runs than one near 1/2 (at 95 %,
+    a fifth as many).  A chance of 0 or 1 is counted as one run nearer the middle, so a few
+    runs never look certain."""
+    return max(math.sqrt((won + 1) / (runs + 2) * (1 - (won + 1) / (runs + 2)) / runs)
+               for won in wins)
+
+
+def runs_wanted(runs: int, wins: list[float], target_error: float) -> int:
+    """The runs at which every chance would be known to ``target_error``, were the chances
+    what ``wins`` of ``runs`` say (as :func:`standard_error` counts them)."""
+    shares = [(won + 1) / (runs + 2) for won in wins]
+    return math.ceil(max(share * (1 - share) for share in shares) / target_error ** 2)
+
+
+def has_settled(runs: int, wins: list[float], *, target_error: float, least: int,
+                most: int) -> bool:
+    """The stopping rule, checked after every chunk: ``most`` runs made, or at least
+    ``least`` and every bowler's chance known to ``target_error`` (one standard error).
+    Checking as the runs come in and stopping at the first chunk within the target spends
+    runs where the figure is uncertain and no more (tests/odds/test_odds_stopping.py holds
+    the shown odds' error to the target's bound)."""
+    return runs >= most or (runs >= least and standard_error(runs, wins) <= target_error)
+
+
 @dataclass(eq=False)
 class _Job:
     """The odds of one match state in the making."""
@@ -115,6 +144,7 @@ class _Job:
     published: int = 0
     finished: bool = False
     cpu: float = 0.0  # the pool's CPU seconds for it so far
+    inputs: tuple | None = None  # what its odds are made from (fast.odds_inputs), once read
     order: int = 0    # when it was requested, among the jobs (the oldest refined first)
     wins: dict[str, float] = field(default_factory=dict)
     cents: dict[str, float] = field(default_factory=dict)
@@ -128,13 +158,6 @@ class _Job:
         for name in self.state.bowlers:
             self.wins[name] = self.wins.get(name, 0.0) + chunk["wins"][name]
             self.cents[name] = self.cents.get(name, 0.0) + chunk["cents"][name]
-
-    def standard_error(self) -> float:
-        """The largest standard error of the bowlers' chances so far (a chance of 0 or 1
-        counted as one run nearer the middle, so a few runs never look certain)."""
-        runs = self.done
-        return max(math.sqrt((won + 1) / (runs + 2) * (1 - (won + 1) / (runs + 2)) / runs)
-                   for won in (self.wins.get(name, 0.0) for name in self.state.bowlers))
 
     def as_json(self, settled: bool) -> dict:
         """The odds so far, counting one more run in which every bowler tied: a first
@@ -203,6 +226,11 @@ class LiveOdds:
         self.service = service
         self.computed = 0
         self.dropped = 0
+        self.reused = 0        # states whose odds were a settled state's, no run made
+        self.pool_cpu = 0.0    # the pool's CPU seconds on every chunk, settled or not
+        # Per match, the inputs and settled odds of its last few states
+        # (:meth:`_reuse_settled`).
+        self._settled: dict[str, deque[tuple[_Job, dict]]] = {}
         #: The latest finished jobs' (match, seq, runs, CPU seconds): what settling costs.
         self.costs: deque[tuple[str, int, int, float]] = deque(maxlen=2000)
         self._jobs: dict[str, _Job] = {}
@@ -272,6 +300,7 @@ class LiveOdds:
             self._averages.pop(match_id, None)
             self._known.pop(match_id, None)
             self._corrections.pop(match_id, None)
+            self._settled.pop(match_id, None)
 
     def latest(self, match_id: str) -> dict | None:
         """The last odds computed for the match (for an event ``seq`` at most its own)."""
@@ -304,6 +333,14 @@ class LiveOdds:
             if per_run:
                 size = max(MIN_CHUNK, min(int(REFINE_SECONDS / per_run), job.done,
                                           REFINE_CHUNK))
+            # No more than the runs the stopping rule still asks for, by the chances so far
+            # (a tenth more, for their own error): a chunk past that is spent after the odds
+            # are known (a 50/50 state settling at 15,600 runs made 17,000-20,000 before).
+            if job.done:
+                wanted = runs_wanted(job.done, [job.wins.get(name, 0.0)
+                                                for name in job.state.bowlers],
+                                     self.settled_error)
+                size = min(size, max(MIN_CHUNK, int(1.1 * wanted) - job.done - job.in_flight))
         size = min(size, job.target - job.done - job.in_flight)
         number = job.next_chunk
         job.next_chunk += 1
@@ -318,6 +355,13 @@ class LiveOdds:
                 if self._stopped:
                     return
             job, number, size = picked
+            if number == 0 and self.engine == "fast":
+                reused, odds = self._reuse_settled(job, size)
+                if reused:
+                    if odds is not None:
+                        self.bus.publish(f"match:{job.match_id}", {
+                            "kind": "odds", "match_id": job.match_id, "odds": odds})
+                    continue
             try:
                 chunk = self._compute(job.state, size, number, self._known_averages(job),
                                       self._known_centre(job))
@@ -338,6 +382,7 @@ class LiveOdds:
             self._cond.notify_all()
             if chunk is not None:
                 job.cpu += chunk.get("cpu", 0.0)
+                self.pool_cpu += chunk.get("cpu", 0.0)
             if job.finished:
                 return None
             if self._jobs.get(job.match_id) is not job:
@@ -357,12 +402,19 @@ class LiveOdds:
                 self.costs.append((job.match_id, job.state.seq, job.done, job.cpu))
                 odds = (None if chunk is None else _enumerated(job.state, chunk)
                         if chunk.get("enumerated") else _exact(job.state, chunk))
+                if odds is not None and chunk.get("enumerated"):
+                    self._remember(job, odds)
             else:
                 job.count(chunk)
                 self._run_seconds[job.match_id] = chunk["seconds"] / chunk["iterations"]
-                settled = job.done >= job.target or (
-                    job.done >= max(self.first_iterations, 2 * job.first_target)
-                    and job.standard_error() <= self.settled_error)
+                # At least the first estimate's runs: a lopsided state (one bowler at 95 %+)
+                # is known to the target from them and settles with its first estimate
+                # (twice the first estimate was asked before: 4,800 runs on a league night
+                # where 2,400 were within the target).
+                settled = has_settled(
+                    job.done, [job.wins.get(name, 0.0) for name in job.state.bowlers],
+                    target_error=self.settled_error, least=job.first_target,
+                    most=job.target)
                 if settled:
                     job.finished = True
                     self.computed += 1
@@ -373,6 +425,8 @@ class LiveOdds:
                     return None
                 job.published = job.done
                 odds = self._corrected(job, job.as_json(settled))
+                if settled:
+                    self._remember(job, odds)  # as shown: a state reusing them shows the same
             if odds is None:
                 return None
             return self._publishable(job, odds)
@@ -384,6 +438,50 @@ class LiveOdds:
         if correction is None or correction.is_identity:
             return odds
         return correct_odds(odds, correction)
+
+    #: How many settled states of a match are kept to compare a new state's inputs with: the
+    #: state a ball ago, and a few before it (a ball undone and bowled again).
+    SETTLED_KEPT = 4
+
+    def _reuse_settled(self, job: _Job, size: int) -> tuple[bool, dict | None]:
+        """Before a state's first chunk: when its odds' inputs (:func:`odds_inputs`: all
+        the fast engine reads of it) equal a settled state's of the same match, the last
+        event changed nothing that matters, and that state's settled odds are this one's
+        — published at once, settled, for no run at all.  ``(reused, odds to publish)``.
+        Only a settled state with as many balls is compared (reading a state's inputs takes
+        a millisecond, so after a ball, which always changes them, none is read)."""
+        with self._cond:
+            kept = [(settled, odds) for settled, odds in self._settled.get(job.match_id, ())
+                    if settled.state.balls_recorded == job.state.balls_recorded]
+        if not kept:
+            return False, None
+        try:
+            inputs = _inputs_of(job)
+            odds = None if inputs is None else next(
+                (odds for settled, odds in kept if _inputs_of(settled) == inputs), None)
+        except Exception:  # the runs go on without the comparison
+            log.exception("the odds inputs of match %s at #%s", job.match_id, job.state.seq)
+            odds = None
+        if odds is None:
+            return False, None
+        with self._cond:
+            job.in_flight -= size
+            self._cond.notify_all()
+            if job.finished or self._jobs.get(job.match_id) is not job:
+                return True, None  # replaced meanwhile: nothing to show, nothing spent
+            job.finished = True
+            self.computed += 1
+            self.reused += 1
+            self.costs.append((job.match_id, job.state.seq, 0, 0.0))
+            self._remember(job, odds)
+            return True, self._publishable(job, {**odds, "seq": job.state.seq})
+
+    def _remember(self, job: _Job, odds: dict) -> None:
+        """Keep a settled state and its odds, to compare the match's next states with
+        (called holding the lock)."""
+        if job.state.result is None:
+            self._settled.setdefault(job.match_id, deque(maxlen=self.SETTLED_KEPT)).append(
+                (job, odds))
 
     def _publishable(self, job: _Job, odds: dict) -> dict | None:
         """``odds``, kept as the match's latest, unless odds of a later event are kept."""
@@ -468,6 +566,13 @@ class LiveOdds:
             for process in processes:
                 if process.is_alive():
                     process.terminate()
+
+
+def _inputs_of(job: _Job) -> tuple | None:
+    """What the job's odds are made from, read once."""
+    if job.inputs is None:
+        job.inputs = odds_inputs(job.state)
+    return job.inputs
 
 
 def _guess_run_seconds(state: MatchState) -> float:

@@ -6,6 +6,7 @@ with the process that needs its odds)."""
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import signal
 import sys
@@ -22,7 +23,7 @@ _SEED_STRIDE = 1_000_003
 #: The runs' balls each process keeps from one state of a match to the next (a process of
 #: the pool, or the one process when ``processes=0``).
 WARM = WarmRuns()
-#: The bowlers' models each process learnt for a match state, by (match, event number): a
+#: The bowlers' models each process learnt for a match state, by (match, event number, ...): a
 #: state's chunks all use them, and learning them from a regular's history takes
 #: milliseconds a bowler.  The oldest are forgotten.
 _PROFILES: dict[tuple[str, int], dict] = {}
@@ -40,16 +41,19 @@ def odds_chunk(state: MatchState, iterations: int, chunk: int, centre_average: i
     settled matches and leagues; without it, a centre averaging ``centre_average``."""
     started, cpu = time.perf_counter(), time.process_time()
     if known is None:
-        centre, profiles = CentreAverages(average=centre_average), None
+        centre, history, leagues = CentreAverages(average=centre_average), None, None
     else:
         centre, history, leagues = known
-        key = (state.match_id, state.seq)
-        profiles = _PROFILES.get(key)
-        if profiles is None:
-            profiles = _PROFILES[key] = profiles_for(state.balls, centre, averages,
-                                                     leagues=leagues, history=history)
-            while len(_PROFILES) > _PROFILES_KEPT:
-                _PROFILES.pop(next(iter(_PROFILES)))
+    # Learnt once per state, whatever its chunks: a state settles in several.  Keyed by
+    # what they are learnt from too (tests run many matches with one id in one process).
+    key = (state.match_id, state.seq, json.dumps(state.balls, sort_keys=True, default=str),
+           centre_average, known is None, tuple(sorted((averages or {}).items())))
+    profiles = _PROFILES.get(key)
+    if profiles is None:
+        profiles = _PROFILES[key] = profiles_for(state.balls, centre, averages,
+                                                 leagues=leagues, history=history)
+        while len(_PROFILES) > _PROFILES_KEPT:
+            _PROFILES.pop(next(iter(_PROFILES)))
     odds = win_odds(state, iterations=iterations, seed=state.seq * _SEED_STRIDE + chunk,
                     centre=centre, averages=averages, profiles=profiles,
                     engine=engine, warm=WARM if engine == "fast" else None)

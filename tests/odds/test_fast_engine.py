@@ -161,23 +161,36 @@ def test_the_fast_judge_values_hands_as_the_evaluator_does(options):
 
 def test_the_kept_runs_stay_within_their_byte_budget_and_the_count_adds_up():
     # A pool process at 100 lanes sees dozens of long matches: what it keeps is bounded by
-    # bytes, the oldest matches going first, and what it counts is what it holds.
-    warm = WarmRuns(budget=200_000)
+    # bytes, and what it counts is what it holds.
+    warm = WarmRuns(budget=500_000)  # two of these matches' 600 runs (≈ 220 KB each)
     matches = [PracticeMatch(("Ann", "Bob", "Cy", "Di"), games=3, seed=seed,
                              match_id=f"m{seed}").play(10) for seed in range(4)]
+
+    def counted():
+        return sum(warm._size(e.runs) + warm._size(e.source) for e in warm._by_match.values())
+
     for match in matches:
         fast_win_odds(match.state, iterations=600, seed=1, warm=warm)
         assert warm.kept_bytes <= warm.budget
-    held = [entry for entry in warm._by_match.values()]
-    assert 0 < len(held) < len(matches)          # the oldest matches made room
-    assert warm.kept_bytes == sum(warm._size(e.runs) + warm._size(e.source) for e in held)
-    newest = matches[-1]
-    newest.play(11)
-    before = warm.reused_seats
-    fast_win_odds(newest.state, iterations=300, seed=2, warm=warm)
-    assert warm.reused_seats > before            # the newest match's runs were kept
-    assert warm.kept_bytes == sum(warm._size(e.runs) + warm._size(e.source)
-                                  for e in warm._by_match.values())
-    warm.forget(newest.state.match_id)
-    assert warm.kept_bytes == sum(warm._size(e.runs) + warm._size(e.source)
-                                  for e in warm._by_match.values())
+        assert warm.kept_bytes == counted()
+    held = [entry for entry in warm._by_match.values() if entry.kept]
+    assert 0 < len(held) < len(matches)          # not all fit
+    # A round-robin of balls over the matches (a busy centre): the matches whose runs were
+    # kept stay warm, rather than each dropping the next one's (every state cold).
+    for round_ in range(2):
+        before = warm.reused_seats
+        for match in matches:
+            match.play(11 + round_)
+            fast_win_odds(match.state, iterations=600, seed=2 + round_, warm=warm)
+            assert warm.kept_bytes <= warm.budget and warm.kept_bytes == counted()
+        assert warm.reused_seats - before >= 600 * 3  # at least one match's other seats
+    # A match no new state comes for while the others have theirs gives way to them.
+    quiet, *busy = matches
+    for round_ in range(len(matches) + 1):
+        for match in busy:
+            match.play(13 + round_)
+            fast_win_odds(match.state, iterations=600, seed=9 + round_, warm=warm)
+    assert quiet.state.match_id not in {
+        match_id for match_id, e in warm._by_match.items() if e.kept or any(e.source)}
+    warm.forget(busy[0].state.match_id)
+    assert warm.kept_bytes == counted()
