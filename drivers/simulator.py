@@ -24,13 +24,32 @@ scorer scores them.
 True
 >>> sim.record == events
 True
+
+``break_between_games`` bowls the games as a league night does: every lane finishes a game,
+then all of them start the next together after a break of that many ball-times (bowlers check
+the sheet, get a drink).  Without it each lane goes straight on at its own pace:
+
+>>> def game_times(sim):
+...     first, last = {}, {}
+...     for timed in sim.events():
+...         if isinstance(timed.event, BallRecorded):
+...             key = timed.event.game
+...             first.setdefault(key, timed.at)
+...             last[key] = timed.at
+...     return first, last
+>>> first, last = game_times(Simulator(lanes=[1, 2], seed=3, games=2, break_between_games=10))
+>>> first[2] - last[1] >= 10 * 25.0    # no ball of game 2 until the break after game 1
+True
+>>> first, last = game_times(Simulator(lanes=[1, 2], seed=3, games=2))
+>>> first[2] < last[1]                 # on their own, one lane starts game 2 while one bowls
+True
 """
 
 from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from alley_poker.bowling import Ball, Game
@@ -113,7 +132,9 @@ class Simulator:
     typical time between balls on one lane; lanes start a little apart and run side by side.
     ``snapshots`` adds a :class:`ScoresheetSnapshot` after every frame of every bowler (what a
     scorer configured to re-send its sheet does); ``wrong_lane_rate`` is the chance per game
-    that the desk flags a bowler for bowling on the wrong lane.
+    that the desk flags a bowler for bowling on the wrong lane.  ``break_between_games`` (in
+    ball-times; None, the default, lets each lane go straight on) makes every lane wait for
+    all of them to finish a game, then start the next together after that break.
     """
 
     def __init__(
@@ -127,9 +148,12 @@ class Simulator:
         ball_seconds: float = 25.0,
         snapshots: bool = False,
         wrong_lane_rate: float = 0.0,
+        break_between_games: float | None = None,
     ):
         if games < 1:
             raise ValueError("games: at least 1")
+        if break_between_games is not None and not break_between_games >= 0:
+            raise ValueError("break_between_games: ball-times, 0 or more (or None)")
         if not 1 <= bowlers_per_lane <= 8:
             raise ValueError("bowlers_per_lane: 1 to 8")
         self.rng = random.Random(seed)
@@ -137,6 +161,7 @@ class Simulator:
         self.ball_seconds = ball_seconds
         self.snapshots = snapshots
         self.wrong_lane_rate = wrong_lane_rate
+        self.break_between_games = break_between_games
         self.lanes = [lane if isinstance(lane, LaneSetup)
                       else self._generated_lane(lane, bowlers_per_lane, averages)
                       for lane in lanes]
@@ -163,15 +188,29 @@ class Simulator:
 
     def events(self) -> Iterator[TimedEvent]:
         """Every lane's events merged in time order (lanes bowl side by side)."""
-        queue: list[tuple[float, int, int, Iterator[TimedEvent], TimedEvent]] = []
+        queue: list[tuple[float, int, int, _LaneTimeline, TimedEvent | _GameDone]] = []
         for order, setup in enumerate(self.lanes):
             timeline = self._lane_timeline(setup, start=self.rng.uniform(0, self.ball_seconds))
             first = next(timeline, None)
             if first is not None:
                 heapq.heappush(queue, (first.at, order, 0, timeline, first))
         counter = 1
-        while queue:
+        #: Lanes done with a game, waiting for the others (``break_between_games`` only).
+        waiting: list[tuple[int, _LaneTimeline, _GameDone]] = []
+        while queue or waiting:
+            if not queue:   # every lane has finished the game: the next starts together
+                restart = (max(done.at for _, _, done in waiting)
+                           + self.break_between_games * self.ball_seconds)
+                for order, timeline, _ in waiting:
+                    following = timeline.send(restart)
+                    heapq.heappush(queue, (following.at, order, counter, timeline, following))
+                    counter += 1
+                waiting.clear()
+                continue
             _, order, _, timeline, timed = heapq.heappop(queue)
+            if isinstance(timed, _GameDone):
+                waiting.append((order, timeline, timed))
+                continue
             self.record.append(timed.event)
             yield timed
             following = next(timeline, None)
@@ -179,7 +218,7 @@ class Simulator:
                 heapq.heappush(queue, (following.at, order, counter, timeline, following))
                 counter += 1
 
-    def _lane_timeline(self, setup: LaneSetup, start: float) -> Iterator[TimedEvent]:
+    def _lane_timeline(self, setup: LaneSetup, start: float) -> _LaneTimeline:
         clock = start
         slots = tuple(BowlerSlot(slot, profile.name)
                       for slot, profile in enumerate(setup.bowlers, start=1))
@@ -207,7 +246,22 @@ class Simulator:
                         yield TimedEvent(clock, GameEnded(
                             lane=setup.lane, bowler=played.bowler, game=game_number,
                             scratch=played.game.score(), handicap=profile.handicap))
-            clock += self.ball_seconds * 4  # the scorer resets between games
+            if self.break_between_games is not None and game_number < self.games_per_lane:
+                clock = yield _GameDone(clock)  # events() answers when every lane starts
+            else:
+                clock += self.ball_seconds * 4  # the scorer resets between games
+
+
+@dataclass(frozen=True)
+class _GameDone:
+    """A lane has finished a game and waits for the others (never yielded by events())."""
+
+    at: float
+
+
+#: A lane's events in time order; with ``break_between_games`` it pauses at each game's end
+#: (a :class:`_GameDone`) and is sent the clock the next game starts at.
+_LaneTimeline = Generator["TimedEvent | _GameDone", float, None]
 
 
 def _ball_event(played: SimulatedGame, ball: Ball) -> BallRecorded:

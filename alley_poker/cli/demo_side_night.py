@@ -63,6 +63,10 @@ from alley_poker.web.server import AlleyServer
 from drivers.bowler_model import BowlerProfile
 from drivers.simulator import LaneSetup, Simulator
 
+#: The break between games, in the scorer's ball-times (25 s each): the lanes bowl each game
+#: together, as a league does, and rest ten ball-times between games (about six seconds at the
+#: demo's default speed of 40), long enough to read the kiosk's still-alive list.
+BREAK_BETWEEN_GAMES = 10.0
 #: Two more bowlers than the season demo's twelve: fourteen, seven a match.
 EXTRA_ROSTER = "Max Dunn,MAX,181,book,Pin Pals\nNia Ford,NIA,139,book,Split Happens\n"
 BRACKETS = "hdcp"
@@ -307,7 +311,8 @@ def run_side_night_demo(*, speed: float = 40.0, seed: int | None = None,
 
 def _scorer_night(seating: dict[str, dict[tuple[int, int], str]], by_name: dict[str, Any],
                   rng: random.Random, games: int) -> Simulator:
-    """The scorer's night: each lane's bowlers typed in by their scorer names."""
+    """The scorer's night: each lane's bowlers typed in by their scorer names; the lanes
+    finish each game, then start the next together after the break."""
     setups = []
     for slots in seating.values():
         for lane in sorted({lane for lane, _ in slots}):
@@ -315,7 +320,8 @@ def _scorer_night(seating: dict[str, dict[tuple[int, int], str]], by_name: dict[
             setups.append(LaneSetup(lane, tuple(
                 BowlerProfile.for_average(by_name[name].scorer_name, by_name[name].average)
                 for name in people)))
-    return Simulator(setups, seed=rng.randrange(2**32), games=games)
+    return Simulator(setups, seed=rng.randrange(2**32), games=games,
+                     break_between_games=BREAK_BETWEEN_GAMES)
 
 
 def _close_matches(service: Any, matches: tuple[str, ...], echo: Callable[[str], None]) -> None:
