@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from alley_poker.bowling import is_split
 from alley_poker.cli import main
-from drivers.base import BallRecorded, GameEnded
+from drivers.base import BallRecorded, GameEnded, LaneOpened
 from drivers.bowler_model import BowlerProfile
 from drivers.dialects import UnknownDialect, make_dialect
 from drivers.serial_feed import SerialFeed
@@ -51,6 +51,34 @@ def test_the_same_seed_bowls_the_same_games():
 
     assert bowled(8) == bowled(8)
     assert bowled(8) != bowled(9)
+
+
+def test_by_default_each_lane_goes_straight_on_as_it_always_has():
+    """The seeded games every test and the plain demo rely on (pinned from before the
+    league-night break existed): lane 2 is into game 2 before lane 1 has finished game 1."""
+    events = [timed.event for timed in
+              Simulator([1, 2], seed=12, games=2, bowlers_per_lane=2).events()]
+    assert [(e.lane, e.bowler, e.game, e.scratch) for e in events
+            if isinstance(e, GameEnded)] == [
+        (2, 1, 1, 228), (2, 2, 1, 236), (1, 1, 1, 161), (1, 2, 1, 156),
+        (2, 1, 2, 205), (2, 2, 2, 171), (1, 1, 2, 166), (1, 2, 2, 141)]
+
+
+def test_a_league_night_bowls_each_game_together_after_a_break():
+    sim = Simulator([1, 2, 3, 4], seed=41, games=3, break_between_games=10, ball_seconds=20)
+    timed = list(sim.events())
+    balls = [(t.at, t.event) for t in timed if isinstance(t.event, BallRecorded)]
+    for game in (1, 2):
+        finished = max(at for at, ball in balls if ball.game == game)
+        next_first = min(at for at, ball in balls if ball.game == game + 1)
+        assert next_first >= finished + 10 * 20  # nobody bowls game n+1 during the break
+        opened = [t.at for t in timed
+                  if isinstance(t.event, LaneOpened) and t.event.game == game + 1]
+        assert len(opened) == 4 and len(set(opened)) == 1  # every lane starts it together
+    assert [t.at for t in timed] == sorted(t.at for t in timed)
+    assert sum(isinstance(t.event, GameEnded) for t in timed) == 4 * 4 * 3
+    with pytest.raises(ValueError, match="break_between_games: ball-times, 0 or more"):
+        Simulator([1], break_between_games=-1)
 
 
 def test_the_worked_dialect_in_the_docs_is_the_real_file_and_reads_a_feed():
