@@ -17,8 +17,9 @@ from alley_poker.ledger import MatchState, handle
 from alley_poker.ledger import commands as c
 from alley_poker.odds.fast import fast_win_odds, odds_inputs
 from alley_poker.odds.practice import PracticeMatch
+from alley_poker.odds.stopping import SETTLED_ERROR, has_settled
 from alley_poker.service.bus import InProcessBus
-from alley_poker.service.odds import SETTLED_ERROR, LiveOdds, has_settled
+from alley_poker.service.odds import LiveOdds
 
 # --- the stopping rule -------------------------------------------------------------------
 
@@ -215,7 +216,7 @@ def test_a_state_superseded_before_it_settles_costs_nothing_more():
 
 
 def test_a_refinement_asks_for_the_runs_still_wanted_and_no_more():
-    from alley_poker.service.odds import runs_wanted
+    from alley_poker.odds.stopping import runs_wanted
 
     # A 50/50 state wants 15,625 runs at ±0.40 points; a 95/5 one 2,969.
     assert 15_600 <= runs_wanted(4800, [2400, 2400], SETTLED_ERROR) <= 15_700
