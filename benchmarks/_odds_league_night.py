@@ -63,8 +63,9 @@ def _reference(args: tuple) -> dict[str, float]:
 def league_night(*, pairs: int, rate: float, commands: int, processes: int, first: int,
                  settled: int, reference_runs: int, reference_every: int,
                  engine: str = "fast", settled_points: float | None = None) -> dict:
+    from alley_poker.odds.stopping import SETTLED_ERROR
     from alley_poker.service.bus import InProcessBus
-    from alley_poker.service.odds import SETTLED_ERROR, LiveOdds
+    from alley_poker.service.odds import LiveOdds
 
     bus = InProcessBus()
     arrivals: dict[tuple[str, int], list[tuple[float, dict]]] = {}

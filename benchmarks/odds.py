@@ -47,7 +47,7 @@ import statistics
 import time
 from multiprocessing import get_context
 
-from alley_poker.service.odds import SETTLED_ERROR
+from alley_poker.odds.stopping import SETTLED_ERROR
 from benchmarks._odds_league_night import league_night
 from benchmarks._odds_reference_file import REFERENCE, engine_of, load, stale_reason
 from benchmarks._odds_states import STAGES, STATES

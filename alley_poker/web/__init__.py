@@ -20,11 +20,12 @@ from flask_socketio import SocketIO
 from flask_wtf.csrf import CSRFProtect
 
 from alley_poker.actors import actor_words
+from alley_poker.odds.stopping import SETTLED_ERROR
 from alley_poker.service import AlleyService, open_service
 from alley_poker.service.health import FeedStatusBoard
 from alley_poker.service.league_desk import bowler_averages, open_league_desk
 from alley_poker.service.night_close import NightCloseBoard
-from alley_poker.service.odds import SETTLED_ERROR, LiveOdds
+from alley_poker.service.odds import LiveOdds
 from alley_poker.service.odds_history import CentreKnowledgeSource
 from alley_poker.service.odds_record import OddsRecordSource
 from alley_poker.store.api_tokens import ApiTokenStore

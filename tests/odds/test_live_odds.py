@@ -10,8 +10,9 @@ import pytest
 
 from alley_poker.config import OddsConfig
 from alley_poker.odds.practice import PracticeMatch
+from alley_poker.odds.stopping import SETTLED_ERROR
 from alley_poker.service.bus import InProcessBus
-from alley_poker.service.odds import SETTLED_ERROR, LiveOdds
+from alley_poker.service.odds import LiveOdds
 
 
 class _Screen:
