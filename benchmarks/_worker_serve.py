@@ -18,7 +18,7 @@ import threading
 import flask_socketio
 
 from alley_poker.cli import main
-from alley_poker.web import production_server
+from alley_poker.serving import production_server
 
 WORKER = os.environ.get("ALLEY_POKER_BENCH_WORKER", "threads")
 POOL = os.environ.get("ALLEY_POKER_BENCH_POOL", "")

@@ -15,7 +15,7 @@ the service process from outside while it runs:
 ``--odds`` turns the live win odds on in the centre file the night writes
 (``[odds] enabled``, ``--odds-processes``, ``--odds-iterations``).  ``--trace N`` runs the
 service under tracemalloc (``PYTHONTRACEMALLOC=N``) and reads the summary it writes as it
-stops (:mod:`alley_poker.web.memory_report`), summed up here: totals by package, the top
+stops (:mod:`alley_poker.serving.memory_report`), summed up here: totals by package, the top
 lines, and the project's lines that asked for the memory.  A traced
 night's RSS includes the tracing's own bookkeeping, so quote RSS from an untraced night.
 """
@@ -32,7 +32,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from alley_poker.web.memory_report import summarise
+from alley_poker.serving.memory_report import summarise
 from benchmarks import _deployments as deployments
 from benchmarks import latency
 from benchmarks._output import print_result

@@ -27,8 +27,8 @@ from alley_poker.centre import Centre, ScaledSetupError, open_worker_service, sc
 from alley_poker.config import AlleyConfig
 from alley_poker.service.election import CentreElection, ElectionUnavailable
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
+from alley_poker.serving.process_tuning import tune_garbage_collector, tune_thread_switching
 from alley_poker.web.metrics import WorkerMetrics
-from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_switching
 from alley_poker.web.sockets import external_emitter
 
 log = logging.getLogger(__name__)

@@ -43,7 +43,7 @@ def serve(config_path: Path | None, host: str, port: int, server_kind: str) -> N
         _warn_if_demo(config_path, config)
         _refuse_a_broken_ledger(config)
         if server_kind == "gunicorn":
-            from alley_poker.web.production_server import serve_one_box
+            from alley_poker.serving.production_server import serve_one_box
 
             raise SystemExit(serve_one_box(config, pin, host, port, echo=click.echo))
         server = AlleyServer(config, pin=pin, host=host, port=port)

@@ -48,7 +48,7 @@ def web(config_path: Path | None, host: str, port: int, server_kind: str) -> Non
     keep_new_files_private()
     try:
         if server_kind == "gunicorn":
-            from alley_poker.web.production_server import serve_web_process
+            from alley_poker.serving.production_server import serve_web_process
 
             raise SystemExit(serve_web_process(load_config(config_path), commissioner_pin(),
                                                shared_secret_key(), host, port,

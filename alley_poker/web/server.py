@@ -35,11 +35,11 @@ from werkzeug.serving import BaseWSGIServer, make_server
 from alley_poker.centre import Centre, open_centre_service, scaled_settings
 from alley_poker.config import AlleyConfig
 from alley_poker.service import AlleyService, open_service
+from alley_poker.serving.http_timeouts import GuardedRequestHandler
+from alley_poker.serving.memory_report import write_memory_snapshot
+from alley_poker.serving.process_tuning import tune_garbage_collector, tune_thread_switching
 from alley_poker.web import create_app
-from alley_poker.web.http_timeouts import GuardedRequestHandler
-from alley_poker.web.memory_report import write_memory_snapshot
 from alley_poker.web.metrics import CentreMetrics, add_metrics_route
-from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_switching
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The production server's request deadlines (``alley_poker.web.http_timeouts``) on a real
+"""The production server's request deadlines (``alley_poker.serving.http_timeouts``) on a real
 socket: an idle connection and one trickling its headers are closed; a kiosk's WebSocket,
 quiet for longer than the idle limit, is not."""
 
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from alley_poker.web import http_timeouts
+from alley_poker.serving import http_timeouts
 from alley_poker.web.server import HttpThread
 from tests.web.test_sockets import KioskClient
 

@@ -1,4 +1,5 @@
-"""Where a served process's memory went: a tracemalloc summary written as it stops.
+"""Serving, not answering: where a served process's memory went, a tracemalloc summary written
+as the process stops.
 
 Off unless asked for.  Start ``alley-poker serve`` (or ``web``) with CPython's own
 ``PYTHONTRACEMALLOC=N`` (trace every allocation from the first import, keeping ``N`` frames)

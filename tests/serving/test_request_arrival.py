@@ -1,11 +1,11 @@
-"""How the buffering worker reads a request's head (``web.request_buffering.Arrival``) and when
-it hands memory back (``web.memory_return.BurstMemory``), without a server (the real-server
+"""How the buffering worker reads a request's head (``serving.request_buffering.Arrival``) and when
+it hands memory back (``serving.memory_return.BurstMemory``), without a server (the real-server
 probes are in test_request_heads.py)."""
 
 from __future__ import annotations
 
-from alley_poker.web.memory_return import BurstMemory
-from alley_poker.web.request_buffering import Arrival, Deadlines
+from alley_poker.serving.memory_return import BurstMemory
+from alley_poker.serving.request_buffering import Arrival, Deadlines
 
 
 def fed(arrival: Arrival, data: bytes) -> bool:

@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from alley_poker.web.process_tuning import CollectionPacer
+from alley_poker.serving.process_tuning import CollectionPacer
 from tests.service.league_night_runner import wait_until
 
 

@@ -1,4 +1,5 @@
-"""How a long-running service process keeps the interpreter's own pauses off the ball path.
+"""Serving, not answering: how a long-running service process keeps the interpreter's own
+pauses off the ball path.
 
 ``serve``, ``web`` and ``worker`` call :func:`tune_garbage_collector` and
 :func:`tune_thread_switching` once everything is started.  Figures are from

@@ -1,4 +1,5 @@
-"""Hand memory back to the system after a burst of arriving requests.
+"""Serving, not answering: the worker process hands memory back to the system after a burst of
+arriving requests.
 
 glibc's allocator keeps the pages a process freed in its heap for the next allocation: after a
 burst of connections each buffering tens of KB of headers, the worker's resident memory stays at

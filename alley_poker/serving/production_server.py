@@ -1,5 +1,6 @@
-"""``serve`` and ``web`` on gunicorn: the production WSGI server Flask-SocketIO documents for
-its threading mode (gunicorn's threaded worker, WebSockets by simple-websocket, one worker).
+"""Serving, not answering: ``serve`` and ``web`` run on gunicorn, the production WSGI server
+Flask-SocketIO documents for its threading mode (gunicorn's threaded worker, WebSockets by
+simple-websocket, one worker).
 
 gunicorn is embedded through its application API (:class:`CentreApplication`, a
 ``gunicorn.app.base.BaseApplication``), so the command stays what it was: ``alley-poker serve``
@@ -14,7 +15,7 @@ each client's session in the process that serves it (Flask-SocketIO: one worker 
 more processes are more ``web`` processes behind nginx, docs/deployment.md).  Should the worker
 die, the arbiter starts a new one, which rebuilds the centre from the ledger as a restart does.
 
-Deadlines (see :mod:`alley_poker.web.request_buffering` for how they are kept): the request
+Deadlines (see :mod:`alley_poker.serving.request_buffering` for how they are kept): the request
 line and headers in ``header_deadline_s`` (10 s), the body in ``body_deadline_s`` (15 s), an
 idle kept-alive connection closed after gunicorn's ``keepalive`` (5 s), the whole request
 head bounded by ``max_head_bytes`` (32 KB, answered 431) and each line by gunicorn's
@@ -41,7 +42,7 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 from gunicorn.arbiter import Arbiter
 
-from alley_poker.web.request_buffering import BufferingThreadWorker, Deadlines
+from alley_poker.serving.request_buffering import BufferingThreadWorker, Deadlines
 
 #: Threads answering requests at once (gunicorn starts them as they are needed).  A request
 #: is read whole before a thread takes it and answered in milliseconds: these are for bursts.
@@ -158,20 +159,20 @@ class CentreApplication(BaseApplication):
         threading.Thread(target=self._tune, name="tune-after-start", daemon=True).start()
 
     def _tune(self) -> None:
-        from alley_poker.web.process_tuning import tune_garbage_collector, tune_thread_switching
+        from alley_poker.serving.process_tuning import tune_garbage_collector, tune_thread_switching
 
         self._pacer = tune_garbage_collector()
         tune_thread_switching()
 
     def _worker_exit(self, _arbiter: Any, worker: Any) -> None:
-        from alley_poker.web.memory_report import write_memory_snapshot
+        from alley_poker.serving.memory_report import write_memory_snapshot
 
         with contextlib.suppress(AttributeError):
             worker.shut_websockets()  # stopped by SIGINT/SIGQUIT: its pool was not shut down
         if getattr(self, "_pacer", None) is not None:
             self._pacer.stop()
         if self.built is not None:
-            write_memory_snapshot()  # only when asked for (web.memory_report)
+            write_memory_snapshot()  # only when asked for (serving.memory_report)
             self.built.stop()
 
     def run(self) -> None:  # BaseApplication.run, with an arbiter that says why it stops

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from alley_poker.web.request_buffering import Deadlines
+from alley_poker.serving.request_buffering import Deadlines
 from benchmarks._service_process import children
 from tests.web.from_address import serving
 

@@ -1,4 +1,6 @@
-"""gunicorn's threaded worker, reading each request whole before a thread takes it.
+"""Serving, not answering: gunicorn's threaded worker, reading each request whole before a
+thread takes it.  The gunicorn internals it relies on are named in
+:mod:`alley_poker.serving.gunicorn_internals` and checked against the installed gunicorn.
 
 gunicorn's ``gthread`` worker waits in one loop (a selector) until a connection is readable,
 then hands it to a thread of its pool, which reads the request line, the headers and the body
@@ -21,7 +23,7 @@ connection is closed.  The request line and headers together are bounded too
 (``max_head_bytes``, 32 KB, nginx's default): a longer head is answered ``431 Request Header
 Fields Too Large`` from the loop and closed, so a connection never holds more than that (plus
 h11's copy) while its head arrives.  The memory a burst of such connections took is handed
-back to the system once they are gone (:mod:`alley_poker.web.memory_return`): glibc keeps
+back to the system once they are gone (:mod:`alley_poker.serving.memory_return`): glibc keeps
 freed heap pages otherwise, and the worker would stay at its peak.
 
 A connection closed while its client may still be sending (a body refused by its declared
@@ -59,7 +61,7 @@ from functools import partial
 import h11
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-from alley_poker.web.memory_return import BurstMemory
+from alley_poker.serving.memory_return import BurstMemory
 
 #: Bytes read from a socket in one go (a body is 64 KB at most: one or two reads).
 READ_CHUNK = 65536

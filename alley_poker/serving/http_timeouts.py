@@ -1,9 +1,10 @@
-"""Slow and idle connections cannot hold the server: deadlines for reading a request.
+"""Serving, not answering: deadlines on the werkzeug server's socket reads, before any request.
 
-The production server is werkzeug's threaded one: a thread per connection.  Without limits a
-client that connects and sends nothing, or trickles its headers a byte at a time
-(slowloris), keeps its thread and socket for ever; a few thousand exhaust the process's file
-descriptors and the kiosks' reconnects are refused.  :class:`GuardedRequestHandler`:
+Slow and idle connections cannot hold the server.  werkzeug's threaded server (the demos'
+and the tests' ``HttpThread``; ``serve`` and ``web`` run gunicorn) gives a thread to each
+connection.  Without limits a client that connects and sends nothing, or trickles its headers
+a byte at a time (slowloris), keeps its thread and socket for ever; a few thousand exhaust the
+process's file descriptors and the kiosks' reconnects are refused.  :class:`GuardedRequestHandler`:
 
 - gives the request line and headers ``HEADER_DEADLINE_S`` in all (one reaper thread closes
   a connection past its deadline, however slowly it trickles), and each read
