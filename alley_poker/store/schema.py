@@ -54,11 +54,28 @@ metadata = MetaData(
 #: Longest API token name kept.
 MAX_TOKEN_NAME_LENGTH = 100
 
+#: A row id's type: BIGINT on PostgreSQL; SQLite only auto-increments a column declared
+#: INTEGER.  Also the type of a column that refers to a row id.
+ROW_ID_TYPE = BigInteger().with_variant(Integer(), "sqlite")
+
+
+def _row_id() -> Column:
+    """A table's auto-incremented ``id``, its primary key."""
+    return Column("id", ROW_ID_TYPE, primary_key=True, autoincrement=True)
+
+
+def _centre(**options) -> Column:
+    """The ``centre`` every per-centre row carries (``DEFAULT_CENTRE`` until a deployment
+    names it); ``options`` as Column's (``index=True``)."""
+    return Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE,
+                  **options)
+
+
 matches = Table(
     "matches",
     metadata,
     Column("match_id", String(64), nullable=False),
-    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    _centre(),
     Column("created_at", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("centre", "match_id"),
 )
@@ -71,20 +88,14 @@ events = Table(
     "events",
     metadata,
     # A global, increasing id: the cursor for "every event since ..." across matches.
-    # BIGINT on PostgreSQL; SQLite only auto-increments a column declared INTEGER.
-    Column(
-        "id",
-        BigInteger().with_variant(Integer(), "sqlite"),
-        primary_key=True,
-        autoincrement=True,
-    ),
+    _row_id(),
     Column("match_id", String(64), nullable=False),
     Column("seq", Integer, nullable=False),
     Column("type", String(64), nullable=False),
     # The rest of the ledger's record (its ``at`` and ``data``), exactly as appended.
     Column("data", JSON(none_as_null=True), nullable=False),
     Column("recorded_at", DateTime(timezone=True), nullable=False),
-    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    _centre(),
     # The hash chain (store/chain.py, docs/fairness.md): the previous event's hash in the
     # match (64 zeros for its first) and SHA-256(previous hash || canonical record), in hex.
     Column("prev_hash", String(64), nullable=True),
@@ -111,7 +122,7 @@ chain_starts = Table(
 deal_seeds = Table(
     "deal_seeds",
     metadata,
-    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    _centre(),
     Column("match_id", String(64), nullable=False),
     Column("seed", String(64), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
@@ -124,19 +135,14 @@ deal_seeds = Table(
 lane_assignments = Table(
     "lane_assignments",
     metadata,
-    Column(
-        "id",
-        BigInteger().with_variant(Integer(), "sqlite"),
-        primary_key=True,
-        autoincrement=True,
-    ),
+    _row_id(),
     Column("match_id", String(64), nullable=False),
     # [[lane, slot, bowler], ...]
     Column("slots", JSON(none_as_null=True), nullable=False),
     Column("actor", String(128), nullable=False),
     Column("reason", String(500), nullable=False),
     Column("assigned_at", DateTime(timezone=True), nullable=False),
-    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    _centre(),
     ForeignKeyConstraint(["centre", "match_id"], ["matches.centre", "matches.match_id"]),
     Index(None, "centre", "match_id"),
 )
@@ -146,13 +152,8 @@ lane_assignments = Table(
 api_tokens = Table(
     "api_tokens",
     metadata,
-    Column(
-        "id",
-        BigInteger().with_variant(Integer(), "sqlite"),
-        primary_key=True,
-        autoincrement=True,
-    ),
-    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE, index=True),
+    _row_id(),
+    _centre(index=True),
     Column("name", String(MAX_TOKEN_NAME_LENGTH), nullable=False),
     Column("token_hash", String(64), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
@@ -165,13 +166,8 @@ api_tokens = Table(
 held_balls = Table(
     "held_balls",
     metadata,
-    Column(
-        "id",
-        BigInteger().with_variant(Integer(), "sqlite"),
-        primary_key=True,
-        autoincrement=True,
-    ),
-    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    _row_id(),
+    _centre(),
     Column("lane", Integer, nullable=False),
     Column("slot", Integer, nullable=False),
     Column("match_id", String(64), nullable=True),
@@ -194,13 +190,8 @@ held_balls = Table(
 kiosk_devices = Table(
     "kiosk_devices",
     metadata,
-    Column(
-        "id",
-        BigInteger().with_variant(Integer(), "sqlite"),
-        primary_key=True,
-        autoincrement=True,
-    ),
-    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    _row_id(),
+    _centre(),
     Column("lanes", String(16), nullable=False),
     Column("code", String(16), nullable=False),
     Column("token_hash", String(64), nullable=False),
@@ -218,7 +209,7 @@ kiosk_devices = Table(
 leagues = Table(
     "leagues",
     metadata,
-    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    _centre(),
     Column("league_id", String(32), nullable=False),
     Column("name", String(60), nullable=False),
     Column("rule_book", String(100), nullable=False),
@@ -240,13 +231,8 @@ leagues = Table(
 league_bowlers = Table(
     "league_bowlers",
     metadata,
-    Column(
-        "id",
-        BigInteger().with_variant(Integer(), "sqlite"),
-        primary_key=True,
-        autoincrement=True,
-    ),
-    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    _row_id(),
+    _centre(),
     Column("league_id", String(32), nullable=False),
     Column("name", String(40), nullable=False),
     Column("scorer_name", String(24), nullable=False),
@@ -265,7 +251,7 @@ league_bowlers = Table(
 league_nights = Table(
     "league_nights",
     metadata,
-    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    _centre(),
     Column("night_id", String(64), nullable=False),       # "<league_id>-<YYYY-MM-DD>"
     Column("league_id", String(32), nullable=False),
     Column("night_date", Date, nullable=False),           # the league's local date
@@ -282,19 +268,14 @@ league_nights = Table(
 seat_requests = Table(
     "seat_requests",
     metadata,
-    Column(
-        "id",
-        BigInteger().with_variant(Integer(), "sqlite"),
-        primary_key=True,
-        autoincrement=True,
-    ),
-    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    _row_id(),
+    _centre(),
     Column("match_id", String(64), nullable=False),
     Column("lane", Integer, nullable=False),
     Column("slot", Integer, nullable=False),
     Column("scorer_name", String(64), nullable=False),
     Column("raised_at", DateTime(timezone=True), nullable=False),
-    Column("resolved_bowler", BigInteger().with_variant(Integer(), "sqlite"), nullable=True),
+    Column("resolved_bowler", ROW_ID_TYPE, nullable=True),
     Column("resolved_by", String(128), nullable=True),
     Column("resolved_at", DateTime(timezone=True), nullable=True),
     Index(None, "centre", "resolved_at"),
@@ -309,13 +290,8 @@ seat_requests = Table(
 phone_links = Table(
     "phone_links",
     metadata,
-    Column(
-        "id",
-        BigInteger().with_variant(Integer(), "sqlite"),
-        primary_key=True,
-        autoincrement=True,
-    ),
-    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    _row_id(),
+    _centre(),
     Column("match_id", String(64), nullable=False),
     Column("bowler", String(64), nullable=False),
     Column("night_date", Date(), nullable=False),
@@ -336,7 +312,7 @@ phone_links = Table(
 phone_requests = Table(
     "phone_requests",
     metadata,
-    Column("link_id", BigInteger().with_variant(Integer(), "sqlite"), nullable=False),
+    Column("link_id", ROW_ID_TYPE, nullable=False),
     Column("request_id", String(64), nullable=False),
     Column("status", Integer(), nullable=True),
     Column("answer", JSON(), nullable=True),
@@ -354,13 +330,8 @@ phone_requests = Table(
 side_events = Table(
     "side_events",
     metadata,
-    Column(
-        "id",
-        BigInteger().with_variant(Integer(), "sqlite"),
-        primary_key=True,
-        autoincrement=True,
-    ),
-    Column("centre", String(64), nullable=False, server_default=DEFAULT_CENTRE),
+    _row_id(),
+    _centre(),
     Column("night_id", String(64), nullable=False),
     Column("seq", Integer, nullable=False),
     Column("type", String(64), nullable=False),

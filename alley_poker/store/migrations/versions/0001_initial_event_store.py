@@ -7,39 +7,32 @@ Create Date: 2024-06-01 00:00:00
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import sqlalchemy as sa
 from alembic import op
 
+from alley_poker.store.migrations.columns import centre_column, id_column
+
 revision: str = "0001"
 down_revision: str | None = None
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
     op.create_table(
         "matches",
         sa.Column("match_id", sa.String(length=64), nullable=False),
-        sa.Column("centre", sa.String(length=64), server_default="default", nullable=False),
+        centre_column(),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("match_id", name=op.f("pk_matches")),
     )
     op.create_table(
         "events",
-        sa.Column(
-            "id",
-            sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
-            autoincrement=True,
-            nullable=False,
-        ),
+        id_column(),
         sa.Column("match_id", sa.String(length=64), nullable=False),
         sa.Column("seq", sa.Integer(), nullable=False),
         sa.Column("type", sa.String(length=64), nullable=False),
         sa.Column("data", sa.JSON(none_as_null=True), nullable=False),
         sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("centre", sa.String(length=64), server_default="default", nullable=False),
+        centre_column(),
         sa.ForeignKeyConstraint(
             ["match_id"],
             ["matches.match_id"],

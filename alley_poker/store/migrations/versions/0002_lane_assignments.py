@@ -7,32 +7,25 @@ Create Date: 2026-11-22 00:20:00
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import sqlalchemy as sa
 from alembic import op
 
+from alley_poker.store.migrations.columns import centre_column, id_column
+
 revision: str = "0002"
 down_revision: str | None = "0001"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
     op.create_table(
         "lane_assignments",
-        sa.Column(
-            "id",
-            sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
-            autoincrement=True,
-            nullable=False,
-        ),
+        id_column(),
         sa.Column("match_id", sa.String(length=64), nullable=False),
         sa.Column("slots", sa.JSON(none_as_null=True), nullable=False),
         sa.Column("actor", sa.String(length=128), nullable=False),
         sa.Column("reason", sa.String(length=500), nullable=False),
         sa.Column("assigned_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("centre", sa.String(length=64), server_default="default", nullable=False),
+        centre_column(),
         sa.ForeignKeyConstraint(
             ["match_id"],
             ["matches.match_id"],

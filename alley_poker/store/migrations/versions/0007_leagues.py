@@ -8,30 +8,19 @@ Create Date: 2026-11-25 17:00:00
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import sqlalchemy as sa
 from alembic import op
 
+from alley_poker.store.migrations.columns import ID_TYPE, centre_column, id_column
+
 revision: str = "0007"
 down_revision: str | None = "0006"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
-
-
-def _id() -> sa.Column:
-    return sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
-                     autoincrement=True, nullable=False)
-
-
-def _centre() -> sa.Column:
-    return sa.Column("centre", sa.String(length=64), server_default="default", nullable=False)
 
 
 def upgrade() -> None:
     op.create_table(
         "leagues",
-        _centre(),
+        centre_column(),
         sa.Column("league_id", sa.String(length=32), nullable=False),
         sa.Column("name", sa.String(length=60), nullable=False),
         sa.Column("rule_book", sa.String(length=100), nullable=False),
@@ -49,8 +38,8 @@ def upgrade() -> None:
     )
     op.create_table(
         "league_bowlers",
-        _id(),
-        _centre(),
+        id_column(),
+        centre_column(),
         sa.Column("league_id", sa.String(length=32), nullable=False),
         sa.Column("name", sa.String(length=40), nullable=False),
         sa.Column("scorer_name", sa.String(length=24), nullable=False),
@@ -68,7 +57,7 @@ def upgrade() -> None:
                     ["centre", "league_id"], unique=False)
     op.create_table(
         "league_nights",
-        _centre(),
+        centre_column(),
         sa.Column("night_id", sa.String(length=64), nullable=False),
         sa.Column("league_id", sa.String(length=32), nullable=False),
         sa.Column("night_date", sa.Date(), nullable=False),
@@ -83,14 +72,14 @@ def upgrade() -> None:
                     ["centre", "league_id"], unique=False)
     op.create_table(
         "seat_requests",
-        _id(),
-        _centre(),
+        id_column(),
+        centre_column(),
         sa.Column("match_id", sa.String(length=64), nullable=False),
         sa.Column("lane", sa.Integer(), nullable=False),
         sa.Column("slot", sa.Integer(), nullable=False),
         sa.Column("scorer_name", sa.String(length=64), nullable=False),
         sa.Column("raised_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("resolved_bowler", sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
+        sa.Column("resolved_bowler", ID_TYPE,
                   nullable=True),
         sa.Column("resolved_by", sa.String(length=128), nullable=True),
         sa.Column("resolved_at", sa.DateTime(timezone=True), nullable=True),

@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
 from alembic import op
 
+from alley_poker.store.migrations.columns import centre_column
+
 revision: str = "0008"
 down_revision: str | None = "0007"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
 
 GENESIS = "0" * 64
 
@@ -48,7 +47,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "deal_seeds",
-        sa.Column("centre", sa.String(length=64), server_default="default", nullable=False),
+        centre_column(),
         sa.Column("match_id", sa.String(length=64), nullable=False),
         sa.Column("seed", sa.String(length=64), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),

@@ -8,27 +8,20 @@ Create Date: 2026-12-03 10:00:00
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import sqlalchemy as sa
 from alembic import op
 
+from alley_poker.store.migrations.columns import ID_TYPE, centre_column, id_column
+
 revision: str = "0009"
 down_revision: str | None = "0008"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
     op.create_table(
         "phone_links",
-        sa.Column(
-            "id",
-            sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
-            autoincrement=True,
-            nullable=False,
-        ),
-        sa.Column("centre", sa.String(length=64), server_default="default", nullable=False),
+        id_column(),
+        centre_column(),
         sa.Column("match_id", sa.String(length=64), nullable=False),
         sa.Column("bowler", sa.String(length=64), nullable=False),
         sa.Column("night_date", sa.Date(), nullable=False),
@@ -47,7 +40,7 @@ def upgrade() -> None:
                     unique=False)
     op.create_table(
         "phone_requests",
-        sa.Column("link_id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
+        sa.Column("link_id", ID_TYPE,
                   nullable=False),
         sa.Column("request_id", sa.String(length=64), nullable=False),
         sa.Column("status", sa.Integer(), nullable=True),
