@@ -29,7 +29,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import ColumnElement, Engine, Table, insert, select, update
 
 from alley_poker.store.clock import utcnow
 from alley_poker.store.schema import DEFAULT_CENTRE, MAX_TOKEN_NAME_LENGTH, api_tokens
@@ -38,6 +38,20 @@ from alley_poker.store.schema import DEFAULT_CENTRE, MAX_TOKEN_NAME_LENGTH, api_
 def token_hash(secret: str) -> str:
     """The stored form of a token's secret."""
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def revoke_live(engine: Engine, table: Table, row_id: int, centre: str,
+                *live: ColumnElement[bool]) -> bool:
+    """Revoke row ``row_id`` of ``centre`` in ``table`` (API tokens, kiosk devices, phone
+    links: whatever holds a secret's hash) if it is live: not revoked yet and ``live``; whether
+    it was.  The row is kept, with when it was revoked, so the audit still names it."""
+    with engine.begin() as connection:
+        result = connection.execute(
+            update(table)
+            .where(table.c.id == row_id, table.c.centre == centre, *live,
+                   table.c.revoked_at.is_(None))
+            .values(revoked_at=utcnow()))
+    return result.rowcount == 1
 
 
 @dataclass(frozen=True)
@@ -103,11 +117,4 @@ class ApiTokenStore:
 
     def revoke(self, token_id: int) -> bool:
         """Revoke a live token of this centre; False when there is none with that id."""
-        table = api_tokens
-        with self.engine.begin() as connection:
-            result = connection.execute(
-                update(table)
-                .where(table.c.id == token_id, table.c.centre == self.centre,
-                       table.c.revoked_at.is_(None))
-                .values(revoked_at=utcnow()))
-        return result.rowcount == 1
+        return revoke_live(self.engine, api_tokens, token_id, self.centre)

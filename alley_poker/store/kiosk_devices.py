@@ -32,7 +32,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import Engine, delete, func, insert, select, update
 
-from alley_poker.store.api_tokens import token_hash
+from alley_poker.store.api_tokens import revoke_live, token_hash
 from alley_poker.store.clock import as_utc, utcnow
 from alley_poker.store.schema import DEFAULT_CENTRE, kiosk_devices
 
@@ -187,11 +187,5 @@ class KioskDeviceStore:
 
     def revoke(self, device_id: int) -> bool:
         """Revoke a paired kiosk of this centre; False when there is no live one with that id."""
-        table = kiosk_devices
-        with self.engine.begin() as connection:
-            result = connection.execute(
-                update(table)
-                .where(table.c.id == device_id, table.c.centre == self.centre,
-                       table.c.paired_at.is_not(None), table.c.revoked_at.is_(None))
-                .values(revoked_at=utcnow()))
-        return result.rowcount == 1
+        return revoke_live(self.engine, kiosk_devices, device_id, self.centre,
+                           kiosk_devices.c.paired_at.is_not(None))

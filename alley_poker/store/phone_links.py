@@ -40,7 +40,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from alley_poker.store.api_tokens import token_hash
+from alley_poker.store.api_tokens import revoke_live, token_hash
 from alley_poker.store.clock import as_utc, utcnow
 from alley_poker.store.schema import DEFAULT_CENTRE, phone_links, phone_requests
 
@@ -187,12 +187,7 @@ class PhoneLinkStore:
 
     def revoke(self, link_id: int) -> bool:
         """Revoke a live link of this centre; False when there is none with that id."""
-        table = phone_links
-        with self.engine.begin() as connection:
-            result = connection.execute(update(table).where(
-                table.c.id == link_id, table.c.centre == self.centre,
-                table.c.revoked_at.is_(None)).values(revoked_at=utcnow()))
-        return result.rowcount == 1
+        return revoke_live(self.engine, phone_links, link_id, self.centre)
 
     # --- one action per client request id ----------------------------------------------------
     def claim_request(self, link_id: int, request_id: str) -> tuple[dict, int] | None:
