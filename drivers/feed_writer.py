@@ -43,6 +43,7 @@ from drivers.dialects.apf1 import Apf1Encoder
 from drivers.dialects.notation import format_sheet
 from drivers.dialects.scoresheet import format_line
 from drivers.serial_feed import BackoffSchedule
+from drivers.waiting import wait_until
 
 log = logging.getLogger(__name__)
 
@@ -188,14 +189,7 @@ class FeedWriter:
 
     def flush(self, timeout: float) -> bool:
         """Wait until every queued line went out; False if ``timeout`` passed first."""
-        deadline = time.monotonic() + timeout
-        with self._lock:
-            while self._queue:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                self._lock.wait(min(remaining, 0.05))
-        return True
+        return wait_until(self._lock, lambda: not self._queue, timeout, 0.05)
 
     def wait_connected(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout

@@ -36,6 +36,7 @@ from drivers.dialects import UnknownDialect
 from drivers.dialects.live_board import PAGE_DIALECTS, BoardRejected, LiveBoard
 from drivers.serial_feed import DOWN_AFTER_HEARTBEATS, KEEP_RECENT, FeedHealth, RejectedLine
 from drivers.snapshot_diff import SnapshotDiffer
+from drivers.waiting import wait_until
 
 log = logging.getLogger(__name__)
 
@@ -146,14 +147,7 @@ class HttpPollFeed:
 
     def wait_for(self, condition: Callable[[PollHealth], bool], timeout: float) -> bool:
         """Wait until ``condition(health())`` holds; False if ``timeout`` passes first."""
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while not condition(self.health()):
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                self._changed.wait(min(remaining, 0.1))
-        return True
+        return wait_until(self._changed, lambda: condition(self.health()), timeout, 0.1)
 
     def health(self) -> PollHealth:
         """A consistent snapshot of the feed's counters and state."""

@@ -49,6 +49,7 @@ from drivers.base import (
 from drivers.dialects import make_dialect
 from drivers.line_framer import MAX_LINE_BYTES, CutOff, LineFramer, LineOverflow
 from drivers.sequence import SequenceConflict
+from drivers.waiting import wait_until
 
 log = logging.getLogger(__name__)
 
@@ -279,14 +280,7 @@ class SerialFeed:
 
     def wait_for(self, condition: Callable[[FeedHealth], bool], timeout: float) -> bool:
         """Wait until ``condition(health())`` holds; False if ``timeout`` passes first."""
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while not condition(self.health()):
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                self._changed.wait(min(remaining, 0.1))
-        return True
+        return wait_until(self._changed, lambda: condition(self.health()), timeout, 0.1)
 
     def wait_connected(self, timeout: float) -> bool:
         """Wait until the port is open."""
