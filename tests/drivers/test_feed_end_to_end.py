@@ -31,6 +31,23 @@ def _all_read(feed: SerialFeed, lines: int, timeout: float = 20) -> None:
     assert done, feed.health()
 
 
+def _served(simulator: Simulator, writer: FeedWriter, feed: SerialFeed, **options) -> int:
+    """The simulator's games written out and read in; the number of lines written."""
+    written = serve(simulator, writer, speed=0, **options)
+    assert writer.flush(20)
+    _all_read(feed, written)
+    return written
+
+
+def _delivered(writer: FeedWriter, feed: SerialFeed, lines: list[bytes], counted: int) -> None:
+    """``lines`` written out, and read until the feed has counted ``counted`` lines in all
+    (taken, refused or dropped as re-sent)."""
+    for line in lines:
+        writer.write(line)
+    assert writer.flush(20)
+    _all_read(feed, counted)
+
+
 def test_apf1_over_a_tcp_port_delivers_exactly_the_games_bowled():
     simulator = Simulator(lanes=[1, 2, 3, 4], seed=11, games=2)
     events: list = []
@@ -38,9 +55,7 @@ def test_apf1_over_a_tcp_port_delivers_exactly_the_games_bowled():
         host, port = writer.address
         feed = _reader(f"socket://{host}:{port}", "apf1", events)
         try:
-            written = serve(simulator, writer, speed=0)
-            assert writer.flush(20)
-            _all_read(feed, written)
+            written = _served(simulator, writer, feed)
         finally:
             feed.stop()
     health = feed.health()
@@ -59,9 +74,7 @@ def test_apf1_through_a_socat_pty_pair(pty_pair):
     try:
         assert feed.wait_connected(5)
         with FeedWriter(pty_pair.writer_path) as writer:
-            written = serve(simulator, writer, speed=0)
-            assert writer.flush(20)
-            _all_read(feed, written)
+            written = _served(simulator, writer, feed)
     finally:
         feed.stop()
     assert comparable(events) == simulator.record
@@ -76,9 +89,7 @@ def test_scoresheet_dialect_through_a_socat_pty_pair(pty_pair):
     try:
         assert feed.wait_connected(5)
         with FeedWriter(pty_pair.writer_path) as writer:
-            written = serve(simulator, writer, dialect="scoresheet", speed=0)
-            assert writer.flush(20)
-            _all_read(feed, written)
+            _served(simulator, writer, feed, dialect="scoresheet")
     finally:
         feed.stop()
     assert ball_projection(events) == ball_projection(simulator.record)
@@ -94,15 +105,9 @@ def test_tcp_cable_pulled_mid_game_loses_nothing_and_emits_nothing_twice():
         host, port = writer.address
         feed = _reader(f"socket://{host}:{port}", "apf1", events)
         try:
-            for line in lines[:200]:
-                writer.write(line)
-            assert writer.flush(10)
-            _all_read(feed, 200)
+            _delivered(writer, feed, lines[:200], 200)
             writer.drop_connection()  # mid-game: lane 1 is in game 1's middle frames
-            for line in lines[200:]:
-                writer.write(line)
-            assert writer.flush(20)
-            _all_read(feed, len(lines) + 200)
+            _delivered(writer, feed, lines[200:], len(lines) + 200)
         finally:
             feed.stop()
     health = feed.health()
@@ -123,18 +128,12 @@ def test_pty_unplugged_mid_game_reader_reconnects_and_loses_nothing(pty_pair, ca
     try:
         assert feed.wait_connected(5)
         with FeedWriter(pty_pair.writer_path, resend_window=16) as writer:
-            for line in lines[:150]:
-                writer.write(line)
-            assert writer.flush(10)
-            _all_read(feed, 150)
+            _delivered(writer, feed, lines[:150], 150)
             pty_pair.unplug()  # SIGKILL: both ptys vanish under the open ports
             assert feed.wait_for(lambda h: not h.connected, 5)
             pty_pair.plug()
             assert feed.wait_for(lambda h: h.connected and h.reconnects == 1, 10)
-            for line in lines[150:]:
-                writer.write(line)
-            assert writer.flush(20)
-            _all_read(feed, len(lines) + 150)
+            _delivered(writer, feed, lines[150:], len(lines) + 150)
     finally:
         feed.stop()
     health = feed.health()
@@ -206,10 +205,7 @@ def test_bad_lines_on_the_wire_are_rejected_counted_and_reading_goes_on():
         host, port = writer.address
         feed = _reader(f"socket://{host}:{port}", "apf1", events)
         try:
-            for line in stream:
-                writer.write(line)
-            assert writer.flush(10)
-            _all_read(feed, len(good) + 6)
+            _delivered(writer, feed, stream, len(good) + 6)
         finally:
             feed.stop()
     health = feed.health()
@@ -239,10 +235,7 @@ def test_a_ball_garbled_on_the_wire_is_taken_from_its_re_send_through_a_pty(pty_
     try:
         assert feed.wait_connected(5)
         with FeedWriter(pty_pair.writer_path) as writer:
-            for line in stream:
-                writer.write(line)
-            assert writer.flush(20)
-            _all_read(feed, len(stream))
+            _delivered(writer, feed, stream, len(stream))
     finally:
         feed.stop()
     health = feed.health()
