@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import date, time
+from datetime import date
 
 import pytest
 
-from alley_poker.league import HandicapRule, League
-from alley_poker.service.league_desk import open_league_desk
 from alley_poker.service.league_nights import LeagueNightError
 from alley_poker.service.seating import SeatingError
 from drivers.base import BallRecorded, BowlerSlot, Flags, LaneOpened
+from tests.service.tuesday_league import tuesday_desk
 
 ROSTER = """name,scorer_name,average,handicap_basis,team
 Ann Smith,ANN,150,book,Reds
@@ -26,14 +25,7 @@ DESK = "commissioner:pat"
 
 @pytest.fixture
 def desk(store_service):
-    desk = open_league_desk(store_service)
-    desk.store.create_league(League(
-        "tue", "Tuesday Poker", "house-rev-1.2", ante_cents=200, weekday=1,
-        start_time=time(19, 0), time_zone="America/Chicago", lane_pairs=((1, 2), (3, 4)),
-        games=1, handicap=HandicapRule(90, 220)))
-    desk.store.import_roster("tue", ROSTER)
-    yield desk
-    desk.close()
+    yield from tuesday_desk(store_service, ROSTER, ante_cents=200, games=1)
 
 
 def ids(desk, *names):

@@ -9,16 +9,14 @@ from __future__ import annotations
 import copy
 import json
 import random
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime
 
 import pytest
 from click.testing import CliRunner
 
 from alley_poker.cli.root import main
-from alley_poker.league import HandicapRule, League
 from alley_poker.league.night_sheet import night_sheet
 from alley_poker.ledger import commands as c
-from alley_poker.service.league_desk import open_league_desk
 from alley_poker.service.night_close import NightClose
 from alley_poker.service.side_export import side_night_export
 from alley_poker.side_games import (
@@ -33,6 +31,7 @@ from alley_poker.side_games import (
 from alley_poker.verifier.side_night import verify_side_export
 from drivers.base import BallCorrected, BallRecorded, Flags
 from tests.league.play import decide_all
+from tests.service.tuesday_league import tuesday_desk
 
 pytestmark = pytest.mark.slow
 
@@ -60,14 +59,7 @@ def frames_for(rank: int, game: int) -> list[list[int]]:
 
 @pytest.fixture
 def desk(store_service):
-    desk = open_league_desk(store_service)
-    desk.store.create_league(League(
-        "tue", "Tuesday Poker", "house-rev-1.2", ante_cents=100, weekday=1,
-        start_time=time(19, 0), time_zone="America/Chicago", lane_pairs=((1, 2), (3, 4)),
-        games=3, handicap=HandicapRule(90, 220)))
-    desk.store.import_roster("tue", ROSTER)
-    yield desk
-    desk.close()
+    yield from tuesday_desk(store_service, ROSTER, ante_cents=100, games=3)
 
 
 def test_a_bracket_night_from_the_scorer_to_the_verified_export(desk, store_service,

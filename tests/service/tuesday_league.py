@@ -1,0 +1,28 @@
+"""The Tuesday league the service tests open a desk on: one definition, with what a test
+changes (its ante, its games) named where it is used."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import time
+
+from alley_poker.league import HandicapRule, League
+from alley_poker.service.league_desk import LeagueDesk, open_league_desk
+
+
+def tuesday_league(*, ante_cents: int, games: int) -> League:
+    """Tuesday Poker ("tue") on lanes 1-2 and 3-4 at 19:00 Chicago time, 90% of 220."""
+    return League(
+        "tue", "Tuesday Poker", "house-rev-1.2", ante_cents=ante_cents, weekday=1,
+        start_time=time(19, 0), time_zone="America/Chicago", lane_pairs=((1, 2), (3, 4)),
+        games=games, handicap=HandicapRule(90, 220))
+
+
+def tuesday_desk(service, roster: str, *, ante_cents: int, games: int) -> Iterator[LeagueDesk]:
+    """A league desk over ``service`` with the Tuesday league and ``roster`` in it (for a
+    fixture to yield from: the desk is closed after)."""
+    desk = open_league_desk(service)
+    desk.store.create_league(tuesday_league(ante_cents=ante_cents, games=games))
+    desk.store.import_roster("tue", roster)
+    yield desk
+    desk.close()
