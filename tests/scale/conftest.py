@@ -138,6 +138,16 @@ class Cluster:
     def worker(self, config: Path, *, poll_s: float = 0.25) -> Process:
         return self._start(["worker", "--config", str(config), "--poll", str(poll_s)], "worker")
 
+    def scaled_out(self, config: Path) -> list[str]:
+        """A worker and two web processes of one centre, started together and waited for
+        (the worker active, both serving); the web processes' base URLs."""
+        worker = self.worker(config)
+        webs = [self.web(config, wait=False) for _ in range(2)]
+        worker.wait_for(r"active for centre")
+        for process, _ in webs:
+            process.wait_for(r"web process serving on")
+        return [base_url for _, base_url in webs]
+
     def stop(self) -> None:
         for process in self.processes:
             process.kill()

@@ -69,12 +69,7 @@ def balls_in(updates: list[dict], match_id: str) -> list[tuple]:
 def test_a_kiosk_on_the_second_web_process_sees_every_ball_fed_to_the_worker_in_order(
         cluster, centre, postgresql_url, redis_url, pty_pair, tmp_path):
     config = write_config(tmp_path / "alley.toml", centre=centre, feed_url=pty_pair.reader_path)
-    worker = cluster.worker(config)
-    webs = [cluster.web(config, wait=False) for _ in range(2)]
-    worker.wait_for(r"active for centre")
-    for process, _ in webs:
-        process.wait_for(r"web process serving on")
-    web2 = webs[1][1]
+    _web1, web2 = cluster.scaled_out(config)
     health = requests.get(f"{web2}/healthz", timeout=10)
     assert (health.status_code, health.json()) == (200, {
         "ok": True, "centre": centre, "database": "ok", "redis": "ok"})

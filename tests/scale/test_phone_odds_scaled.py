@@ -55,12 +55,7 @@ def fed_centre(cluster, centre, postgresql_url, redis_url, pty_pair,
     config = write_config(tmp_path / "alley.toml", centre=centre, feed_url=pty_pair.reader_path)
     with config.open("a", encoding="utf-8") as toml:
         toml.write("[odds]\nenabled = true\niterations = 20\nprocesses = 0\n")
-    worker = cluster.worker(config)
-    webs = [cluster.web(config, wait=False) for _ in range(2)]
-    worker.wait_for(r"active for centre")
-    for process, _ in webs:
-        process.wait_for(r"web process serving on")
-    web2 = webs[1][1]
+    _web1, web2 = cluster.scaled_out(config)
 
     simulator = Simulator([1, 2], seed=5, games=1, bowlers_per_lane=2)
     slots = {(setup.lane, slot): profile.name

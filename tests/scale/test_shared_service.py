@@ -53,44 +53,49 @@ def test_lane_changes_and_commands_reach_the_other_process(web_and_worker):
     assert [b["pins"] for b in web.state("m1").balls["Bob"][0]] == [3]
 
 
-def test_the_workers_deadlines_follow_decisions_opened_in_a_web_process(web_and_worker):
-    web, worker = web_and_worker
-    scheduler = DecisionScheduler(worker)
+@pytest.fixture
+def worker_scheduler(web_and_worker):
+    """The worker's deadline scheduler, running."""
+    scheduler = DecisionScheduler(web_and_worker[1])
     scheduler.start()
-    try:
-        start_match(web, "m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1)
-        web.execute("m1", RecordBall("Ann", 1, 10, actor="commissioner:t"))
-        web.execute("m1", RecordBall("Ann", 1, 0, gutter=True, actor="commissioner:t"))
-        (decision,) = web.state("m1").decisions.values()
-        eventually(lambda: scheduler.pending_jobs() == [job_id("m1", decision["id"])])
-
-        card = worker.state("m1").hands["Ann"][0]
-        web.execute("m1", DecideLoseCard("Ann", card, actor="bowler:Ann"))
-        eventually(lambda: scheduler.pending_jobs() == [])
-    finally:
-        scheduler.shutdown()
+    yield scheduler
+    scheduler.shutdown()
 
 
-def test_an_undo_in_a_web_process_puts_the_workers_deadline_job_back(web_and_worker):
+def ann_must_lose_a_card(web) -> dict:
+    """Match m1 started in the web process and bowled to Ann's lose-card decision (seed 1:
+    her strike brings no joker, her gutter ball opens it); the decision."""
+    start_match(web, "m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1)
+    web.execute("m1", RecordBall("Ann", 1, 10, actor="commissioner:t"))
+    web.execute("m1", RecordBall("Ann", 1, 0, gutter=True, actor="commissioner:t"))
+    (decision,) = web.state("m1").decisions.values()
+    return decision
+
+
+def test_the_workers_deadlines_follow_decisions_opened_in_a_web_process(
+        web_and_worker, worker_scheduler):
+    web, worker = web_and_worker
+    decision = ann_must_lose_a_card(web)
+    eventually(lambda: worker_scheduler.pending_jobs() == [job_id("m1", decision["id"])])
+
+    card = worker.state("m1").hands["Ann"][0]
+    web.execute("m1", DecideLoseCard("Ann", card, actor="bowler:Ann"))
+    eventually(lambda: worker_scheduler.pending_jobs() == [])
+
+
+def test_an_undo_in_a_web_process_puts_the_workers_deadline_job_back(
+        web_and_worker, worker_scheduler):
     """The worker keeps the jobs (in memory, rebuilt from the ledger when it takes over); a
     desk's undo taken by a web process reaches it on the bus and the job comes back."""
     web, worker = web_and_worker
-    scheduler = DecisionScheduler(worker)
-    scheduler.start()
-    try:
-        start_match(web, "m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1)
-        web.execute("m1", RecordBall("Ann", 1, 10, actor="commissioner:t"))
-        web.execute("m1", RecordBall("Ann", 1, 0, gutter=True, actor="commissioner:t"))
-        (decision,) = web.state("m1").decisions.values()
-        expected = job_id("m1", decision["id"])
-        eventually(lambda: scheduler.pending_jobs() == [expected])
+    decision = ann_must_lose_a_card(web)
+    expected = job_id("m1", decision["id"])
+    eventually(lambda: worker_scheduler.pending_jobs() == [expected])
 
-        card = web.state("m1").display_card(web.state("m1").hands["Ann"][0])
-        web.execute("m1", DecideLoseCard("Ann", card, actor="commissioner:t"))
-        eventually(lambda: scheduler.pending_jobs() == [])
-        web.execute("m1", CommissionerUndoLastAction(reason="wrong card",
-                                                     actor="commissioner:t"))
-        eventually(lambda: scheduler.pending_jobs() == [expected])
-        assert decision["id"] in worker.state("m1").decisions
-    finally:
-        scheduler.shutdown()
+    card = web.state("m1").display_card(web.state("m1").hands["Ann"][0])
+    web.execute("m1", DecideLoseCard("Ann", card, actor="commissioner:t"))
+    eventually(lambda: worker_scheduler.pending_jobs() == [])
+    web.execute("m1", CommissionerUndoLastAction(reason="wrong card",
+                                                 actor="commissioner:t"))
+    eventually(lambda: worker_scheduler.pending_jobs() == [expected])
+    assert decision["id"] in worker.state("m1").decisions
