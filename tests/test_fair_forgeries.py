@@ -36,6 +36,15 @@ def refused(export, forged_seq):
     return str(verdict)
 
 
+def to_forge(exports, kind, **where):
+    """A copy of the first export with a ``kind`` event (matching ``where``) to forge: the
+    copy, the event as it was, and the copy's data of that event."""
+    export = next(e for e in exports if events_of(e, kind, **where))
+    event = events_of(export, kind, **where)[0]
+    forged = copy.deepcopy(export)
+    return forged, event, forged["events"][event["seq"] - 1]["data"]
+
+
 def an_undo_reordering(exports):
     for export in exports:
         for event in events_of(export, "pile_shuffled", why=UNDO_WHY):
@@ -95,10 +104,7 @@ def test_an_undo_reordering_where_no_undo_happened_is_refused(exports):
 
 
 def test_a_joker_swap_that_swaps_nothing_is_refused(exports):
-    export = next(e for e in exports if events_of(e, "jokers_swapped"))
-    event = events_of(export, "jokers_swapped")[0]
-    forged = copy.deepcopy(export)
-    target = forged["events"][event["seq"] - 1]["data"]
+    forged, event, target = to_forge(exports, "jokers_swapped")
     target["powers"] = {joker: "good" if power == "bad" else "bad"
                         for joker, power in target["powers"].items()}  # as before the swap
     text = refused(forged, event["seq"])
@@ -106,36 +112,29 @@ def test_a_joker_swap_that_swaps_nothing_is_refused(exports):
 
 
 def test_a_changed_payout_is_refused(exports):
-    export = next(e for e in exports if events_of(e, "payout"))
-    event = events_of(export, "payout")[0]
-    forged = copy.deepcopy(export)
-    forged["events"][event["seq"] - 1]["data"]["cents"] += 100
+    forged, event, target = to_forge(exports, "payout")
+    target["cents"] += 100
     text = refused(forged, event["seq"])
     assert f"recorded cents {event['data']['cents'] + 100}, the rules give " \
            f"{event['data']['cents']}" in text
 
 
 def test_a_balls_changed_pins_are_refused(exports):
-    export = next(e for e in exports if events_of(e, "ball_recorded", mark="strike",
-                                                   standing=None))
-    event = events_of(export, "ball_recorded", mark="strike", standing=None)[0]
-    forged = copy.deepcopy(export)
-    forged["events"][event["seq"] - 1]["data"]["pins"] = 9
+    forged, event, target = to_forge(exports, "ball_recorded", mark="strike", standing=None)
+    target["pins"] = 9
     text = refused(forged, event["seq"])
     assert "(ball_recorded)" in text
 
 
 def test_the_cli_names_a_forgery_in_the_issues_words(exports, tmp_path):
-    export = next(e for e in exports if events_of(e, "payout"))
-    event = events_of(export, "payout")[0]
-    forged = copy.deepcopy(export)
-    forged["events"][event["seq"] - 1]["data"]["cents"] += 100
+    forged, event, target = to_forge(exports, "payout")
+    target["cents"] += 100
     path = tmp_path / "forged.json"
     path.write_text(json.dumps(rechain(forged)), encoding="utf-8")
     result = CliRunner().invoke(main, ["verify", str(path)])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit | None)
     assert result.output.startswith(
-        f"FAILED: match {export['match_id']} event #{event['seq']} (payout): recorded cents ")
+        f"FAILED: match {forged['match_id']} event #{event['seq']} (payout): recorded cents ")
 
 
 def test_an_export_whose_inputs_disagree_with_its_events_is_refused(exports):

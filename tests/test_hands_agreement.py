@@ -250,30 +250,28 @@ def check_against_oracle(hand: list[Card], options: dict[str, bool]) -> None:
     assert reference_key(tuple(shown)) == result.key
 
 
-def test_the_oracle_agrees_on_joker_hands():
-    rng = random.Random(2)
-    for _ in range(120):
-        hand = random_joker_hand(rng, max_cards=8)
-        for options in OPTION_SETTINGS:
+def check_random_joker_hands(seed: int, count: int, max_cards: int, settings: list) -> None:
+    """``count`` random hands with jokers of up to ``max_cards`` cards, each against the
+    oracle under every one of ``settings``."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        hand = random_joker_hand(rng, max_cards=max_cards)
+        for options in settings:
             check_against_oracle(hand, options)
+
+
+def test_the_oracle_agrees_on_joker_hands():
+    check_random_joker_hands(2, 120, 8, OPTION_SETTINGS)
 
 
 @pytest.mark.slow
 def test_the_oracle_agrees_on_6_000_joker_hands_under_both_settings():
-    rng = random.Random(3)
-    for _ in range(6_000):
-        hand = random_joker_hand(rng, max_cards=12)
-        for options in OPTION_SETTINGS[:2]:
-            check_against_oracle(hand, options)
+    check_random_joker_hands(3, 6_000, 12, OPTION_SETTINGS[:2])
 
 
 @pytest.mark.slow
 def test_the_oracle_agrees_on_joker_hands_under_each_single_option():
-    rng = random.Random(4)
-    for _ in range(3_000):
-        hand = random_joker_hand(rng, max_cards=12)
-        for options in OPTION_SETTINGS[2:]:
-            check_against_oracle(hand, options)
+    check_random_joker_hands(4, 3_000, 12, OPTION_SETTINGS[2:])
 
 
 def check_joker_free_hands(hand_count: int, seed: int, sizes: range = range(13)) -> None:

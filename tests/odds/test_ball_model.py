@@ -13,6 +13,7 @@ from alley_poker.bowling import Game
 from alley_poker.odds import BowlerProfile, CentreAverages, profiles_for
 from alley_poker.odds.ball_model import bowl_ball
 from alley_poker.odds.profiles import learn_profile
+from tests.odds.bowled import bowled_games
 
 FULL = frozenset(range(1, 11))
 
@@ -151,20 +152,13 @@ def test_profiles_for_a_match_use_history_and_the_matchs_own_balls(centre):
 
 def _records(profile, games, seed):
     """``games`` games of ``profile`` as ledger ball records."""
-    rng = random.Random(seed)
-    played = []
-    for _ in range(games):
-        game, bowler = Game(), profile.for_game(rng)
-        while not game.is_complete:
-            pins, leave, foul, gutter = bowler.ball(frozenset(game.standing_pins), rng)
-            game.roll(pins, standing=leave, foul=foul, gutter=gutter)
-        played.append([{"frame": b.frame, "ball": b.ball, "pins": b.pins,
-                        "standing": sorted(b.standing), "foul": b.foul, "gutter": b.gutter,
-                        "gutter_ball": b.gutter, "split": None,
-                        "mark": "strike" if b.is_strike else "spare" if b.is_spare else None,
-                        "completes_game": index == len(game.balls) - 1}
-                       for index, b in enumerate(game.balls)])
-    return played
+    return [[{"frame": b.frame, "ball": b.ball, "pins": b.pins,
+              "standing": sorted(b.standing), "foul": b.foul, "gutter": b.gutter,
+              "gutter_ball": b.gutter, "split": None,
+              "mark": "strike" if b.is_strike else "spare" if b.is_spare else None,
+              "completes_game": index == len(game.balls) - 1}
+             for index, b in enumerate(game.balls)]
+            for game in bowled_games(profile, games, seed)]
 
 
 def test_a_league_that_gutters_more_moves_its_bowlers_offsets_and_its_newcomers_do_not():

@@ -12,7 +12,6 @@ from datetime import date, timedelta
 import pytest
 from click.testing import CliRunner
 
-from alley_poker.bowling import Game
 from alley_poker.cli import main
 from alley_poker.ledger.events import event_to_record
 from alley_poker.odds.calibration import (
@@ -24,6 +23,7 @@ from alley_poker.odds.calibration import (
 )
 from alley_poker.odds.deflection import DeflectionBowler
 from alley_poker.odds.generated_centre import generated_matches
+from tests.odds.bowled import bowled_games
 
 
 def _forecasts(sharpen: float, count: int = 6000, seed: int = 1) -> list[Prediction]:
@@ -58,14 +58,7 @@ def test_wilson_intervals_hold_the_proportion_and_narrow_with_more_data():
 
 
 def _average(bowler, games, seed):
-    rng = random.Random(seed)
-    scores = []
-    for _ in range(games):
-        game, form = Game(), bowler.for_game(rng)
-        while not game.is_complete:
-            pins, leave, foul, gutter = form.ball(frozenset(game.standing_pins), rng)
-            game.roll(pins, standing=leave, foul=foul, gutter=gutter)
-        scores.append(game.score())
+    scores = [game.score() for game in bowled_games(bowler, games, seed)]
     return statistics.fmean(scores), statistics.pstdev(scores)
 
 

@@ -29,16 +29,23 @@ class _Screen:
                 self.messages.append(message["odds"])
 
 
+def _run_to_the_end(bus: InProcessBus, state, wait_s: float, **settings) -> LiveOdds:
+    """``state``'s odds computed in this process (no pool) until there is nothing left to
+    do; the LiveOdds, stopped."""
+    odds = LiveOdds(bus, processes=0, **settings)
+    try:
+        odds.request("m1", state)
+        assert odds.wait_idle(wait_s)
+    finally:
+        odds.stop()
+    return odds
+
+
 def test_a_first_estimate_comes_first_then_the_odds_settle():
     bus = InProcessBus()
     screen = _Screen(bus)
     state = PracticeMatch(("Ann", "Bob"), seed=3).play(8).state
-    odds = LiveOdds(bus, iterations=160, first_iterations=20, processes=0)
-    try:
-        odds.request("m1", state)
-        assert odds.wait_idle(60)
-    finally:
-        odds.stop()
+    odds = _run_to_the_end(bus, state, 60, iterations=160, first_iterations=20)
     runs = [message["iterations"] for message in screen.messages]
     # The first estimate, then each time the runs (at least) double, then settled.  The exact
     # counts between depend on how chunks in flight finish (a loaded CI run published
@@ -61,12 +68,7 @@ def test_a_long_match_gets_its_first_estimate_from_fewer_runs():
     screen = _Screen(bus)
     names = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
     state = PracticeMatch(names, games=3, seed=5).play(6).state
-    odds = LiveOdds(bus, iterations=1000, first_iterations=1000, processes=0)
-    try:
-        odds.request("m1", state)
-        assert odds.wait_idle(120)
-    finally:
-        odds.stop()
+    _run_to_the_end(bus, state, 120, iterations=1000, first_iterations=1000)
     first, last = screen.messages[0], screen.messages[-1]
     assert first["iterations"] < 1000 and not first["settled"]
     assert last["iterations"] == 1000 and last["settled"]
@@ -127,23 +129,14 @@ def test_a_nearly_certain_match_settles_early_and_a_close_one_runs_on():
     bus = InProcessBus()
     screen = _Screen(bus)
     state = PracticeMatch(("Ace", "Newbie"), seed=12).play(2).state
-    lopsided = LiveOdds(bus, iterations=20_000, first_iterations=100, processes=0,
-                        averages=lambda _: {"Ace": 230, "Newbie": 100})
-    try:
-        lopsided.request("m1", state)
-        assert lopsided.wait_idle(120)
-    finally:
-        lopsided.stop()
+    _run_to_the_end(bus, state, 120, iterations=20_000, first_iterations=100,
+                    averages=lambda _: {"Ace": 230, "Newbie": 100})
     settled = screen.messages[-1]
     assert settled["settled"] and settled["bowlers"]["Ace"]["win"] > 0.9
     assert settled["iterations"] < 5000  # ±0.40 points (one standard error) at ~98%
     screen.messages.clear()
-    close = LiveOdds(bus, iterations=1600, first_iterations=100, processes=0)
-    try:
-        close.request("m1", state)  # two unknown bowlers: about 60/40
-        assert close.wait_idle(120)
-    finally:
-        close.stop()
+    # Two unknown bowlers: about 60/40.
+    _run_to_the_end(bus, state, 120, iterations=1600, first_iterations=100)
     assert screen.messages[-1]["iterations"] == 1600 and screen.messages[-1]["settled"]
 
 

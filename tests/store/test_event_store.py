@@ -174,33 +174,24 @@ def test_an_empty_append_writes_nothing(store):
     assert store.match_ids() == []
 
 
+def assert_the_database_refuses_event(store, match_id: str, type_: str) -> None:
+    """An event row written straight into the table, past the store's checks, is refused
+    by the database's own constraints."""
+    row = {"match_id": match_id, "seq": 1, "type": type_, "data": {},
+           "recorded_at": datetime.now(UTC), "centre": "default"}
+    with pytest.raises(sa.exc.IntegrityError), store.engine.begin() as connection:
+        connection.execute(sa.insert(events).values(**row))
+
+
 def test_the_database_itself_refuses_a_duplicate_seq(store):
     # The unique (match_id, seq) constraint is the last defence if the seq check is bypassed.
     store.append("m1", [record("m1", 1)], expected_seq=0)
-    duplicate = {
-        "match_id": "m1",
-        "seq": 1,
-        "type": "Duplicate",
-        "data": {},
-        "recorded_at": datetime.now(UTC),
-        "centre": "default",
-    }
-    with pytest.raises(sa.exc.IntegrityError), store.engine.begin() as connection:
-        connection.execute(sa.insert(events).values(**duplicate))
+    assert_the_database_refuses_event(store, "m1", "Duplicate")
     assert [r["type"] for r in store.load("m1")] == ["BallRecorded"]
 
 
 def test_events_of_an_unknown_match_are_refused_by_the_foreign_key(store):
-    orphan = {
-        "match_id": "ghost",
-        "seq": 1,
-        "type": "Orphan",
-        "data": {},
-        "recorded_at": datetime.now(UTC),
-        "centre": "default",
-    }
-    with pytest.raises(sa.exc.IntegrityError), store.engine.begin() as connection:
-        connection.execute(sa.insert(events).values(**orphan))
+    assert_the_database_refuses_event(store, "ghost", "Orphan")
 
 
 def test_events_since_pages_through_every_match_in_append_order(store):
