@@ -140,13 +140,21 @@ def confirm_result(ctx: Context) -> None:
                    + ", ".join(decision_words(d) for d in state.decisions.values()))
         if state.end_stage not in ("showdown", "buys"):
             refuse("the end-of-match draws have not finished")
+    _pay_and_settle(ctx, getattr(ctx.command, "reason", ""))
+
+
+def _pay_and_settle(ctx: Context, reason: str) -> None:
+    """The showdown (unless the result is known already), each winner's payout, the seed
+    revealed and the match settled: how every match that is paid ends."""
+    state = ctx.state
+    if state.result is None:
         ctx.emit("end_phase", stage="showdown")
         showdown(ctx)
     for bowler, cents in state.result["shares"].items():
         if cents:
             ctx.emit("payout", bowler=bowler, cents=cents)
     ctx.reveal_seed()
-    ctx.emit("match_settled", reason=getattr(ctx.command, "reason", ""))
+    ctx.emit("match_settled", reason=reason)
 
 
 def settle_as_hands_stand(ctx: Context) -> None:
@@ -173,14 +181,7 @@ def settle_as_hands_stand(ctx: Context) -> None:
         series = {b: sum(rebuild_game(games).score_so_far() for games in state.balls[b])
                   for b in state.bowlers}
         ctx.emit("match_ending", series=series, lowest=[])
-    if state.result is None:
-        ctx.emit("end_phase", stage="showdown")
-        showdown(ctx)
-    for bowler, cents in state.result["shares"].items():
-        if cents:
-            ctx.emit("payout", bowler=bowler, cents=cents)
-    ctx.reveal_seed()
-    ctx.emit("match_settled", reason=reason)
+    _pay_and_settle(ctx, reason)
 
 
 def undo_result(ctx: Context) -> None:
