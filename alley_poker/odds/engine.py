@@ -49,7 +49,7 @@ from alley_poker.odds.ball_model import BowlerProfile
 from alley_poker.odds.fast import WarmRuns, fast_win_odds
 from alley_poker.odds.profiles import CentreAverages, profiles_for
 from alley_poker.odds.scripts import invent_leave
-from alley_poker.odds.types import LIVE, BowlerOdds, MatchOdds, from_result
+from alley_poker.odds.types import LIVE, BowlerOdds, MatchOdds, known_without_running
 
 #: When the simulation's balls happen (any moment: the rules do not depend on the clock).
 _SIM_NOW = datetime(2000, 1, 1, tzinfo=UTC)
@@ -79,12 +79,9 @@ def win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
                              centre=centre, averages=averages, warm=warm)
     if engine != "ledger":
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
-    if iterations < 1:
-        raise ValueError(f"iterations must be at least 1, not {iterations}")
-    if state.result is not None:
-        return from_result(state)
-    if state.status not in LIVE:
-        return None
+    known, odds = known_without_running(state, iterations)
+    if known:
+        return odds
     if profiles is None:
         profiles = profiles_for(state.balls, centre or CentreAverages(), averages)
     hidden = sorted(state.pile)  # what nobody can see, in an order that tells nothing

@@ -49,7 +49,7 @@ from alley_poker.odds.exact import enumerate_rest
 from alley_poker.odds.profiles import CentreAverages, profiles_for
 from alley_poker.odds.rollout import play_cards, shares
 from alley_poker.odds.scripts import ScriptRules, invent_leave, seat_script
-from alley_poker.odds.types import LIVE, BowlerOdds, MatchOdds, from_result
+from alley_poker.odds.types import LIVE, BowlerOdds, MatchOdds, known_without_running
 
 _JUDGES: dict[str, HandJudge] = {}
 
@@ -216,12 +216,9 @@ def fast_win_odds(state: MatchState, *, iterations: int = 400, seed: int = 0,
     :func:`alley_poker.odds.win_odds`'s, and ``warm`` keeps scripts from state to state.
     Once every ball is bowled the odds are enumerated (``iterations`` is then the number of
     branches)."""
-    if iterations < 1:
-        raise ValueError(f"iterations must be at least 1, not {iterations}")
-    if state.result is not None:
-        return from_result(state)
-    if state.status not in LIVE:
-        return None
+    known, odds = known_without_running(state, iterations)
+    if known:
+        return odds
     start = compile_start(state)
     judge = _judge(state.rules)
     bowlers = start.bowlers

@@ -55,3 +55,16 @@ def from_result(state: MatchState) -> MatchOdds:
         bowler: BowlerOdds(1 / len(winners) if bowler in winners else 0.0,
                            float(shares.get(bowler, 0)))
         for bowler in state.bowlers}, exact=True)
+
+
+def known_without_running(state: MatchState, iterations: int) -> tuple[bool, MatchOdds | None]:
+    """What every engine answers before it runs anything: ``(True, odds)`` when the odds are
+    known already (the result's once the showdown named winners; None for a match that is
+    not live), ``(False, None)`` when the match must be run.  Fewer than one run is refused."""
+    if iterations < 1:
+        raise ValueError(f"iterations must be at least 1, not {iterations}")
+    if state.result is not None:
+        return True, from_result(state)
+    if state.status not in LIVE:
+        return True, None
+    return False, None
