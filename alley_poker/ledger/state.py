@@ -222,39 +222,30 @@ class MatchState(FoldedState):
         return f"<MatchState {self.match_id} seq={self.seq} status={self.status}>"
 
     def _core_copy(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "bowlers": list(self.bowlers),
-            "consents": set(self.consents),
-            "pile": list(self.pile),
-            "hands": {b: list(h) for b, h in self.hands.items()},
-            "powers": dict(self.powers),
-            "armed": set(self.armed),
-            "hole": dict(self.hole),
-            "streak": {b: (list(s) if s else None) for b, s in self.streak.items()},
-            "acquired": {b: [list(a) for a in acq] for b, acq in self.acquired.items()},
-            "balls": {b: [list(g) for g in games] for b, games in self.balls.items()},
-            "mark_cards": {b: [list(g) for g in games] for b, games in self.mark_cards.items()},
-            "first_strike": dict(self.first_strike),
-            "balls_recorded": self.balls_recorded,
-            "decisions": {i: dict(d) for i, d in self.decisions.items()},
-            "reviews": {i: dict(r) for i, r in self.reviews.items()},
-            "pot_cents": self.pot_cents,
-            "paid": dict(self.paid),
-            "won": dict(self.won),
-            "end_stage": self.end_stage,
-            "series": dict(self.series),
-            "lowest": list(self.lowest),
-            "automatic_winner": self.automatic_winner,
-            "result": self.result,
-            "gone": dict(self.gone),
-        }
+        return self._core(
+            streak={b: (list(s) if s else None) for b, s in self.streak.items()},
+            acquired={b: [list(a) for a in acq] for b, acq in self.acquired.items()},
+            balls={b: [list(g) for g in games] for b, games in self.balls.items()},
+            mark_cards={b: [list(g) for g in games] for b, games in self.mark_cards.items()},
+            reviews={i: dict(r) for i, r in self.reviews.items()})
 
     def _cheap_checkpoint(self) -> dict[str, Any]:
         """What an undo needs, taken at the start of every desk action, so it must be
         cheap (replay speed).  Ball, acquisition and mark-card lists are append-only (a
         correction or a Holland-daze replaces the list instead), so for them the checkpoint
         keeps the list and its length rather than a copy; :meth:`restorable` slices them."""
+        return self._core(
+            streak=dict(self.streak),  # streak values are replaced, never changed in place
+            acquired={b: (acq, len(acq)) for b, acq in self.acquired.items()},
+            balls={b: [(g, len(g)) for g in games] for b, games in self.balls.items()},
+            mark_cards={b: [(g, len(g)) for g in gs] for b, gs in self.mark_cards.items()},
+            reviews=dict(self.reviews))  # review items are never changed in place
+
+    def _core(self, *, streak: dict, acquired: dict, balls: dict, mark_cards: dict,
+              reviews: dict) -> dict[str, Any]:
+        """The core state with its containers copied, the parts a copy and a checkpoint
+        take differently given; the keys keep this order (an undo event's ``restored``
+        is written in it)."""
         return {
             "status": self.status,
             "bowlers": list(self.bowlers),
@@ -264,14 +255,14 @@ class MatchState(FoldedState):
             "powers": dict(self.powers),
             "armed": set(self.armed),
             "hole": dict(self.hole),
-            "streak": dict(self.streak),  # streak values are replaced, never changed in place
-            "acquired": {b: (acq, len(acq)) for b, acq in self.acquired.items()},
-            "balls": {b: [(g, len(g)) for g in games] for b, games in self.balls.items()},
-            "mark_cards": {b: [(g, len(g)) for g in gs] for b, gs in self.mark_cards.items()},
+            "streak": streak,
+            "acquired": acquired,
+            "balls": balls,
+            "mark_cards": mark_cards,
             "first_strike": dict(self.first_strike),
             "balls_recorded": self.balls_recorded,
             "decisions": {i: dict(d) for i, d in self.decisions.items()},
-            "reviews": dict(self.reviews),  # review items are never changed in place
+            "reviews": reviews,
             "pot_cents": self.pot_cents,
             "paid": dict(self.paid),
             "won": dict(self.won),
