@@ -122,6 +122,17 @@ def _fill_slots(
     return tuple(chosen)
 
 
+#: How a hand named by its top rank alone is said (``name``: "ace"; ``plural``: "aces").
+_SAID_BY_TOP_RANK = {
+    HIGH_CARD: "High card, {name}",
+    THREE_OF_A_KIND: "Three of a kind, {plural}",
+    STRAIGHT: "Straight, {name} high",
+    FLUSH: "Flush, {name} high",
+    FOUR_OF_A_KIND: "Four of a kind, {plural}",
+    FIVE_OF_A_KIND: "Five of a kind, {plural}",
+}
+
+
 def describe(key: int, reason: str | None = None) -> str:
     """A key in plain English; ``reason`` says why an unbeatable hand is unbeatable.
 
@@ -135,23 +146,13 @@ def describe(key: int, reason: str | None = None) -> str:
         return "No hand"
     ranks = key_ranks(key)
     name, plural = RANK_NAMES[ranks[0]], RANK_PLURALS[ranks[0]]
-    if category == HIGH_CARD:
-        return f"High card, {name}"
+    if category in _SAID_BY_TOP_RANK:
+        return _SAID_BY_TOP_RANK[category].format(name=name, plural=plural)
     if category == PAIR:
         kicker = f", {RANK_NAMES[ranks[1]]} kicker" if len(ranks) > 1 else ""
         return f"Pair of {plural}{kicker}"
     if category == TWO_PAIR:
         return f"Two pair, {plural} and {RANK_PLURALS[ranks[1]]}"
-    if category == THREE_OF_A_KIND:
-        return f"Three of a kind, {plural}"
-    if category == STRAIGHT:
-        return f"Straight, {name} high"
-    if category == FLUSH:
-        return f"Flush, {name} high"
     if category == FULL_HOUSE:
         return f"Full house, {plural} over {RANK_PLURALS[ranks[1]]}"
-    if category == FOUR_OF_A_KIND:
-        return f"Four of a kind, {plural}"
-    if category == STRAIGHT_FLUSH:
-        return "Royal flush" if ranks[0] == ACE else f"Straight flush, {name} high"
-    return f"Five of a kind, {plural}"
+    return "Royal flush" if ranks[0] == ACE else f"Straight flush, {name} high"
