@@ -229,6 +229,22 @@ static void read_hand(Hand *out, const int *cards, int n, int good)
     }
 }
 
+/* One candidate of automatic_loss: 1 when losing ``card`` (which leaves ``less``) keeps the
+ * whole hand's value; else 0, and ``card`` becomes the best so far if it leaves a stronger
+ * hand than every candidate before it (so the first of equals stays). */
+static int loss_keeps_whole(const Hand *less, int card, int flags, uint32_t whole,
+                            uint32_t *best_value, int *best)
+{
+    uint32_t value = hand_key(less, flags);
+    if (value == whole)
+        return 1;
+    if (*best < 0 || value > *best_value) {
+        *best_value = value;
+        *best = card;
+    }
+    return 0;
+}
+
 /* compact.HandJudge.automatic_loss: the card whose loss leaves the strongest hand, the
  * lowest of equals (the bad joker, the good one, then the naturals by the evaluator's
  * order); the first whose loss keeps the whole hand's value is the answer. */
@@ -236,27 +252,19 @@ static int automatic_loss(const int *cards, int n, int good, int flags)
 {
     Hand whole_hand, less;
     read_hand(&whole_hand, cards, n, good);
-    uint32_t whole = hand_key(&whole_hand, flags), value, best_value = 0;
+    uint32_t whole = hand_key(&whole_hand, flags), best_value = 0;
     int bad = good == JOKER_A ? JOKER_B : JOKER_A, best = -1;
     if (whole_hand.dead) {
         less = whole_hand;
         less.dead--;
-        value = hand_key(&less, flags);
-        if (value == whole)
+        if (loss_keeps_whole(&less, bad, flags, whole, &best_value, &best))
             return bad;
-        best_value = value;
-        best = bad;
     }
     if (whole_hand.wild) {
         less = whole_hand;
         less.wild--;
-        value = hand_key(&less, flags);
-        if (value == whole)
+        if (loss_keeps_whole(&less, good, flags, whole, &best_value, &best))
             return good;
-        if (best < 0 || value > best_value) {
-            best_value = value;
-            best = good;
-        }
     }
     int naturals[MAX_CARDS], count = 0;
     for (int i = 0; i < n; i++) {
@@ -275,13 +283,8 @@ static int automatic_loss(const int *cards, int n, int good, int flags)
         less = whole_hand;
         less.suit[CARD_SUIT[card]] &= ~(1u << CARD_RANK[card]);
         less.count--;
-        value = hand_key(&less, flags);
-        if (value == whole)
+        if (loss_keeps_whole(&less, card, flags, whole, &best_value, &best))
             return card;
-        if (best < 0 || value > best_value) {
-            best_value = value;
-            best = card;
-        }
     }
     return best;
 }
