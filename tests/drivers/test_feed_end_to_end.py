@@ -3,8 +3,10 @@ port, SerialFeed reads through pyserial, and the events must be exactly what was
 
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
+from collections.abc import Iterator
 
 import pytest
 
@@ -23,6 +25,33 @@ def _reader(url: str, dialect: str, events: list) -> SerialFeed:
                       read_timeout=0.05)
     feed.start()
     return feed
+
+
+@contextlib.contextmanager
+def _over_pty(pty_pair, dialect: str, events: list,
+              **writer_options) -> Iterator[tuple[SerialFeed, FeedWriter]]:
+    """A reader on the pty pair's one end, connected, and a writer on its other; the writer
+    closed, then the reader stopped, after."""
+    feed = _reader(pty_pair.reader_path, dialect, events)
+    try:
+        assert feed.wait_connected(5)
+        with FeedWriter(pty_pair.writer_path, **writer_options) as writer:
+            yield feed, writer
+    finally:
+        feed.stop()
+
+
+@contextlib.contextmanager
+def _over_tcp(events: list, **writer_options) -> Iterator[tuple[SerialFeed, FeedWriter]]:
+    """A writer listening on a loopback port and an APF1 reader connecting to it; the reader
+    stopped, then the writer closed, after."""
+    with FeedWriter("socket://127.0.0.1:0", **writer_options) as writer:
+        host, port = writer.address
+        feed = _reader(f"socket://{host}:{port}", "apf1", events)
+        try:
+            yield feed, writer
+        finally:
+            feed.stop()
 
 
 def _all_read(feed: SerialFeed, lines: int, timeout: float = 20) -> None:
@@ -51,13 +80,8 @@ def _delivered(writer: FeedWriter, feed: SerialFeed, lines: list[bytes], counted
 def test_apf1_over_a_tcp_port_delivers_exactly_the_games_bowled():
     simulator = Simulator(lanes=[1, 2, 3, 4], seed=11, games=2)
     events: list = []
-    with FeedWriter("socket://127.0.0.1:0") as writer:
-        host, port = writer.address
-        feed = _reader(f"socket://{host}:{port}", "apf1", events)
-        try:
-            written = _served(simulator, writer, feed)
-        finally:
-            feed.stop()
+    with _over_tcp(events) as (feed, writer):
+        written = _served(simulator, writer, feed)
     health = feed.health()
     assert comparable(events) == simulator.record
     assert health.lines_ok == written and health.lines_rejected == 0
@@ -70,13 +94,8 @@ def test_apf1_over_a_tcp_port_delivers_exactly_the_games_bowled():
 def test_apf1_through_a_socat_pty_pair(pty_pair):
     simulator = Simulator(lanes=[5, 6], seed=12, games=3, bowlers_per_lane=3)
     events: list = []
-    feed = _reader(pty_pair.reader_path, "apf1", events)
-    try:
-        assert feed.wait_connected(5)
-        with FeedWriter(pty_pair.writer_path) as writer:
-            written = _served(simulator, writer, feed)
-    finally:
-        feed.stop()
+    with _over_pty(pty_pair, "apf1", events) as (feed, writer):
+        written = _served(simulator, writer, feed)
     assert comparable(events) == simulator.record
     assert feed.health().lines_ok == written
     assert sum(isinstance(event, GameEnded) for event in events) == 2 * 3 * 3
@@ -85,13 +104,8 @@ def test_apf1_through_a_socat_pty_pair(pty_pair):
 def test_scoresheet_dialect_through_a_socat_pty_pair(pty_pair):
     simulator = Simulator(lanes=[1, 2], seed=13, games=2, bowlers_per_lane=2)
     events: list = []
-    feed = _reader(pty_pair.reader_path, "scoresheet", events)
-    try:
-        assert feed.wait_connected(5)
-        with FeedWriter(pty_pair.writer_path) as writer:
-            _served(simulator, writer, feed, dialect="scoresheet")
-    finally:
-        feed.stop()
+    with _over_pty(pty_pair, "scoresheet", events) as (feed, writer):
+        _served(simulator, writer, feed, dialect="scoresheet")
     assert ball_projection(events) == ball_projection(simulator.record)
     assert len([event for event in events if type(event) is BallRecorded]) \
         == len(simulator.balls)
@@ -101,15 +115,10 @@ def test_tcp_cable_pulled_mid_game_loses_nothing_and_emits_nothing_twice():
     simulator = Simulator(lanes=[1, 2], seed=21, games=2)
     lines = [timed.line for timed in encode_lines(simulator.events(), "apf1", session="s1")]
     events: list = []
-    with FeedWriter("socket://127.0.0.1:0", resend_window=32) as writer:
-        host, port = writer.address
-        feed = _reader(f"socket://{host}:{port}", "apf1", events)
-        try:
-            _delivered(writer, feed, lines[:200], 200)
-            writer.drop_connection()  # mid-game: lane 1 is in game 1's middle frames
-            _delivered(writer, feed, lines[200:], len(lines) + 200)
-        finally:
-            feed.stop()
+    with _over_tcp(events, resend_window=32) as (feed, writer):
+        _delivered(writer, feed, lines[:200], 200)
+        writer.drop_connection()  # mid-game: lane 1 is in game 1's middle frames
+        _delivered(writer, feed, lines[200:], len(lines) + 200)
     health = feed.health()
     assert comparable(events) == simulator.record
     assert health.reconnects == 1
@@ -124,18 +133,13 @@ def test_pty_unplugged_mid_game_reader_reconnects_and_loses_nothing(pty_pair, ca
     simulator = Simulator(lanes=[3, 4], seed=22, games=2, bowlers_per_lane=3)
     lines = [timed.line for timed in encode_lines(simulator.events(), "apf1", session="s2")]
     events: list = []
-    feed = _reader(pty_pair.reader_path, "apf1", events)
-    try:
-        assert feed.wait_connected(5)
-        with FeedWriter(pty_pair.writer_path, resend_window=16) as writer:
-            _delivered(writer, feed, lines[:150], 150)
-            pty_pair.unplug()  # SIGKILL: both ptys vanish under the open ports
-            assert feed.wait_for(lambda h: not h.connected, 5)
-            pty_pair.plug()
-            assert feed.wait_for(lambda h: h.connected and h.reconnects == 1, 10)
-            _delivered(writer, feed, lines[150:], len(lines) + 150)
-    finally:
-        feed.stop()
+    with _over_pty(pty_pair, "apf1", events, resend_window=16) as (feed, writer):
+        _delivered(writer, feed, lines[:150], 150)
+        pty_pair.unplug()  # SIGKILL: both ptys vanish under the open ports
+        assert feed.wait_for(lambda h: not h.connected, 5)
+        pty_pair.plug()
+        assert feed.wait_for(lambda h: h.connected and h.reconnects == 1, 10)
+        _delivered(writer, feed, lines[150:], len(lines) + 150)
     health = feed.health()
     assert comparable(events) == simulator.record
     assert health.reconnects == 1 and health.duplicates == 150  # the lost port's 150 lines
@@ -201,13 +205,8 @@ def test_bad_lines_on_the_wire_are_rejected_counted_and_reading_goes_on():
     stream = [*good[:10], bad_checksum, truncated, garbage, endless, good[8], good[9],
               *good[10:late], *good[late + 1:late + 6], good[late], *good[late + 6:]]
     events: list = []
-    with FeedWriter("socket://127.0.0.1:0") as writer:
-        host, port = writer.address
-        feed = _reader(f"socket://{host}:{port}", "apf1", events)
-        try:
-            _delivered(writer, feed, stream, len(good) + 6)
-        finally:
-            feed.stop()
+    with _over_tcp(events) as (feed, writer):
+        _delivered(writer, feed, stream, len(good) + 6)
     health = feed.health()
     assert comparable(events) == simulator.record
     assert health.lines_ok == len(good)
@@ -231,13 +230,8 @@ def test_a_ball_garbled_on_the_wire_is_taken_from_its_re_send_through_a_pty(pty_
     stream = [*good[:garbled_at], garbled, *good[garbled_at + 1:garbled_at + 8],
               *good[garbled_at - 2:garbled_at + 8], *good[garbled_at + 8:]]
     events: list = []
-    feed = _reader(pty_pair.reader_path, "apf1", events)
-    try:
-        assert feed.wait_connected(5)
-        with FeedWriter(pty_pair.writer_path) as writer:
-            _delivered(writer, feed, stream, len(stream))
-    finally:
-        feed.stop()
+    with _over_pty(pty_pair, "apf1", events) as (feed, writer):
+        _delivered(writer, feed, stream, len(stream))
     health = feed.health()
     assert [rejected.reason for rejected in health.recent_rejected] == [
         "bad checksum: the line says "
@@ -254,15 +248,10 @@ def test_a_ball_garbled_on_the_wire_is_taken_from_its_re_send_through_a_pty(pty_
 def test_many_lanes_and_games_over_tcp():
     simulator = Simulator(lanes=range(1, 13), seed=99, games=3)
     events: list = []
-    with FeedWriter("socket://127.0.0.1:0") as writer:
-        host, port = writer.address
-        feed = _reader(f"socket://{host}:{port}", "apf1", events)
-        try:
-            written = serve(simulator, writer, speed=0)
-            assert writer.flush(60)
-            _all_read(feed, written, timeout=60)
-        finally:
-            feed.stop()
+    with _over_tcp(events) as (feed, writer):
+        written = serve(simulator, writer, speed=0)
+        assert writer.flush(60)
+        _all_read(feed, written, timeout=60)
     assert comparable(events) == simulator.record
 
 
