@@ -22,6 +22,18 @@ ODDS_FIGURES = ("odds_p50_ms", "odds_p95_ms", "odds_p99_ms", "odds_max_ms",
                 "odds_pool_peak_rss_mb", "peak_rss_with_pool_mb")
 
 
+def assert_each_run_measured(result: dict, by: str, runs: tuple[str, ...]) -> None:
+    """Each of ``runs`` (a figure set in ``result`` named by its ``by`` value) has every
+    ball figure, lost no ball and measured some."""
+    for run in runs:
+        figures = result[run]
+        assert figures[by] == run
+        for key in BALL_FIGURES:
+            assert key in figures, (run, key)
+        assert figures["lost"] == 0, run
+        assert figures["balls_measured"] > 0
+
+
 @pytest.fixture
 def socat() -> None:
     if shutil.which("socat") is None:
@@ -47,13 +59,7 @@ def test_both_deployments_print_their_figures_and_the_ratios(
     result = run_benchmark("latency", "--quick", "--deployment", "both",
                            "--pg-url", postgres_admin_url(), "--redis-url", redis_url,
                            timeout=300)
-    for deployment in ("single", "scaled"):
-        figures = result[deployment]
-        assert figures["deployment"] == deployment
-        for key in BALL_FIGURES:
-            assert key in figures, (deployment, key)
-        assert figures["lost"] == 0, deployment
-        assert figures["balls_measured"] > 0
+    assert_each_run_measured(result, "deployment", ("single", "scaled"))
     assert set(result["scaled"]["processes"]) == {"worker", "web1", "web2"}
     assert set(result["scaled_over_single"]) == {"p50", "p95", "p99"}
 
@@ -61,11 +67,5 @@ def test_both_deployments_print_their_figures_and_the_ratios(
 @pytest.mark.usefixtures("socat")
 def test_both_servers_in_one_run_print_their_figures_and_the_ratios():
     result = run_benchmark("latency", "--quick", "--server", "both", timeout=300)
-    for server in ("werkzeug", "gunicorn"):
-        figures = result[server]
-        assert figures["server"] == server
-        for key in BALL_FIGURES:
-            assert key in figures, (server, key)
-        assert figures["lost"] == 0, server
-        assert figures["balls_measured"] > 0
+    assert_each_run_measured(result, "server", ("werkzeug", "gunicorn"))
     assert set(result["gunicorn_over_werkzeug"]) == {"p50", "p95", "p99", "service_cpu_pct"}
