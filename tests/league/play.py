@@ -64,6 +64,15 @@ def create_league_match(execute: Execute, match_id: str, people: Mapping[str, in
         execute(match_id, c.StartMatch(actor=DESK))
 
 
+def decline_the_end(execute: Execute, state_of: StateOf, match_id: str) -> None:
+    """Every open end-of-match choice (the lowest-score draw, a buy) declined by its bowler."""
+    while decisions := state_of(match_id).decisions:
+        decision = next(iter(decisions.values()))
+        answer = {"end_draw": c.DecideEndDraw, "buy": c.DecideBuy}[decision["kind"]]
+        execute(match_id, answer(decision["bowler"], False, decision_id=decision["id"],
+                                 actor=f"bowler:{decision['bowler']}"))
+
+
 def decide_all(execute: Execute, state_of: StateOf, match_id: str, rng: random.Random) -> None:
     """Make every open decision as the bowler would (a random legal choice)."""
     while True:

@@ -7,6 +7,7 @@ import pytest
 from alley_poker.ledger import CommandRefused
 from alley_poker.service import LaneAssignmentError, open_service
 from alley_poker.store.lane_assignments import LaneAssignmentLog
+from tests.league.play import decline_the_end
 
 
 def test_a_reassignment_survives_a_restart_with_who_and_why(store_url):
@@ -101,12 +102,7 @@ def settle(service, match_id):
                 if service.state(match_id).status == "playing":
                     service.execute(match_id, c.RecordBall(bowler, None, pins,
                                                            actor="commissioner:pat"))
-    decline = {"end_draw": c.DecideEndDraw, "buy": c.DecideBuy}
-    while service.state(match_id).decisions:
-        decision = next(iter(service.state(match_id).decisions.values()))
-        service.execute(match_id, decline[decision["kind"]](
-            decision["bowler"], False, decision_id=decision["id"],
-            actor=f"bowler:{decision['bowler']}"))
+    decline_the_end(service.execute, service.state, match_id)
     service.execute(match_id, c.CommissionerConfirmResult(reason="end of the night",
                                                           actor="commissioner:pat"))
     assert service.state(match_id).status == "settled"

@@ -9,6 +9,7 @@ from alley_poker.ledger import commands as c
 from alley_poker.service import open_service
 from alley_poker.service.fair_export import match_export
 from alley_poker.verifier.verify import verify_export
+from tests.league.play import decline_the_end
 from tests.web.conftest import start_match
 from tests.web.test_fair_verify_agreement import browser_verdicts, verify_page  # noqa: F401
 from tests.web.test_night_close import desk, mid_match
@@ -30,12 +31,7 @@ def finish(service, match_id: str, bowlers) -> None:
     """The rest of the game in 9-0 frames, every end choice declined, the result confirmed."""
     while service.state(match_id).status == "playing":
         frames(service, match_id, bowlers, 1)
-    kinds = {"end_draw": c.DecideEndDraw, "buy": c.DecideBuy}
-    while service.state(match_id).decisions:
-        decision = next(iter(service.state(match_id).decisions.values()))
-        service.execute(match_id, kinds[decision["kind"]](
-            decision["bowler"], False, decision_id=decision["id"],
-            actor=f"bowler:{decision['bowler']}"))
+    decline_the_end(service.execute, service.state, match_id)
     service.execute(match_id, c.CommissionerConfirmResult(reason="end", actor="commissioner:t"))
 
 
