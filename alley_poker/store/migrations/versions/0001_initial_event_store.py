@@ -1,30 +1,24 @@
-"""The initial event store: matches and their append-only events.
-
-Revision ID: 0001
-Revises:
-Create Date: 2024-06-01 00:00:00
-"""
-
-from __future__ import annotations
+"""The initial event store: matches and their append-only events (created 2024-06-01)."""
 
 import sqlalchemy as sa
-from alembic import op
 
 from alley_poker.store.migrations.columns import centre_column, id_column
+from alley_poker.store.migrations.tables import create_table, drop_table
 
 revision: str = "0001"
 down_revision: str | None = None
 
 
 def upgrade() -> None:
-    op.create_table(
+    create_table(
         "matches",
         sa.Column("match_id", sa.String(length=64), nullable=False),
         centre_column(),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.PrimaryKeyConstraint("match_id", name=op.f("pk_matches")),
+        key=["match_id"],
     )
-    op.create_table(
+    # Here the centre stands last: these two tables are older than the per-centre shape.
+    create_table(
         "events",
         id_column(),
         sa.Column("match_id", sa.String(length=64), nullable=False),
@@ -33,16 +27,11 @@ def upgrade() -> None:
         sa.Column("data", sa.JSON(none_as_null=True), nullable=False),
         sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
         centre_column(),
-        sa.ForeignKeyConstraint(
-            ["match_id"],
-            ["matches.match_id"],
-            name=op.f("fk_events_match_id_matches"),
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_events")),
-        sa.UniqueConstraint("match_id", "seq", name=op.f("uq_events_match_id_seq")),
+        refers_to=("matches", ["match_id"]),
+        unique=[("match_id", "seq")],
     )
 
 
 def downgrade() -> None:
-    op.drop_table("events")
-    op.drop_table("matches")
+    drop_table("events")
+    drop_table("matches")

@@ -1,23 +1,22 @@
 """Lane assignments: which scorer slot on which lane is which bowler of a match.
 
-Revision ID: 0002
-Revises: 0001
-Create Date: 2026-11-22 00:20:00
+Created 2026-11-22.
 """
 
-from __future__ import annotations
-
 import sqlalchemy as sa
-from alembic import op
 
 from alley_poker.store.migrations.columns import centre_column, id_column
+from alley_poker.store.migrations.tables import create_table, drop_table
 
 revision: str = "0002"
 down_revision: str | None = "0001"
 
+INDEXES = [("match_id",)]
+
 
 def upgrade() -> None:
-    op.create_table(
+    # The centre stands last, as in 0001's events.
+    create_table(
         "lane_assignments",
         id_column(),
         sa.Column("match_id", sa.String(length=64), nullable=False),
@@ -26,18 +25,10 @@ def upgrade() -> None:
         sa.Column("reason", sa.String(length=500), nullable=False),
         sa.Column("assigned_at", sa.DateTime(timezone=True), nullable=False),
         centre_column(),
-        sa.ForeignKeyConstraint(
-            ["match_id"],
-            ["matches.match_id"],
-            name=op.f("fk_lane_assignments_match_id_matches"),
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_lane_assignments")),
-    )
-    op.create_index(
-        op.f("ix_lane_assignments_match_id"), "lane_assignments", ["match_id"], unique=False
+        refers_to=("matches", ["match_id"]),
+        indexes=INDEXES,
     )
 
 
 def downgrade() -> None:
-    op.drop_index(op.f("ix_lane_assignments_match_id"), table_name="lane_assignments")
-    op.drop_table("lane_assignments")
+    drop_table("lane_assignments", indexes=INDEXES)

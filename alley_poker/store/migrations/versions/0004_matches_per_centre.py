@@ -7,13 +7,8 @@ store turns foreign-key enforcement off while it migrates, as SQLite's table-reb
 procedure requires); on PostgreSQL the constraints are altered in place.
 
 Going back down refuses (an integrity error) once two centres share a match id.
-
-Revision ID: 0004
-Revises: 0003
-Create Date: 2026-11-22 02:20:00
+Created 2026-11-22.
 """
-
-from __future__ import annotations
 
 from alembic import op
 

@@ -1,24 +1,24 @@
 """Leagues: leagues, their rosters of bowlers, league nights, and the scorer names waiting
 for the desk (seat requests).  Only new tables: every existing row and event stays as it is.
 
-Revision ID: 0007
-Revises: 0006
-Create Date: 2026-11-25 17:00:00
+Created 2026-11-25.
 """
 
-from __future__ import annotations
-
 import sqlalchemy as sa
-from alembic import op
 
-from alley_poker.store.migrations.columns import ID_TYPE, centre_column, id_column
+from alley_poker.store.migrations.columns import ID_TYPE, centre_column
+from alley_poker.store.migrations.tables import create_centre_table, create_table, drop_table
 
 revision: str = "0007"
 down_revision: str | None = "0006"
 
+LEAGUE = ("leagues", ["centre", "league_id"])
+BOWLER_INDEXES = NIGHT_INDEXES = [("centre", "league_id")]
+REQUEST_INDEXES = [("centre", "resolved_at")]
+
 
 def upgrade() -> None:
-    op.create_table(
+    create_table(
         "leagues",
         centre_column(),
         sa.Column("league_id", sa.String(length=32), nullable=False),
@@ -34,12 +34,10 @@ def upgrade() -> None:
         sa.Column("handicap_basis_pins", sa.Integer(), nullable=False),
         sa.Column("lowest_draw_by", sa.String(length=16), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.PrimaryKeyConstraint("centre", "league_id", name=op.f("pk_leagues")),
+        key=["centre", "league_id"],
     )
-    op.create_table(
+    create_centre_table(
         "league_bowlers",
-        id_column(),
-        centre_column(),
         sa.Column("league_id", sa.String(length=32), nullable=False),
         sa.Column("name", sa.String(length=40), nullable=False),
         sa.Column("scorer_name", sa.String(length=24), nullable=False),
@@ -49,13 +47,10 @@ def upgrade() -> None:
         sa.Column("active", sa.Boolean(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["centre", "league_id"], ["leagues.centre", "leagues.league_id"],
-                                name=op.f("fk_league_bowlers_centre_leagues")),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_league_bowlers")),
+        refers_to=LEAGUE,
+        indexes=BOWLER_INDEXES,
     )
-    op.create_index(op.f("ix_league_bowlers_centre_league_id"), "league_bowlers",
-                    ["centre", "league_id"], unique=False)
-    op.create_table(
+    create_table(
         "league_nights",
         centre_column(),
         sa.Column("night_id", sa.String(length=64), nullable=False),
@@ -64,36 +59,26 @@ def upgrade() -> None:
         sa.Column("checked_in", sa.JSON(none_as_null=True), nullable=False),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("started_by", sa.String(length=128), nullable=False),
-        sa.ForeignKeyConstraint(["centre", "league_id"], ["leagues.centre", "leagues.league_id"],
-                                name=op.f("fk_league_nights_centre_leagues")),
-        sa.PrimaryKeyConstraint("centre", "night_id", name=op.f("pk_league_nights")),
+        key=["centre", "night_id"],
+        refers_to=LEAGUE,
+        indexes=NIGHT_INDEXES,
     )
-    op.create_index(op.f("ix_league_nights_centre_league_id"), "league_nights",
-                    ["centre", "league_id"], unique=False)
-    op.create_table(
+    create_centre_table(
         "seat_requests",
-        id_column(),
-        centre_column(),
         sa.Column("match_id", sa.String(length=64), nullable=False),
         sa.Column("lane", sa.Integer(), nullable=False),
         sa.Column("slot", sa.Integer(), nullable=False),
         sa.Column("scorer_name", sa.String(length=64), nullable=False),
         sa.Column("raised_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("resolved_bowler", ID_TYPE,
-                  nullable=True),
+        sa.Column("resolved_bowler", ID_TYPE, nullable=True),
         sa.Column("resolved_by", sa.String(length=128), nullable=True),
         sa.Column("resolved_at", sa.DateTime(timezone=True), nullable=True),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_seat_requests")),
+        indexes=REQUEST_INDEXES,
     )
-    op.create_index(op.f("ix_seat_requests_centre_resolved_at"), "seat_requests",
-                    ["centre", "resolved_at"], unique=False)
 
 
 def downgrade() -> None:
-    op.drop_index(op.f("ix_seat_requests_centre_resolved_at"), table_name="seat_requests")
-    op.drop_table("seat_requests")
-    op.drop_index(op.f("ix_league_nights_centre_league_id"), table_name="league_nights")
-    op.drop_table("league_nights")
-    op.drop_index(op.f("ix_league_bowlers_centre_league_id"), table_name="league_bowlers")
-    op.drop_table("league_bowlers")
-    op.drop_table("leagues")
+    drop_table("seat_requests", indexes=REQUEST_INDEXES)
+    drop_table("league_nights", indexes=NIGHT_INDEXES)
+    drop_table("league_bowlers", indexes=BOWLER_INDEXES)
+    drop_table("leagues")

@@ -4,12 +4,8 @@ Every event gets ``prev_hash`` and ``hash`` (see docs/fairness.md); the events a
 are sealed here, match by match in seq order, and ``chain_starts`` records when and how many,
 so an audit says which hashes vouch only from the migration on.
 
-Revision ID: 0008
-Revises: 0006 (re-pointed to 0007 when the league migration is merged before it)
-Create Date: 2026-12-02 10:00:00
+Created 2026-12-02 on 0006, re-pointed to 0007 when the league migration was merged first.
 """
-
-from __future__ import annotations
 
 import hashlib
 import json
@@ -19,6 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from alley_poker.store.migrations.columns import centre_column
+from alley_poker.store.migrations.tables import create_table, drop_table
 
 revision: str = "0008"
 down_revision: str | None = "0007"
@@ -37,21 +34,20 @@ def upgrade() -> None:
     with op.batch_alter_table("events") as batch:
         batch.add_column(sa.Column("prev_hash", sa.String(length=64), nullable=True))
         batch.add_column(sa.Column("hash", sa.String(length=64), nullable=True))
-    op.create_table(
+    create_table(
         "chain_starts",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("sealed_events", sa.Integer(), nullable=False),
         sa.Column("last_sealed_id", sa.BigInteger(), nullable=True),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_chain_starts")),
     )
-    op.create_table(
+    create_table(
         "deal_seeds",
         centre_column(),
         sa.Column("match_id", sa.String(length=64), nullable=False),
         sa.Column("seed", sa.String(length=64), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.PrimaryKeyConstraint("centre", "match_id", name=op.f("pk_deal_seeds")),
+        key=["centre", "match_id"],
     )
     _seal_existing_events()
 
@@ -89,8 +85,8 @@ def _seal_existing_events() -> None:
 
 
 def downgrade() -> None:
-    op.drop_table("deal_seeds")
-    op.drop_table("chain_starts")
+    drop_table("deal_seeds")
+    drop_table("chain_starts")
     with op.batch_alter_table("events") as batch:
         batch.drop_column("hash")
         batch.drop_column("prev_hash")
