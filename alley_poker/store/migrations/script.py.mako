@@ -1,16 +1,13 @@
 """${message}
 
-Revision ID: ${up_revision}
-Revises: ${down_revision | comma,n}
-Create Date: ${create_date}
+Created ${create_date}.
 """
-
-from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
 from alley_poker.store.migrations.columns import centre_column, id_column
+from alley_poker.store.migrations.tables import create_centre_table, create_table, drop_table
 ${imports if imports else ""}
 revision: str = ${repr(up_revision)}
 down_revision: str | None = ${repr(down_revision)}

@@ -8,9 +8,10 @@ each called as the naming convention in ``store/schema.py`` calls it (``pk_<tabl
 
 Frozen, like ``columns.py``: migrations 0001-0010 already ran in deployed centres, and
 ``tests/store/test_migrations_frozen.py`` holds them to the schema they built before these
-helpers existed, down to SQLite's text of each ``CREATE``.  That text lists the primary key
-first, then the reference, then the unique constraints, in the order they are made here; never
-change what a helper builds or the order it builds it in.
+helpers existed, down to SQLite's text of each ``CREATE``.  The constraints are made in the
+order the migrations used to write them (reference, key, unique sets), which is the order of
+that text.  Never change what a helper builds or the order it builds it in; a new shape of
+table is a new helper.
 """
 
 from __future__ import annotations
