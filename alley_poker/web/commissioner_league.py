@@ -8,7 +8,7 @@
   white, signature lines).
 
 Read-only pages are rendered here from the same reports the API answers (so the page and the
-API cannot disagree); the forms act through the JSON API (``tablet_league*.js``).
+API cannot disagree); the forms act through the JSON API (``commissioner_league*.js``).
 """
 
 from __future__ import annotations
