@@ -41,10 +41,10 @@ def bowl_match(match_id: str, bowlers_per_lane: int, seed: int) -> list[dict]:
         names = {(lane, slot): f"L{lane}s{slot}" for lane in (1, 2)
                  for slot in range(1, bowlers_per_lane + 1)}
         repo.execute(match_id, CreateMatch(match_id, list(names.values()), games=GAMES,
-                                           actor="desk:bench"))
+                                           actor="commissioner:bench"))
         for name in names.values():
             repo.execute(match_id, ConsentToAnte(name, actor=f"bowler:{name}"))
-        repo.execute(match_id, StartMatch(actor="desk:bench"))
+        repo.execute(match_id, StartMatch(actor="commissioner:bench"))
         for ball in _balls_in_turn((1, 2), bowlers_per_lane, rng):
             repo.execute(match_id, RecordBall(
                 names[(ball.lane, ball.bowler)], ball.game, ball.pins,

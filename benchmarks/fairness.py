@@ -50,10 +50,10 @@ def bowl_matches(count: int, rng: random.Random) -> tuple[list[list[dict]], int,
                     shuffles.append((source, after.fairness["salt"], event.seq, cards))
             return after
 
-        state = run(commands.CreateMatch(f"m{index}", bowlers, actor="desk:b"), state)
+        state = run(commands.CreateMatch(f"m{index}", bowlers, actor="commissioner:b"), state)
         for bowler in bowlers:
             state = run(commands.ConsentToAnte(bowler, actor=f"bowler:{bowler}"), state)
-        state = run(commands.StartMatch(actor="desk:b"), state)
+        state = run(commands.StartMatch(actor="commissioner:b"), state)
         for _frame in range(10):
             for bowler in bowlers:
                 if state.status != "playing" or state.decisions:

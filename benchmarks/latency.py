@@ -87,10 +87,10 @@ def set_up_matches(database_url: str, lanes: int, bowlers_per_lane: int,
         match_id = match_id_for(pair)
         slots = {(lane, slot): bowler_name(lane, slot)
                  for lane in (first, first + 1) for slot in range(1, bowlers_per_lane + 1)}
-        service.create_match(match_id, slots, games=GAMES, actor="desk:bench")
+        service.create_match(match_id, slots, games=GAMES, actor="commissioner:bench")
         for name in slots.values():
             service.execute(match_id, ConsentToAnte(name, actor=f"bowler:{name}"))
-        service.execute(match_id, StartMatch(actor="desk:bench"))
+        service.execute(match_id, StartMatch(actor="commissioner:bench"))
         pairs.append(pair)
     service.repository.store.close()
     return pairs

@@ -1,4 +1,4 @@
-"""The kiosk's and tablet's browser side, shipped as package data.
+"""The screens' browser side (kiosk, commissioner, phone, verify), shipped as package data.
 
 A Python package only so an installed Alley Poker carries its templates and static files
 (with the vendored socket.io client) and finds them beside this file.

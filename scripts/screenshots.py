@@ -50,16 +50,16 @@ def pair(kiosk, tablet) -> None:
     kiosk.wait_for_function(
         "document.getElementById('pairing-code').textContent.trim().length >= 4")
     code = kiosk.inner_text("#pairing-code").strip()
-    tablet.evaluate("code => window.Tablet.call('POST', '/api/v1/kiosks/pair', {code})", code)
+    tablet.evaluate("code => window.Commissioner.call('POST', '/api/v1/kiosks/pair', {code})", code)
     kiosk.wait_for_selector("body[data-paired=yes]")
 
 
 def phone_page(browser, tablet, path: Path) -> None:
     """A bowler's phone, opened by the code the tablet shows for the first bowler on 1-2."""
     url = tablet.evaluate("""async () => {
-      const screen = await window.Tablet.call("GET", "/api/v1/lanes/1-2/screen");
+      const screen = await window.Commissioner.call("GET", "/api/v1/lanes/1-2/screen");
       const match = screen.matches[0];
-      const code = await window.Tablet.call(
+      const code = await window.Commissioner.call(
         "POST", "/api/v1/matches/" + match.match_id + "/phone-links",
         {bowler: match.state.seat_order[0]});
       return code.url;

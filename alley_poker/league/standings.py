@@ -16,7 +16,7 @@ does not name).
 >>> projection = SeasonProjection()
 >>> projection.apply("m1", {"match_id": "m1", "seq": 1, "type": "match_created",
 ...     "at": "2026-11-24T19:00:00Z", "data": {"bowlers": ["Ann", "Bob"], "games": 1,
-...     "ante_cents": 100, "rules": {}, "test_mode": False, "actor": "desk:pat",
+...     "ante_cents": 100, "rules": {}, "test_mode": False, "actor": "commissioner:pat",
 ...     "command": "CreateMatch", "action": 1}})
 >>> projection.leagues(), projection.standings("tue")
 ([], [])

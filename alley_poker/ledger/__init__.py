@@ -8,10 +8,10 @@ they produce (or raises :class:`CommandRefused`); the state is the fold of the e
 >>> from datetime import datetime, timezone
 >>> now = datetime(2026, 3, 6, 19, 0, tzinfo=timezone.utc)
 >>> state = MatchState.empty("league-1")
->>> for command in [commands.CreateMatch("league-1", ["Ann", "Bob"], actor="desk:pat"),
+>>> for command in [commands.CreateMatch("league-1", ["Ann", "Bob"], actor="commissioner:pat"),
 ...                 commands.ConsentToAnte("Ann", actor="bowler:Ann"),
 ...                 commands.ConsentToAnte("Bob", actor="bowler:Bob"),
-...                 commands.StartMatch(actor="desk:pat"),
+...                 commands.StartMatch(actor="commissioner:pat"),
 ...                 commands.RecordBall("Ann", 1, 10, actor="feed:lane-3")]:
 ...     for event in handle(state, command, rng=random.Random(1), now=now):
 ...         state.apply(event)

@@ -82,13 +82,13 @@ def handle(state: MatchState, command: c.Command, *, rng: DealSource,
     >>> from datetime import datetime, timezone
     >>> state = MatchState.empty("m1")
     >>> now = datetime(2026, 3, 6, 19, 0, tzinfo=timezone.utc)
-    >>> events = handle(state, c.CreateMatch("m1", ["Ann", "Bob"], actor="desk:pat"),
+    >>> events = handle(state, c.CreateMatch("m1", ["Ann", "Bob"], actor="commissioner:pat"),
     ...                 rng=random.Random(1), now=now)
     >>> [(e.seq, e.type) for e in events], state.status   # the state is not touched
     ([(1, 'match_created')], 'new')
     >>> for event in events:
     ...     state.apply(event)
-    >>> handle(state, c.StartMatch(actor="desk:pat"), rng=random.Random(1), now=now)
+    >>> handle(state, c.StartMatch(actor="commissioner:pat"), rng=random.Random(1), now=now)
     Traceback (most recent call last):
     ...
     alley_poker.ledger.errors.CommandRefused: consents: waiting for consent to the 100-cent \
@@ -154,7 +154,7 @@ def play_on_copy(state: MatchState, command: c.Command, *, rng: DealSource,
     >>> from datetime import datetime, timezone
     >>> now = datetime(2026, 3, 6, 19, 0, tzinfo=timezone.utc)
     >>> state = MatchState.empty("m1")
-    >>> play_on_copy(state, c.CreateMatch("m1", ["Ann", "Bob"], actor="desk:pat"),
+    >>> play_on_copy(state, c.CreateMatch("m1", ["Ann", "Bob"], actor="commissioner:pat"),
     ...              rng=random.Random(1), now=now)
     >>> state.status, state.seq
     ('open', 1)

@@ -23,10 +23,10 @@ from alley_poker.ledger.fold import (
 __all__ = ["JOKERS", "MatchState", "core_from_json", "core_to_json", "replay"]
 
 
-#: Commands the desk may take back with "undo" when a person at the desk gave them (a ruling,
-#: a manual-entry ball, a decision made on a bowler's behalf).  A scorer's ball, a bowler's
-#: own choice and the scheduler's expiry are never undone: undo skips past them.
-DESK_UNDOABLE = frozenset({
+#: Commands the commissioner may take back with "undo" when a person at the desk gave them (a
+#: ruling, a manual-entry ball, a decision made on a bowler's behalf).  A scorer's ball, a
+#: bowler's own choice and the scheduler's expiry are never undone: undo skips past them.
+COMMISSIONER_UNDOABLE = frozenset({
     "RecordBall", "CorrectBall", "HollandDaze", "DecideLoseCard", "DecideGuess",
     "RecordGuessOutcome", "DecideSteal", "DecideEndDraw", "DecideBuy",
     "CommissionerVoidGuess", "CommissionerApplyReview", "CommissionerDismissReview",
@@ -44,19 +44,23 @@ REPLAYABLE = frozenset({
 #: correction or a review item changes it).  Bounds the memory a match keeps for undo.
 UNDO_WINDOW = 120
 
-#: Who is "the desk": people at the tablet or the manual-entry page.
-DESK_ACTORS = ("commissioner:", "desk:")
+#: Who is the commissioner (what bowlers read as "the desk"): people at the tablet or the
+#: manual-entry page.  ``desk:`` is how older event logs named them: read, never written now.
+COMMISSIONER_ACTORS = ("commissioner:", "desk:")
 
 
-def is_desk_action(command: str, actor: str) -> bool:
-    """True when an action of ``command`` by ``actor`` is one the desk may undo.
+def is_commissioner_action(command: str, actor: str) -> bool:
+    """True when an action of ``command`` by ``actor`` is one the commissioner may undo.
 
-    >>> is_desk_action("HollandDaze", "commissioner:pat")
+    >>> is_commissioner_action("HollandDaze", "commissioner:pat")
     True
-    >>> is_desk_action("RecordBall", "feed:scorer:lane-3"), is_desk_action("StartMatch", "desk:pat")
+    >>> is_commissioner_action("HollandDaze", "desk:pat")  # as an older log names them
+    True
+    >>> (is_commissioner_action("RecordBall", "feed:scorer:lane-3"),
+    ...  is_commissioner_action("StartMatch", "commissioner:pat"))
     (False, False)
     """
-    return command in DESK_UNDOABLE and actor.startswith(DESK_ACTORS)
+    return command in COMMISSIONER_UNDOABLE and actor.startswith(COMMISSIONER_ACTORS)
 
 
 
@@ -114,7 +118,7 @@ class MatchState(FoldedState):
         chance to undo (an undo, a void, a confirmed result, a feed correction)."""
         command, actor = data["command"], data["actor"]
         point = self.undo_point
-        if is_desk_action(command, actor):
+        if is_commissioner_action(command, actor):
             self.undo_point = ({"action": seq, "core": self._cheap_checkpoint(), "own": [],
                                 "later": []} if keep_checkpoint else None)
         elif point is not None:
@@ -301,7 +305,7 @@ def replay(match_id: str, events: Iterable[Event]) -> MatchState:
     for index, event in enumerate(events):
         data = event.data
         if isinstance(data, dict) and data.get("action") == event.seq \
-                and is_desk_action(data.get("command", ""), data.get("actor", "")):
+                and is_commissioner_action(data.get("command", ""), data.get("actor", "")):
             last_start = index
     for index, event in enumerate(events):
         state._apply(event, index >= last_start)

@@ -1,12 +1,12 @@
-"""The desk's undo: take back the last thing the desk did, keep everything the scorer did.
+"""The commissioner's undo: take back the last thing the desk did, keep everything the scorer did.
 
-Only desk actions are undone (a commissioner's ruling, a manual-entry ball, a decision made on
-a bowler's behalf; :func:`~alley_poker.ledger.state.is_desk_action`).  What came after the desk
-action — the scorer's balls, the bowlers' own choices, deadlines that passed — is the record
-of the night: the undo restores the match as it was before the desk action and then
-re-applies every later action, in order, through the same rules, dealing the same cards
-where they are still in the pile.  If a later action no longer applies (a bowler lost a card
-that the undone ruling had given them), the undo is refused and nothing changes.
+Only the commissioner's actions are undone (a ruling, a manual-entry ball, a decision made on a
+bowler's behalf; :func:`~alley_poker.ledger.state.is_commissioner_action`). What came after the
+desk action — the scorer's balls, the bowlers' own choices, deadlines that passed — is the
+record of the night: the undo restores the match as it was before the desk action and then
+re-applies every later action, in order, through the same rules, dealing the same cards where
+they are still in the pile. If a later action no longer applies (a bowler lost a card that the
+undone ruling had given them), the undo is refused and nothing changes.
 
 One ``action_undone`` event restores the state (``undone_from``..``undone_to`` are the undone
 action's own events); the re-applied actions follow it as ordinary events of the undo.

@@ -19,10 +19,10 @@ win each); the expected share is the mean of the cents the showdown gave them.
 >>> from alley_poker.ledger import MatchState, commands as c, handle
 >>> now = datetime(2026, 3, 6, 19, 0, tzinfo=timezone.utc)
 >>> state = MatchState.empty("m1")
->>> for command in [c.CreateMatch("m1", ["Ann", "Bob"], actor="desk:pat"),
+>>> for command in [c.CreateMatch("m1", ["Ann", "Bob"], actor="commissioner:pat"),
 ...                 c.ConsentToAnte("Ann", actor="bowler:Ann"),
 ...                 c.ConsentToAnte("Bob", actor="bowler:Bob"),
-...                 c.StartMatch(actor="desk:pat")]:
+...                 c.StartMatch(actor="commissioner:pat")]:
 ...     for event in handle(state, command, rng=random.Random(1), now=now):
 ...         state.apply(event)
 >>> odds = win_odds(state, iterations=40)

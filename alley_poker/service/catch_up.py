@@ -77,7 +77,7 @@ class _Round:
     balls: dict[str, dict[Place, BallRecorded]] = field(default_factory=dict)
     recovered_on: dict[int, int] = field(default_factory=dict)  # lane -> balls dealt
     on_hold: set[tuple[str, Place]] = field(default_factory=set)  # held for the desk
-    told_desk: bool = False
+    told_commissioner: bool = False
 
 
 @dataclass
@@ -141,7 +141,7 @@ class LaneOrderCatchUp:
         self._sheet_at[(match_id, sheet.lane, sheet.bowler)] = self._clock
         round_ = self._rounds.setdefault(match_id, _Round())
         held = self.router._held.get((match_id, bowler, sheet.game), {})
-        for_desk = self.router._waiting(match_id)
+        for_commissioner = self.router._waiting(match_id)
         waiting = round_.balls.setdefault(bowler, {})
         for ball in sheet.balls_after(last):
             place = (ball.game, ball.frame, ball.ball)
@@ -150,7 +150,7 @@ class LaneOrderCatchUp:
             # A ball seen live but held behind the gap carries more than the sheet does
             # (standing pins, the split flag): deal from it.
             live = held.pop((ball.frame, ball.ball), None)
-            if live is None and (bowler, *place) in for_desk:
+            if live is None and (bowler, *place) in for_commissioner:
                 break  # the desk has it (an earlier catch-up's): the rest waits behind it
             waiting[place] = live or ball
         if not any(round_.balls.values()):
@@ -196,8 +196,8 @@ class LaneOrderCatchUp:
                 self.router.stats.held += 1
                 self.router._hold(match_id, bowler, ball,
                                   self._why_waiting(ball, lanes, known, ambiguous))
-        if ambiguous and not round_.told_desk:
-            round_.told_desk = True
+        if ambiguous and not round_.told_commissioner:
+            round_.told_commissioner = True
             self.router.ledger.announce("alley", {
                 "kind": "catch_up_for_review", "match_id": match_id, "count": len(left),
                 "message": f"lanes {_lane_list(lanes)}: marks were bowled on both lanes while "

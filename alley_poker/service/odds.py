@@ -32,10 +32,11 @@ kiosks.
 >>> from alley_poker.ledger import commands as c, handle
 >>> from alley_poker.service.bus import InProcessBus
 >>> state, now = MatchState.empty("m1"), datetime(2026, 3, 6, 19, 0, tzinfo=timezone.utc)
->>> for command in [c.CreateMatch("m1", ["Ann", "Bob"], actor="desk:pat"),
+>>> for command in [c.CreateMatch("m1", ["Ann", "Bob"], actor="commissioner:pat"),
 ...                 c.ConsentToAnte("Ann", actor="bowler:Ann"),
 ...                 c.ConsentToAnte("Bob", actor="bowler:Bob"),
-...                 c.StartMatch(actor="desk:pat"), c.RecordBall("Ann", 1, 10, actor="feed:1")]:
+...                 c.StartMatch(actor="commissioner:pat"),
+...                 c.RecordBall("Ann", 1, 10, actor="feed:1")]:
 ...     for event in handle(state, command, rng=random.Random(1), now=now):
 ...         state.apply(event)
 >>> bus, seen = InProcessBus(), []

@@ -8,17 +8,17 @@ that does not apply raises :class:`SideGameError` naming the field, and nothing 
 >>> from alley_poker.side_games.settings import BracketSettings
 >>> night = SideNight("tue-2026-11-24")
 >>> at = datetime(2026, 11, 24, 19, 0, tzinfo=UTC)
->>> run(night, OpenNight("tue", "2026-11-24", games=3), actor="desk:pat", now=at)
+>>> run(night, OpenNight("tue", "2026-11-24", games=3), actor="commissioner:pat", now=at)
 >>> run(night, SetSideGame("hdcp", BracketSettings(games=(1, 2, 3), scoring="handicap",
-...     entry_cents=500, payouts_cents=(3000, 1000))), actor="desk:pat", now=at)
+...     entry_cents=500, payouts_cents=(3000, 1000))), actor="commissioner:pat", now=at)
 >>> for bowler in range(1, 9):
-...     run(night, RecordEntry("hdcp", bowler, 1, 500), actor="desk:pat", now=at)
->>> run(night, RecordEntry("hdcp", 9, 2, 500), actor="desk:pat", now=at)
+...     run(night, RecordEntry("hdcp", bowler, 1, 500), actor="commissioner:pat", now=at)
+>>> run(night, RecordEntry("hdcp", 9, 2, 500), actor="commissioner:pat", now=at)
 Traceback (most recent call last):
 ...
 alley_poker.side_games.errors.SideGameError: 2 entries of $5.00 are $10.00: the desk records \
 what was paid, not $5.00
->>> [e.type for e in decide(night, Draw(bytes(32)), actor="desk:pat", now=at)]
+>>> [e.type for e in decide(night, Draw(bytes(32)), actor="commissioner:pat", now=at)]
 ['draw_committed', 'draw_made']
 """
 

@@ -10,13 +10,13 @@ have text keys).
 >>> event = SideEvent("tue-2026-11-24", 4, "entry_recorded",
 ...                   datetime(2026, 11, 24, 19, 5, tzinfo=UTC),
 ...                   {"game": "hdcp", "bowler": 7, "entries": 3, "paid_cents": 1500,
-...                    "actor": "desk:pat"})
+...                    "actor": "commissioner:pat"})
 >>> record = event_to_record(event)
 >>> record["at"], record["data"]["paid_cents"]
 ('2026-11-24T19:05:00Z', 1500)
 >>> event_from_record(record) == event
 True
->>> event_from_record({**record, "data": {"game": "hdcp", "actor": "desk:pat"}})
+>>> event_from_record({**record, "data": {"game": "hdcp", "actor": "commissioner:pat"}})
 Traceback (most recent call last):
 ...
 alley_poker.side_games.events.SideEventFormatError: event tue-2026-11-24#4: entry_recorded \

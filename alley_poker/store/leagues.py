@@ -20,7 +20,7 @@ Traceback (most recent call last):
 alley_poker.league.errors.LeagueError: name: 'ann smith' is already on the roster
 >>> leagues.retire(ann.bowler_id).active, [b.name for b in leagues.bowlers("tue")]
 (False, ['Bob', 'Cal'])
->>> leagues.record_night("tue", date(2026, 11, 24), [2, 3], actor="desk:pat")
+>>> leagues.record_night("tue", date(2026, 11, 24), [2, 3], actor="commissioner:pat")
 'tue-2026-11-24'
 """
 

@@ -20,10 +20,10 @@ hundred lanes dealing at once wait for a few commits instead of queueing for one
 >>> import random
 >>> from alley_poker.ledger import commands
 >>> repo = MatchRepository(EventStore.open("sqlite://"), rng_factory=lambda: random.Random(7))
->>> for command in [commands.CreateMatch("m1", ["Ann", "Bob"], actor="desk:pat"),
+>>> for command in [commands.CreateMatch("m1", ["Ann", "Bob"], actor="commissioner:pat"),
 ...                 commands.ConsentToAnte("Ann", actor="bowler:Ann"),
 ...                 commands.ConsentToAnte("Bob", actor="bowler:Bob"),
-...                 commands.StartMatch(actor="desk:pat")]:
+...                 commands.StartMatch(actor="commissioner:pat")]:
 ...     _ = repo.execute("m1", command)
 >>> [event.type for event in repo.execute("m1", commands.RecordBall("Ann", 1, 10,
 ...                                                                 actor="feed:lane-3"))][:2]
@@ -325,10 +325,10 @@ class SnapshotFolder:
     >>> store = EventStore.open(f"sqlite:///{folder}/alley.sqlite3")
     >>> repo = MatchRepository(store, rng_factory=lambda: random.Random(3),
     ...                        snapshots=SnapshotFolder(folder / "snaps", every=1))
-    >>> for command in [commands.CreateMatch("m1", ["Ann", "Bob"], actor="desk:pat"),
+    >>> for command in [commands.CreateMatch("m1", ["Ann", "Bob"], actor="commissioner:pat"),
     ...                 commands.ConsentToAnte("Ann", actor="bowler:Ann"),
     ...                 commands.ConsentToAnte("Bob", actor="bowler:Bob"),
-    ...                 commands.StartMatch(actor="desk:pat")]:
+    ...                 commands.StartMatch(actor="commissioner:pat")]:
     ...     _ = repo.execute("m1", command)
     >>> snapped_at = repo.state("m1").seq
     >>> other_writer = MatchRepository(store, snapshots=None)  # moves the log on

@@ -43,6 +43,7 @@ from alley_poker.web import (
     api_story,
     commissioner,
     commissioner_league,
+    commissioner_pages,
     commissioner_side_games,
     commissioner_story,
     first_night,
@@ -67,7 +68,6 @@ from alley_poker.web.sign_in_limits import install_sign_in_limits
 from alley_poker.web.socket_ceiling import install_socket_ceiling
 from alley_poker.web.socket_frames import GuardedPacket, register_refused_frames
 from alley_poker.web.sockets import SocketBridge, socket_heartbeat, socketio_channel
-from alley_poker.web.tablet_pages import commissioner as tablet
 from alley_poker.web.tokens import install_request_guard
 from kiosk import KIOSK_DIR
 
@@ -75,9 +75,10 @@ from kiosk import KIOSK_DIR
 API_ROUTES = (api_reads, api_commands, api_held, api_reports, api_story, api_screen,
               api_leagues, api_league_reports, api_side_games, kiosk_pairing, phone, phone_links,
               tokens, odds_record_page)
-#: The tablet's page modules: their views are on one blueprint, ``tablet`` (web.tablet_pages).
-TABLET_PAGES = (commissioner, commissioner_league, commissioner_side_games, commissioner_story,
-                first_night, odds_record_page)
+#: The commissioner's page modules: their views are on one blueprint, ``commissioner``
+#: (web.commissioner_pages).
+COMMISSIONER_PAGE_MODULES = (commissioner, commissioner_league, commissioner_side_games,
+                             commissioner_story, first_night, odds_record_page)
 
 DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_HTTPONLY": True,
@@ -189,7 +190,7 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     app.add_template_filter(money_markup, "money")
     app.add_template_filter(actor_words, "who")
     app.add_template_filter(counted, "counted")
-    for blueprint in (kiosk, tablet, phone.phone, offline, verify_page,
+    for blueprint in (kiosk, commissioner_pages.commissioner, phone.phone, offline, verify_page,
                       odds_record_page.public_record):
         app.register_blueprint(blueprint)
     for routes in API_ROUTES:

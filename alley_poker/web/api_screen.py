@@ -75,7 +75,7 @@ def pair_of(lane: int) -> tuple[int, int]:
     return first, first + 1
 
 
-def held_for_the_desk(service: AlleyService, state: MatchState, slots: Slots) -> dict[str, int]:
+def held_for_commissioner(service: AlleyService, state: MatchState, slots: Slots) -> dict[str, int]:
     """How many balls of each bowler wait on the desk's held-ball list.
 
     A held ball naming a bowler of the match is theirs.  A ball from a slot nobody of the
@@ -102,14 +102,14 @@ def held_for_the_desk(service: AlleyService, state: MatchState, slots: Slots) ->
 def match_screen(service: AlleyService, state: MatchState) -> dict[str, Any]:
     """:func:`screen_match` of a match of ``service``, with its slots and held balls."""
     slots = match_slots(service, state.match_id)
-    return screen_match(state, slots, service.odds, held_for_the_desk(service, state, slots))
+    return screen_match(state, slots, service.odds, held_for_commissioner(service, state, slots))
 
 
 def screen_facts(service: AlleyService, state: MatchState) -> dict[str, dict[str, Any]]:
     """The ``bowlers`` of :func:`match_screen` alone: what a live push carries beside the
     public state it already has."""
     slots = match_slots(service, state.match_id)
-    return screen_bowlers(state, slots, held_for_the_desk(service, state, slots))
+    return screen_bowlers(state, slots, held_for_commissioner(service, state, slots))
 
 
 def screen_match(state: MatchState, slots: Slots, odds: Any = None,
@@ -154,7 +154,7 @@ def last_result(service: AlleyService, lanes: tuple[int, ...],
             continue
         state = service.state(match_id)
         if state.status == "settled":
-            return screen_match(state, slots, service.odds, held_for_the_desk(
+            return screen_match(state, slots, service.odds, held_for_commissioner(
                 service, state, slots))
         if state.status == "void":
             return None

@@ -59,7 +59,7 @@ from alley_poker.web.side_game_schemas import (
     SideGameBody,
     WithdrawBody,
 )
-from alley_poker.web.side_game_views import alive_view, bowler_view, desk_view, money_view
+from alley_poker.web.side_game_views import alive_view, bowler_view, commissioner_view, money_view
 
 #: This module's routes of the JSON API (registered by the app factory).
 api = Blueprint("api_side_games", __name__, url_prefix=API_PREFIX)
@@ -103,7 +103,7 @@ def existing_night(night_id: str) -> SideNight:
 
 def answer(league: League, night_id: str, status: int = 200):
     """The desk's whole night, as the command left it."""
-    return jsonify(desk_view(existing_night(night_id), names_of(league))), status
+    return jsonify(commissioner_view(existing_night(night_id), names_of(league))), status
 
 
 def command(league_id: str, night_date: str, make: Callable[[League, str], Any]):

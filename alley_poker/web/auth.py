@@ -90,8 +90,9 @@ def commissioner_required(view: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def tablet_required(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Only the signed-in tablet itself (401 anonymous, 403 for an API token)."""
+def commissioner_session_required(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Only the commissioner's signed-in session, on the tablet (401 anonymous, 403 for an API
+    token).  The error code ``tablet_required`` is the API's, kept as clients know it."""
 
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:

@@ -31,11 +31,11 @@ from alley_poker.web.auth import (
     sign_in,
     sign_out,
 )
+from alley_poker.web.commissioner_pages import commissioner, commissioner_page
 from alley_poker.web.errors import ApiError
 from alley_poker.web.lanes_page import is_tonight, lanes_order, match_night
 from alley_poker.web.match_titles import match_title
 from alley_poker.web.queries import PinsQuery, validated_query
-from alley_poker.web.tablet_pages import commissioner, tablet_page
 
 
 @commissioner.get("")
@@ -46,7 +46,7 @@ def dashboard():
     matches = [{**summary, **night_of(service, summary["match_id"], summary["status"])}
                for summary in (match_summary(service, match_id)
                                for match_id in known_match_ids(service))]
-    return tablet_page("commissioner_dashboard.html", groups=lanes_order(matches))
+    return commissioner_page("commissioner_dashboard.html", groups=lanes_order(matches))
 
 
 def night_of(service: AlleyService, match_id: str, status: str) -> dict[str, Any]:
@@ -69,34 +69,34 @@ def house_switches() -> list[tuple[str, bool]]:
 
 @commissioner.get("/new-match")
 def new_match():
-    return tablet_page("commissioner_new_match.html", rule_book=RuleBook.default().name,
+    return commissioner_page("commissioner_new_match.html", rule_book=RuleBook.default().name,
                        switches=house_switches())
 
 
 @commissioner.get("/manual-entry")
 def manual_entry():
-    return tablet_page("commissioner_manual_entry.html",
+    return commissioner_page("commissioner_manual_entry.html",
                        match_id=request.args.get("match_id", ""))
 
 
 @commissioner.get("/settlement")
 def settlement():
-    return tablet_page("commissioner_settlement.html")
+    return commissioner_page("commissioner_settlement.html")
 
 
 @commissioner.get("/audit")
 def audit():
-    return tablet_page("commissioner_audit.html")
+    return commissioner_page("commissioner_audit.html")
 
 
 @commissioner.get("/phones")
 def phones():
-    return tablet_page("commissioner_phones.html")
+    return commissioner_page("commissioner_phones.html")
 
 
 @commissioner.get("/tokens")
 def tokens():
-    return tablet_page("commissioner_tokens.html")
+    return commissioner_page("commissioner_tokens.html")
 
 
 @commissioner.post("/sign-in")
@@ -111,7 +111,7 @@ def sign_in_with_pin():
 
 @commissioner.post("/sign-out")
 @commissioner_required
-def sign_out_of_tablet():
+def sign_out_commissioner():
     sign_out()
     return redirect(url_for("commissioner.dashboard"))
 

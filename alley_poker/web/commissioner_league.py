@@ -8,7 +8,7 @@
   white, signature lines).
 
 Read-only pages are rendered here from the same reports the API answers (so the page and the
-API cannot disagree); the forms act through the JSON API (``tablet_league*.js``).
+API cannot disagree); the forms act through the JSON API (``commissioner_league*.js``).
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ from alley_poker.web.api_leagues import (
     night_view,
 )
 from alley_poker.web.auth import is_commissioner
+from alley_poker.web.commissioner_pages import commissioner, commissioner_page
 from alley_poker.web.commissioner_story import sheet_stories
 from alley_poker.web.errors import ApiError
 from alley_poker.web.side_sheet import side_sheet
-from alley_poker.web.tablet_pages import commissioner, tablet_page
 
 
 def _league_or_404(league_id: str) -> Any:
@@ -51,8 +51,8 @@ def _signed_in_page(template: str, build) -> Any:
     """The page built by ``build()`` for the commissioner; the sign-in form for anyone else
     (before anything is looked up, so a stranger learns nothing of the leagues)."""
     if not is_commissioner():
-        return tablet_page(template)
-    return tablet_page(template, **build())
+        return commissioner_page(template)
+    return commissioner_page(template, **build())
 
 
 @commissioner.get("/leagues")

@@ -3,7 +3,7 @@ side-games``), on the commissioner blueprint.
 
 The page is the frame (the league, the night, its bowlers for the entry grid); everything on
 it is read from and done through the JSON API's side-game routes
-(:mod:`alley_poker.web.api_side_games`) by ``tablet_side_games.js``, and followed live by
+(:mod:`alley_poker.web.api_side_games`) by ``commissioner_side_games.js``, and followed live by
 the ``side_changed`` push (:mod:`alley_poker.web.side_pushes`), so the page and the API
 cannot disagree.
 """
@@ -19,8 +19,8 @@ from alley_poker.web.api_league_reports import night_date_from
 from alley_poker.web.api_leagues import existing_league, league_view
 from alley_poker.web.auth import is_commissioner
 from alley_poker.web.commissioner_league import current_desk
+from alley_poker.web.commissioner_pages import commissioner, commissioner_page
 from alley_poker.web.errors import ApiError
-from alley_poker.web.tablet_pages import commissioner, tablet_page
 
 
 def night_bowlers(league_id: str, checked_in: list[int] | None) -> list[dict[str, Any]]:
@@ -36,7 +36,7 @@ def night_bowlers(league_id: str, checked_in: list[int] | None) -> list[dict[str
 @commissioner.get("/leagues/<league_id>/nights/<night_date>/side-games")
 def side_games_desk(league_id: str, night_date: str):
     if not is_commissioner():           # the sign-in form; nothing looked up for a stranger
-        return tablet_page("commissioner_side_games.html")
+        return commissioner_page("commissioner_side_games.html")
     try:
         league = existing_league(league_id)
         day = night_date_from(night_date)
@@ -46,7 +46,7 @@ def side_games_desk(league_id: str, night_date: str):
     started = next((n for n in current_desk().store.nights(league.league_id)
                     if n.night_id == night_id), None)
     checked_in = list(started.checked_in) if started is not None else None
-    return tablet_page("commissioner_side_games.html", league=league_view(league),
+    return commissioner_page("commissioner_side_games.html", league=league_view(league),
                        night_date=day.isoformat(), night_id=night_id,
                        started=started is not None,
                        bowlers=night_bowlers(league.league_id, checked_in))

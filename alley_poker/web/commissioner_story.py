@@ -11,14 +11,14 @@ from flask import abort
 from alley_poker.service.match_story import StoryRefused, match_story_report
 from alley_poker.web.api_request import alley
 from alley_poker.web.auth import is_commissioner
+from alley_poker.web.commissioner_pages import commissioner, commissioner_page
 from alley_poker.web.match_titles import match_title
-from alley_poker.web.tablet_pages import commissioner, tablet_page
 
 
 @commissioner.get("/matches/<match_id>/story")
 def match_story_page(match_id: str):
     if not is_commissioner():
-        return tablet_page("commissioner_story.html")
+        return commissioner_page("commissioner_story.html")
     service = alley()
     if service.state(match_id).status == "new":
         abort(404)
@@ -30,7 +30,7 @@ def match_story_page(match_id: str):
         refusal = str(refused)  # a sentence: its first letter up, one full stop
         context["refused"] = refusal[:1].upper() + refusal[1:] + \
             ("" if refusal.endswith((".", "!", "?")) else ".")
-    return tablet_page("commissioner_story.html", **context)
+    return commissioner_page("commissioner_story.html", **context)
 
 
 def sheet_stories(sheet: dict[str, Any]) -> dict[str, dict[str, Any]]:

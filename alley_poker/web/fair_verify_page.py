@@ -1,12 +1,12 @@
 """``/verify``: the bowler's own check of a settled match, in their browser.
 
-The page is static: ``kiosk/static/fair_verify.js`` (with ``fair_crypto.js``) checks a match
+The page is static: ``kiosk/static/verify_fair.js`` (with ``verify_fair_crypto.js``) checks a match
 export with WebCrypto, written from docs/fairness.md alone, a second verifier beside
 ``alley-poker verify``.  It loads the export from ``GET /api/v1/matches/<id>/export`` (public
 once the match is settled or void) or from a pasted or dropped file; once the page is loaded it
 needs no network for a pasted export.  ``?match=ID`` fills in (and loads) a match id, which is
 how the phone, the kiosk and the tablet link here.  A bracket night's export (its side games,
-``kiosk/static/side_verify.js``) is checked the same way: ``?night=ID`` loads it from
+``kiosk/static/verify_side_games.js``) is checked the same way: ``?night=ID`` loads it from
 ``GET /api/v1/side-nights/<id>/export`` (public once the night's seed is revealed), or it is
 pasted.
 

@@ -21,8 +21,8 @@ from flask import current_app, request, url_for
 from alley_poker.web.api_leagues import night_matches
 from alley_poker.web.api_request import alley
 from alley_poker.web.auth import is_commissioner
+from alley_poker.web.commissioner_pages import commissioner, commissioner_page
 from alley_poker.web.match_titles import lanes_words
-from alley_poker.web.tablet_pages import commissioner, tablet_page
 
 #: ``app.extensions`` key of the nights whose sheet was opened: {(league_id, night_date)}.
 SHEETS_OPENED = "first_night_sheets"
@@ -167,9 +167,9 @@ def _unconfirmed_words(matches: list[dict[str, Any]]) -> str:
 @commissioner.get("/first-night")
 def first_night():
     if not is_commissioner():
-        return tablet_page("commissioner_first_night.html")
+        return commissioner_page("commissioner_first_night.html")
     found = steps()
-    return tablet_page("commissioner_first_night.html", steps=found,
+    return commissioner_page("commissioner_first_night.html", steps=found,
                        done=sum(1 for step in found if step.done))
 
 

@@ -55,18 +55,18 @@ def body_model_for(kind: str) -> type[CommandBody]:
 
 
 def answer_decision(service: AlleyService, allowed_matches: list[str],
-                    data: Any, *, desk_confirms_buys: bool = False) -> dict[str, Any]:
+                    data: Any, *, commissioner_confirms_buys: bool = False) -> dict[str, Any]:
     """Validate and run one bowler's answer; the acknowledgement the kiosk receives.
 
-    With ``desk_confirms_buys`` a buy is not run but announced to the tablet, which
+    With ``commissioner_confirms_buys`` a buy is not run but announced to the tablet, which
     confirms it (the answer says ``"awaiting": "desk"``).
     """
     return decide_for_bowler(service, allowed_matches, data,
-                             desk_confirms_buys=desk_confirms_buys)[0]
+                             commissioner_confirms_buys=commissioner_confirms_buys)[0]
 
 
 def decide_for_bowler(service: AlleyService, allowed_matches: list[str], data: Any, *,
-                      desk_confirms_buys: bool = False) -> tuple[dict[str, Any], int]:
+                      commissioner_confirms_buys: bool = False) -> tuple[dict[str, Any], int]:
     """:func:`answer_decision` with the HTTP status of its answer (the phone's API sends
     it; a socket acknowledgement carries only the body)."""
     data = dict(data) if isinstance(data, dict) else {}
@@ -81,7 +81,7 @@ def decide_for_bowler(service: AlleyService, allowed_matches: list[str], data: A
         return error_body("bad_request", unknown.args[0], 400, "kind")
     try:
         body = body_model.model_validate(data)
-        if desk_confirms_buys and isinstance(body, BuyBody) and body.accept:
+        if commissioner_confirms_buys and isinstance(body, BuyBody) and body.accept:
             return ask_the_desk(service, match_id, body)
         service.execute(match_id, body.to_command(actor=f"bowler:{body.bowler}"),
                         expected_seq=body.expected_seq)
@@ -117,7 +117,7 @@ def register_decision_handlers(socketio: SocketIO, service: AlleyService,
         if refused is not None:
             return refused
         return answer_decision(service, kiosk_matches(request.sid), data,
-                               desk_confirms_buys=True)
+                               commissioner_confirms_buys=True)
 
     @socketio.on("decide")
     def _decide(data: Any) -> dict[str, Any]:

@@ -38,7 +38,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from alley_poker.store.kiosk_devices import KioskDevice, KioskDeviceStore
 from alley_poker.web.api_request import API_PREFIX, validated_body
-from alley_poker.web.auth import commissioner_actor, tablet_required
+from alley_poker.web.auth import commissioner_actor, commissioner_session_required
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.kiosk import centre_lane_pair
 from alley_poker.web.schemas import PairKioskBody
@@ -77,13 +77,13 @@ def device_store() -> KioskDeviceStore:
 
 
 @api.get("/kiosks")
-@tablet_required
+@commissioner_session_required
 def list_kiosks():
     return jsonify({"kiosks": [device_view(device) for device in device_store().list()]})
 
 
 @api.post("/kiosks/pair")
-@tablet_required
+@commissioner_session_required
 def pair_kiosk():
     body = validated_body(PairKioskBody)
     device = device_store().approve(body.code, actor=commissioner_actor() or "commissioner")
@@ -95,7 +95,7 @@ def pair_kiosk():
 
 
 @api.delete("/kiosks/<int:device_id>")
-@tablet_required
+@commissioner_session_required
 def revoke_kiosk(device_id: int):
     if device_id >= 2**63 or not device_store().revoke(device_id):
         raise ApiError(404, "not_found", f"no paired kiosk {device_id}", "device_id")

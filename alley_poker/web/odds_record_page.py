@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 
 from alley_poker.service.odds_record import MIN_BIN, MIN_MATCHES, OddsRecordSource
 from alley_poker.web.api_request import API_PREFIX
-from alley_poker.web.tablet_pages import commissioner, tablet_page
+from alley_poker.web.commissioner_pages import commissioner, commissioner_page
 
 #: This module's routes of the JSON API (registered by the app factory).
 api = Blueprint("odds_record_api", __name__, url_prefix=API_PREFIX)
@@ -105,7 +105,7 @@ def _context() -> dict[str, Any]:
 
 @commissioner.get("/odds")
 def odds_record_page():
-    return tablet_page("commissioner_odds.html", **_context())
+    return commissioner_page("commissioner_odds.html", **_context())
 
 
 @public_record.get("/odds")

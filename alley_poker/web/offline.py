@@ -1,7 +1,7 @@
 """The kiosk's and the phone's service worker, served from the site's root.
 
 A service worker controls only the pages under the path it is served from, so
-``kiosk/static/service_worker.js`` is served as ``/service-worker.js`` (scope ``/``): one
+``kiosk/static/shared_service_worker.js`` is served as ``/service-worker.js`` (scope ``/``): one
 worker covers the kiosk (``/kiosk/<pair>``) and the phone (``/phone``, reached through
 ``/p/<token>``).  It must never be kept stale by the browser's HTTP cache, or a fixed worker
 would wait a day to reach the kiosks.  What it keeps and why: docs/deployment.md
@@ -17,7 +17,7 @@ offline = Blueprint("offline", __name__)
 
 @offline.get("/service-worker.js")
 def service_worker():
-    answer = send_from_directory(current_app.static_folder or "", "service_worker.js",
+    answer = send_from_directory(current_app.static_folder or "", "shared_service_worker.js",
                                  mimetype="text/javascript", max_age=0)
     answer.headers["Cache-Control"] = "no-cache"
     answer.headers["Service-Worker-Allowed"] = "/"

@@ -49,7 +49,7 @@ ERRORS = {
     "429": "too many requests from this phone link; wait a moment",
 }
 COMMISSIONER = [{"commissionerSession": [], "csrfToken": []}, {"apiToken": []}]
-TABLET = [{"commissionerSession": [], "csrfToken": []}]
+COMMISSIONER_SESSION = [{"commissionerSession": [], "csrfToken": []}]
 
 
 class _Builder:
@@ -192,22 +192,24 @@ def openapi_document() -> dict[str, Any]:
             parameters=query_parameters(q.HeldAuditQuery))
 
     doc.add(f"{base}/tokens", "get", "The centre's API tokens (never their secrets)",
-            response=r.TokenList, security=TABLET)
+            response=r.TokenList, security=COMMISSIONER_SESSION)
     doc.add(f"{base}/tokens", "post", "Make an API token (its secret is shown only now)",
-            response=r.TokenCreated, status="201", body=s.CreateTokenBody, security=TABLET)
+            response=r.TokenCreated, status="201", body=s.CreateTokenBody,
+            security=COMMISSIONER_SESSION)
     doc.add(f"{base}/tokens/{{token_id}}", "delete", "Revoke an API token", response=None,
-            status="204", errors=("404",), security=TABLET,
+            status="204", errors=("404",), security=COMMISSIONER_SESSION,
             parameters=[_path("token_id", {"type": "integer"})])
     doc.add(f"{base}/kiosks", "get", "The kiosks paired to send bowlers' decisions",
-            response=r.KioskList, security=TABLET)
+            response=r.KioskList, security=COMMISSIONER_SESSION)
     doc.add(f"{base}/kiosks/pair", "post", "Pair the kiosk showing this code (its lanes only)",
-            response=r.KioskView, body=s.PairKioskBody, errors=("404",), security=TABLET)
+            response=r.KioskView, body=s.PairKioskBody, errors=("404",),
+            security=COMMISSIONER_SESSION)
     doc.add(f"{base}/kiosks/{{device_id}}", "delete", "Revoke a paired kiosk at once",
-            response=None, status="204", errors=("404",), security=TABLET,
+            response=None, status="204", errors=("404",), security=COMMISSIONER_SESSION,
             parameters=[_path("device_id", {"type": "integer"})])
     add_league_paths(doc, base, _path, COMMISSIONER)
-    add_phone_paths(doc, base, _path, TABLET)
-    add_side_game_paths(doc, base, _path, COMMISSIONER, TABLET)
+    add_phone_paths(doc, base, _path, COMMISSIONER_SESSION)
+    add_side_game_paths(doc, base, _path, COMMISSIONER, COMMISSIONER_SESSION)
     doc.add(f"{base}/openapi.json", "get", "This document", response={"type": "object"})
 
     return {

@@ -87,7 +87,8 @@ class LaneSideGames(BaseModel):
     alive: list[AliveRow]
 
 
-def add_side_game_paths(doc: Any, base: str, path, security: list, tablet: list) -> None:
+def add_side_game_paths(doc: Any, base: str, path, security: list,
+                        commissioner_session: list) -> None:
     """Add every side-game route to ``doc`` (an ``openapi._Builder``)."""
     night = [{**path("league_id", {"type": "string", "minLength": 1}), "example": "tue"},
              {**path("night_date", {"type": "string"}), "example": "2026-11-24"}]

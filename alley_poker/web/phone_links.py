@@ -38,7 +38,7 @@ from alley_poker.web.api_request import (
     known_match_ids,
     validated_body,
 )
-from alley_poker.web.auth import commissioner_actor, tablet_required
+from alley_poker.web.auth import commissioner_actor, commissioner_session_required
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.match_titles import match_title
 from alley_poker.web.phone_schemas import MintPhoneLinkBody
@@ -113,14 +113,14 @@ def mint_code(service: AlleyService, links: PhoneLinkStore, match_id: str, bowle
 
 
 @api.get("/matches/<match_id>/phone-links")
-@tablet_required
+@commissioner_session_required
 def list_phone_links(match_id: str):
     existing_state(alley(), match_id)
     return jsonify({"links": [link_view(link) for link in link_store().list(match_id)]})
 
 
 @api.post("/matches/<match_id>/phone-links")
-@tablet_required
+@commissioner_session_required
 def mint_phone_link(match_id: str):
     service = alley()
     existing_state(service, match_id)
@@ -134,7 +134,7 @@ def mint_phone_link(match_id: str):
 
 
 @api.post("/phone-links/sheet")
-@tablet_required
+@commissioner_session_required
 def phone_code_sheet():
     service, links = alley(), link_store()
     actor = commissioner_actor() or "commissioner"
@@ -152,7 +152,7 @@ def phone_code_sheet():
 
 
 @api.delete("/phone-links/<int:link_id>")
-@tablet_required
+@commissioner_session_required
 def revoke_phone_link(link_id: int):
     if link_id >= 2**63 or not link_store().revoke(link_id):
         raise ApiError(404, "not_found", f"no live phone link {link_id}", "link_id")

@@ -94,7 +94,7 @@ def game_view(night: SideNight, game: str, names: Names) -> dict[str, Any]:
     return view
 
 
-def desk_view(night: SideNight, names: Names) -> dict[str, Any]:
+def commissioner_view(night: SideNight, names: Names) -> dict[str, Any]:
     """The desk's night: every game (entries, the preview before the draw, the trees, the
     pots), the draw's seal, the money, and the paid results the games now change."""
     return {

@@ -31,10 +31,10 @@ SIDE_KINDS = ("side_events", "side_draw_refused")
 NIGHT_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,80}")
 
 
-def desk_room(night_id: str) -> str:
-    """The room of the desks following a night.
+def commissioner_room(night_id: str) -> str:
+    """The room of the commissioner screens following a night.
 
-    >>> desk_room("tue-2026-11-24")
+    >>> commissioner_room("tue-2026-11-24")
     'side:tue-2026-11-24'
     """
     return f"side:{night_id}"
@@ -47,7 +47,7 @@ MatchRooms = Callable[[AlleyService, str], list[str]]
 def side_rooms(service: AlleyService, night_id: str, match_rooms: MatchRooms) -> list[str]:
     """The rooms a change of the night's side games goes to: the desk's, and each of the
     night's matches' rooms."""
-    rooms = [room(service.centre, desk_room(night_id))]
+    rooms = [room(service.centre, commissioner_room(night_id))]
     for match_id in centre_match_ids(service):
         if match_id.startswith(night_id + "-"):
             rooms.extend(r for r in match_rooms(service, match_id) if r not in rooms)
@@ -77,5 +77,5 @@ def register_side_room(socketio: SocketIO, service: AlleyService) -> None:
         if not isinstance(night_id, str) or not NIGHT_ID.fullmatch(night_id):
             return error_body("bad_request", "side_join needs a night_id such as "
                               "'tue-2026-11-24'", 400, "night_id")[0]
-        enter(service.centre, desk_room(night_id))
+        enter(service.centre, commissioner_room(night_id))
         return {"ok": True, "night_id": night_id}

@@ -14,7 +14,7 @@ from flask_wtf.csrf import CSRFProtect
 from alley_poker.store.api_tokens import ApiToken, ApiTokenStore
 from alley_poker.store.event_store import as_utc
 from alley_poker.web.api_request import API_PREFIX, validated_body
-from alley_poker.web.auth import tablet_required
+from alley_poker.web.auth import commissioner_session_required
 from alley_poker.web.errors import ApiError
 from alley_poker.web.schemas import CreateTokenBody
 
@@ -66,13 +66,13 @@ def token_view(token: ApiToken) -> dict:
 
 
 @api.get("/tokens")
-@tablet_required
+@commissioner_session_required
 def list_tokens():
     return jsonify({"tokens": [token_view(token) for token in token_store().list()]})
 
 
 @api.post("/tokens")
-@tablet_required
+@commissioner_session_required
 def create_token():
     body = validated_body(CreateTokenBody)
     made = token_store().create(body.name)
@@ -80,7 +80,7 @@ def create_token():
 
 
 @api.delete("/tokens/<int:token_id>")
-@tablet_required
+@commissioner_session_required
 def revoke_token(token_id: int):
     # Ids are 64-bit in the database; a larger number names no token (and must not reach it).
     if token_id >= 2**63 or not token_store().revoke(token_id):

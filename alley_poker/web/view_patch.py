@@ -70,7 +70,7 @@ def take_update(held: View | None, message: dict[str, Any]) -> View | None:
 
     ``held`` comes back unchanged for an older copy arriving late; :class:`MissedUpdate`
     is raised when the message patches a state the client does not hold (the kiosk page
-    does the same in ``match_updates.js``).
+    does the same in ``shared_match_updates.js``).
 
     >>> held = take_update(None, {"match_id": "m1", "state": {"seq": 4, "bowlers": {}}})
     >>> take_update(held, {"match_id": "m1", "base_seq": 4, "seq": 5, "patch": {"seq": 5}})

@@ -1,5 +1,5 @@
 // The commissioner's tablet, shared by every page: the JSON API with the session's CSRF
-// token, a notice line, and small helpers.  Each page's own script uses window.Tablet.
+// token, a notice line, and small helpers.  Each page's own script uses window.Commissioner.
 (function () {
   "use strict";
   const csrfToken = document.querySelector("meta[name=csrf-token]").content;
@@ -111,7 +111,7 @@
   }
 
   // Each cell carries its column's title: on a phone a table reflows into one card per row
-  // and the titles are shown beside the values (kiosk.css).
+  // and the titles are shown beside the values (shared_base.css).
   function labelCells(row, titles) {
     Array.from(row.children).forEach(function (cell, index) { cell.dataset.label = titles[index]; });
   }
@@ -122,6 +122,6 @@
     printer.addEventListener("click", function () { window.print(); });
   });
 
-  window.Tablet = { call: call, command: command, say: say, money: money, el: el,
+  window.Commissioner = { call: call, command: command, say: say, money: money, el: el,
                     button: button, rule: rule, undoLast: undoLast, labelCells: labelCells };
 })();

@@ -25,7 +25,7 @@
   const changed = {};      // match_id -> when it last changed (a counter), to pick the shown one
   let changes = 0;
 
-  // Cards, money and elements are drawn as on every screen (card_faces.js).
+  // Cards, money and elements are drawn as on every screen (shared_card_faces.js).
   const el = window.AlleyCards.el, money = window.AlleyCards.money;
   const cardText = window.AlleyCards.cardText, countdown = window.AlleyCards.countdown;
 
@@ -144,7 +144,7 @@
       : "Pot " + money(state.winners && state.winners.length ? paidIn(state) : state.pot_cents);
     screenPanels.draw(state, screens[state.match_id]);
   }
-  // Every change redraws the panels, but never under a bowler's finger (steady_taps.js).
+  // Every change redraws the panels, but never under a bowler's finger (shared_steady_taps.js).
   const render = window.AlleySteadyTaps.steady(panels, draw);
   window.addEventListener("resize", screenPanels.layout);
   // The moments and the result above the panels change their height: the cards refit.
@@ -179,9 +179,9 @@
   // The lanes' screen read, asked for on every (re)connection, brings the match settled
   // here last too, whose lanes are free (a reload shows it).  While pushes come it is asked
   // for again at most every READ_EVERY_MS (throttled, never put off by the next push): it
-  // keeps the offline copy (service_worker.js) near what is on screen.
+  // keeps the offline copy (shared_service_worker.js) near what is on screen.
   // Moments are told once each, in order, also those missed while the connection was down
-  // (catch_up.js reads them back when a state runs ahead of the last one told).
+  // (shared_catch_up.js reads them back when a state runs ahead of the last one told).
   const moments = window.AlleyCatchUp.create("kiosk:" + lanePair,
                                               window.AlleyKioskBanners.announce);
   const READ_EVERY_MS = 2000;

@@ -1,7 +1,7 @@
 // The kiosk's moments (a strike, a gutter, a steal…), in an area of their own above the
 // panels, never over a hand.  The latest is shown at once and stays a few seconds; the ones
 // before it move to a short list of recent moments, so a burst never queues stale banners.
-// ``announce`` tells a match's new events as moments (catch_up.js hands them over once each,
+// ``announce`` tells a match's new events as moments (shared_catch_up.js hands them over once each,
 // in order); ``show`` tells one moment of the kiosk's own (an answer the ledger refused).
 (function () {
   "use strict";

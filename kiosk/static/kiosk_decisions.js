@@ -72,7 +72,7 @@
             key: matchId + "\u0000" + bowler + "\u0000" + decision.id, box: box, hand: hand,
             cardText: cardText, makeChoosable: makeChoosable, redraw: options.redraw,
             send: function (card) { answer("lose-card", { card: card }); } });
-          box.dataset.choosing = "yes";  // the panel makes room for the cards (kiosk.css)
+          box.dataset.choosing = "yes";  // the panel makes room for the cards (shared_base.css)
           if (decision.guess_allowed && !guess) {
             buttons.append(el("span", "guess-words",
                               "or guess which side the ball comes back on (right: you keep your cards)"));

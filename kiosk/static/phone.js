@@ -272,7 +272,8 @@
 
   function render() {
     if (!state) return;
-    document.dispatchEvent(new CustomEvent("alley:match-status", { detail: state.status }));  // story.js
+    // shared_story.js listens (it offers the story once the match is over).
+    document.dispatchEvent(new CustomEvent("alley:match-status", { detail: state.status }));
     if (!state.bowlers[bowler]) {
       if (state.status === "new" || state.status === "open") return;
       renderRemoved();

@@ -40,7 +40,7 @@
     });
   }
 
-  // What each of a night's events is, in words (side_verify.js names them by their key).
+  // What each of a night's events is, in words (verify_side_games.js names them by their key).
   const NIGHT_EVENTS = {
     side_night_opened: "the night opened", side_game_set: "a side game set", entry_recorded: "an entry",
     entry_withdrawn: "an entry withdrawn", draw_committed: "the draw sealed", draw_made: "the draw",
@@ -54,7 +54,7 @@
     });
   }
 
-  // A bracket night's verdict (side_verify.js): every problem named, not only the first.
+  // A bracket night's verdict (verify_side_games.js): every problem named, not only the first.
   function showSide(verdict) {
     progress.hidden = true;
     verdictLine.hidden = false;
@@ -81,7 +81,7 @@
     say("Checked " + plural(c.events, "event") + ".");
   }
 
-  // A pasted export: a bracket night's goes to side_verify.js, a match's to fair_verify.js.
+  // A pasted export: a bracket night's goes to verify_side_games.js, a match's to verify_fair.js.
   function verifyAny(content, options) {
     let parsed = null;
     try { parsed = JSON.parse(content); } catch (error) { parsed = null; }

@@ -1,4 +1,4 @@
-"""The browser's verifier (kiosk/static/fair_verify.js, written from docs/fairness.md) and
+"""The browser's verifier (kiosk/static/verify_fair.js, written from docs/fairness.md) and
 ``alley-poker verify`` (re-execution through the ledger) agree, in Chromium: on 1,000 generated
 exports (both OK) and on every re-chained mutant of a varied night's exports.
 

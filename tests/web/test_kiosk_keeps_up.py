@@ -37,7 +37,7 @@ KIOSK_READ = """() => {
 
 
 def total_words(seat: dict) -> str:
-    """A total as every screen words it (card_faces.js ``totalWords``)."""
+    """A total as every screen words it (shared_card_faces.js ``totalWords``)."""
     if not isinstance(seat.get("score"), int):
         return ""
     least = seat["score_at_least"] if isinstance(seat.get("score_at_least"), int) \

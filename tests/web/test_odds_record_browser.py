@@ -95,7 +95,7 @@ def test_the_tablets_odds_page_draws_the_centres_record_at_1280px(
         browser, centre_with_a_record, tmp_path):
     app, running = centre_with_a_record
     page = sign_in(browser, running.url)
-    page.click("nav[aria-label='Tablet pages'] >> text=Odds")
+    page.click("nav[aria-label='Commissioner pages'] >> text=Odds")
     assert page.url == f"{running.url}/commissioner/odds"
     assert page.get_attribute("nav a[aria-current=page]", "href") == "/commissioner/odds"
     # The first record is worked out in the background: the page says so, then shows it.

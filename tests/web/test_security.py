@@ -15,7 +15,7 @@ from tests.web.conftest import PIN, csrf_token_from, signed_in_client
 
 STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 SAMPLE_ARGUMENTS = {"match_id": "m1", "kind": "record-ball", "lane_pair": "1-2",
-                    "filename": "kiosk.css", "token_id": 1, "item_id": 1,
+                    "filename": "shared_base.css", "token_id": 1, "item_id": 1,
                     "device_id": 1, "league_id": "tue", "bowler_id": 1, "request_id": 1,
                     "night_date": "2026-11-24", "link_id": 1, "token": "not-a-token",
                     "game": "hdcp", "night_id": "tue-2026-11-24"}

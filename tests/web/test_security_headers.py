@@ -55,7 +55,7 @@ def assert_secured(answer, url: str) -> None:
 def test_every_get_route_answers_with_the_security_headers(app):
     urls = get_urls(app)
     assert {"/kiosk/<lanes>".replace("<lanes>", "1-2"), "/commissioner", "/phone", "/verify",
-            "/service-worker.js", "/static/kiosk.css", "/api/v1/matches"} <= set(urls)
+            "/service-worker.js", "/static/shared_base.css", "/api/v1/matches"} <= set(urls)
     anonymous = app.test_client()
     tablet, _csrf = signed_in_client(app)
     for url in urls:

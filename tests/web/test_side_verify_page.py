@@ -1,5 +1,5 @@
-"""``/verify`` in Chromium on a bracket night's export (kiosk/static/side_verify.js): the demo's
-league night checks by its night id and pasted; a re-ordered draw and a changed payout are
+"""``/verify`` in Chromium on a bracket night's export (kiosk/static/verify_side_games.js): the
+demo's league night checks by its night id and pasted; a re-ordered draw and a changed payout are
 refused, naming what is wrong; and on the same exports the browser's verdict is
 ``alley-poker verify``'s (``verify_side_export``)."""
 

@@ -18,7 +18,7 @@ from alley_poker.ledger import commands as c
 from alley_poker.service.health import feed_report
 from tests.web.conftest import PIN, press_on, signed_in_client
 
-RED = "rgb(208, 2, 27)"  # --red in kiosk.css
+RED = "rgb(208, 2, 27)"  # --red in shared_base.css
 
 
 def tablet_words(cards: list[str]) -> list[str]:

@@ -1,4 +1,4 @@
-// What the browser's verifier (fair_verify.js) can check of the play without the game's rules:
+// What the browser's verifier (verify_fair.js) can check of the play without the game's rules:
 // each bowler's balls follow one another (frame by frame, ball by ball) and add up (the pins
 // knocked down are the pins that were standing less those left), the cards and holes a ball
 // brings are that ball's bowler's (`for_ball` names it), a decision is answered and closed for

@@ -2,12 +2,12 @@
 // a card of its own: bowlers, hands, the showdown, ante agreements and start, review items.
 // Tonight's live matches come first, by lanes; settled and voided ones are folded away
 // ("Settled tonight", "Settled earlier") without the live powers: taking a settled match
-// back is a deliberate step inside its own card (tablet_powers.js, settledControls).
-// The card's powers are tablet_powers.js, its pending decisions tablet_decisions.js; feed
-// health is tablet_feeds.js.
+// back is a deliberate step inside its own card (commissioner_powers.js, settledControls).
+// The card's powers are commissioner_powers.js, its pending decisions
+// commissioner_decisions.js; feed health is commissioner_feeds.js.
 (function () {
   "use strict";
-  const T = window.Tablet;
+  const T = window.Commissioner;
   const el = T.el, button = T.button;
   const list = document.getElementById("matches");
   const FINISHED = ["settled", "void"];
@@ -22,11 +22,11 @@
 
   const BOWLER_COLUMNS = ["Bowler", "Lane", "Next ball", "Marks", "Hand", "Best hand", "Decisions"];
 
-  // What the match card's powers know of the match (tablet_powers.js).
-  const desk = { board: function (matchId) { return boards[matchId]; },
-                 state: function (matchId) { return states[matchId]; },
-                 refreshBoard: function () { return refreshBoard(); } };
-  const needsReason = window.TabletPowers.needsReason;
+  // What the match card's powers know of the match (commissioner_powers.js).
+  const lanesBoard = { board: function (matchId) { return boards[matchId]; },
+                       state: function (matchId) { return states[matchId]; },
+                       refreshBoard: function () { return refreshBoard(); } };
+  const needsReason = window.CommissionerPowers.needsReason;
   const cardWords = window.AlleyResult.cardWords;
 
   function cardFor(matchId) {
@@ -48,8 +48,8 @@
   function fitControls(matchId, card, status) {
     const kind = FINISHED.indexOf(status) < 0 ? "live" : status;
     if (card.kind === kind) return;
-    const controls = kind === "live" ? window.TabletPowers.controls(matchId, card, desk)
-      : kind === "settled" ? window.TabletPowers.settledControls(matchId, card, desk)
+    const controls = kind === "live" ? window.CommissionerPowers.controls(matchId, card, lanesBoard)
+      : kind === "settled" ? window.CommissionerPowers.settledControls(matchId, card, lanesBoard)
       : el("div", "powers-none");
     card.controls.replaceWith(controls);
     card.controls = controls;
@@ -109,7 +109,7 @@
   }
 
   // Every change redraws the match's live part, but never under the desk's pointer: a
-  // button replaced between press and release takes no click (steady_taps.js).
+  // button replaced between press and release takes no click (shared_steady_taps.js).
   function renderMatch(matchId) {
     if (!states[matchId]) return;
     const card = cardFor(matchId);
@@ -221,11 +221,11 @@
     const pending = el("div", "pending");
     state.seat_order.forEach(function (name) {
       state.bowlers[name].pending.forEach(function (decision) {
-        pending.append(window.TabletDecisions.row(matchId, name, decision));
+        pending.append(window.CommissionerDecisions.row(matchId, name, decision));
       });
     });
     if (pending.children.length) {
-      const everyone = window.TabletDecisions.forEveryone(matchId, state);
+      const everyone = window.CommissionerDecisions.forEveryone(matchId, state);
       if (everyone) pending.prepend(everyone);
       live.append(el("h4", "", "Pending decisions"), pending);
     }

@@ -3,7 +3,7 @@
 // and reconnects, read every few seconds.
 (function () {
   "use strict";
-  const T = window.Tablet;
+  const T = window.Commissioner;
   const el = T.el;
   const feedRows = document.getElementById("feed-rows");
   const FEED_SHAPES = { green: ["●", "OK"], amber: ["▲", "LATE"], red: ["■", "DOWN"] };

@@ -1,12 +1,12 @@
 // The desk's side games of one league night: open them, set bracket games and pots (the
 // side games' refusals shown beside the field they name), record each bowler's entries and
 // payment in a grid, the preview and the sealed draw, paid results the games changed (kept
-// or taken, with a reason), the pots and the money.  The trees are tablet_side_trees.js.
+// or taken, with a reason), the pots and the money.  The trees are commissioner_side_trees.js.
 // Everything is read from and done through /api/v1/.../side-games; a side_changed push
 // (a game finished on the lanes, another desk's entry) reads the night again.
 (function () {
   "use strict";
-  const T = window.Tablet, S = window.AlleySide, el = S.el;
+  const T = window.Commissioner, S = window.AlleySide, el = S.el;
   const page = document.getElementById("side-page");
   if (!page) return;
   const base = "/api/v1/leagues/" + encodeURIComponent(page.dataset.league) + "/nights/" +

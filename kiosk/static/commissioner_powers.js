@@ -1,13 +1,13 @@
 // A match card's powers on the tablet: each one tap plus a confirm, with a reason for the
 // audit log shared by them (Holland-daze, confirm result, void guess, undo last action,
 // undo result, remove bowler, bowler not here, settle as the hands stand, void), and
-// moving bowlers to other lane slots.  The
-// dashboard (tablet_dashboard.js) builds them with ``controls(matchId, card, desk)``, where
-// ``desk`` says what it knows of the match: ``board(matchId)``, ``state(matchId)`` and
+// moving bowlers to other lane slots.  The dashboard (commissioner_dashboard.js) builds them
+// with ``controls(matchId, card, lanesBoard)``, where ``lanesBoard`` says what it knows of the
+// match: ``board(matchId)``, ``state(matchId)`` and
 // ``refreshBoard()``.
 (function () {
   "use strict";
-  const T = window.Tablet;
+  const T = window.Commissioner;
   const el = T.el, button = T.button;
 
   function reasonOf(card) {
@@ -55,7 +55,7 @@
      "The match is cancelled for good: every cent paid is refunded and nobody wins."],
   ];
 
-  function powerButton(matchId, card, power, className, desk) {
+  function powerButton(matchId, card, power, className, lanesBoard) {
     const [kind, title, forBowler, question, consequence] = power;
     const tap = button(title, async function () {
       const why = needsReason(card);
@@ -64,9 +64,9 @@
       const body = forBowler ? { bowler: bowler, reason: why } : { reason: why };
       const whom = forBowler ? bowler : matchId;
       // Confirming a result names the winners, their hands, each amount and the split.
-      const lanes = ((desk.board(matchId) || {}).lanes || []).join("-");
+      const lanes = ((lanesBoard.board(matchId) || {}).lanes || []).join("-");
       const asked = kind === "confirm-result"
-        ? window.AlleyResult.confirmQuestion(desk.state(matchId), lanes && "lanes " + lanes)
+        ? window.AlleyResult.confirmQuestion(lanesBoard.state(matchId), lanes && "lanes " + lanes)
         : question + whom + "?";
       const done = kind === "undo-last" ? await T.undoLast(matchId, why)
         : await T.rule(asked + "\n" + (consequence ? consequence + "\n" : "") +
@@ -81,7 +81,7 @@
     return tap;
   }
 
-  function buildControls(matchId, card, desk) {
+  function buildControls(matchId, card, lanesBoard) {
     const controls = el("div", "powers");
     const bowlerLabel = el("label", "", "Bowler ");
     bowlerLabel.append(el("select"));
@@ -92,18 +92,20 @@
     reasonLabel.append(reason);
     controls.append(bowlerLabel, reasonLabel);
     const buttons = el("div", "power-buttons");
-    POWERS.forEach(function (power) { buttons.append(powerButton(matchId, card, power, "power", desk)); });
+    POWERS.forEach(function (power) {
+      buttons.append(powerButton(matchId, card, power, "power", lanesBoard));
+    });
     const danger = el("div", "power-buttons danger-zone");
     danger.append(el("span", "danger-label", "⚠ Takes back or removes:"));
     DANGER_POWERS.forEach(function (power) {
-      danger.append(powerButton(matchId, card, power, "power danger", desk));
+      danger.append(powerButton(matchId, card, power, "power danger", lanesBoard));
     });
     controls.append(buttons, danger);
-    controls.append(buildReassign(matchId, card, desk));
+    controls.append(buildReassign(matchId, card, lanesBoard));
     return controls;
   }
 
-  function buildReassign(matchId, card, desk) {
+  function buildReassign(matchId, card, lanesBoard) {
     const box = el("details", "reassign");
     box.append(el("summary", "", "Move bowlers to other lane slots"));
     const rows = el("div", "reassign-rows");
@@ -112,8 +114,8 @@
       if (!box.open) return;
       rows.replaceChildren();
       // Every bowler of the match, those without a slot yet (just added) too.
-      const slots = ((desk.board(matchId) || {}).slots || []).slice();
-      ((desk.state(matchId) || {}).seat_order || []).forEach(function (name) {
+      const slots = ((lanesBoard.board(matchId) || {}).slots || []).slice();
+      ((lanesBoard.state(matchId) || {}).seat_order || []).forEach(function (name) {
         if (!slots.some(function (s) { return s.bowler === name; })) {
           slots.push({ bowler: name, lane: "", slot: "" });
         }
@@ -145,7 +147,7 @@
                        { slots: slots, reason: why });
           T.say("Bowlers moved: " + slots.map(function (s) {
             return s.bowler + " to lane " + s.lane; }).join(", "));
-          desk.refreshBoard();
+          lanesBoard.refreshBoard();
         } catch (problem) { T.say("Refused: " + problem.message, "refused"); }
       }, "primary"));
     });
@@ -160,7 +162,7 @@
     return power[0] === "undo-result";
   });
 
-  function settledControls(matchId, card, desk) {
+  function settledControls(matchId, card, lanesBoard) {
     const box = el("details", "settled-actions");
     box.append(el("summary", "", "Take back this settled match…"));
     box.append(el("p", "hint", "Only to put right a match settled by mistake: undo its " +
@@ -172,12 +174,12 @@
     reasonLabel.append(reason);
     const danger = el("div", "power-buttons danger-zone");
     SETTLED_POWERS.forEach(function (power) {
-      danger.append(powerButton(matchId, card, power, "power danger", desk));
+      danger.append(powerButton(matchId, card, power, "power danger", lanesBoard));
     });
     box.append(reasonLabel, danger);
     return box;
   }
 
-  window.TabletPowers = { controls: buildControls, settledControls: settledControls,
+  window.CommissionerPowers = { controls: buildControls, settledControls: settledControls,
                           needsReason: needsReason };
 })();

@@ -3,7 +3,7 @@
 // hands stand or voids it with refunds.  No night ends with a match in play or money held.
 (function () {
   "use strict";
-  const T = window.Tablet, el = T.el;
+  const T = window.Commissioner, el = T.el;
   const banner = document.getElementById("night-close");
   if (!banner) return;
   const list = banner.querySelector("ul");

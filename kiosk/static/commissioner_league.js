@@ -3,7 +3,7 @@
 // refusal is shown in words next to the form, and a bad roster file lists every bad row.
 (function () {
   "use strict";
-  const T = window.Tablet;
+  const T = window.Commissioner;
 
   function show(problemEl, text) {
     problemEl.hidden = !text;

@@ -3,7 +3,7 @@
 // A request whose match is over can only be dismissed (the page says so).
 (function () {
   "use strict";
-  const T = window.Tablet;
+  const T = window.Commissioner;
   const section = document.getElementById("seat-requests");
   if (!section) return;
   const list = document.getElementById("seat-request-list");

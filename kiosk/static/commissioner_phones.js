@@ -2,7 +2,7 @@
 // A code's QR is drawn by the server; its token is never stored, so it is shown only now.
 (function () {
   "use strict";
-  const T = window.Tablet;
+  const T = window.Commissioner;
   const area = document.getElementById("phone-matches");
   const sheet = document.getElementById("code-sheet");
   const sheetCodes = document.getElementById("sheet-codes");

@@ -6,8 +6,8 @@
   const POTS = { high_game: "high game", high_series: "high series", strikes: "strike pot" };
 
   // Money and elements as the page's own script draws them (the tablet's commissioner.js,
-  // the kiosk's and the phone's card_faces.js).
-  const shared = window.Tablet || window.AlleyCards;
+  // the kiosk's and the phone's shared_card_faces.js).
+  const shared = window.Commissioner || window.AlleyCards;
   const money = shared.money, el = shared.el;
 
   // "$5", "5.00", "$ 12.5" -> 500, 500, 1250; anything else -> null.

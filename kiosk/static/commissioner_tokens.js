@@ -1,7 +1,7 @@
 // API tokens for a centre's own systems: the token itself is shown once, when made.
 (function () {
   "use strict";
-  const T = window.Tablet;
+  const T = window.Commissioner;
   const form = document.getElementById("new-token");
   const once = document.getElementById("token-once");
   const value = document.getElementById("token-value");

@@ -1,7 +1,7 @@
 // The desk's whole tree of every bracket: three rounds side by side, each match with its two
 // bowlers, their counted scores on the round's game, the winner and how (score, bye, the
 // next game's score, a roll-off); a tie the rule sends to a roll-off has the desk record its
-// winner; a finished bracket is paid with one tap.  Drawn by tablet_side_games.js.
+// winner; a finished bracket is paid with one tap.  Drawn by commissioner_side_games.js.
 (function () {
   "use strict";
   const S = window.AlleySide, el = S.el;

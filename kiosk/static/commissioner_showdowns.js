@@ -3,7 +3,7 @@
 // them all again.  The night's totals above only count a result once it is confirmed.
 (function () {
   "use strict";
-  const T = window.Tablet;
+  const T = window.Commissioner;
   const section = document.getElementById("showdowns");
   const list = document.getElementById("showdown-list");
   if (!section || !list) return;

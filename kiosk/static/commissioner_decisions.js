@@ -2,7 +2,7 @@
 // asked, its deadline counting down, and one button per answer (each with a confirm).
 (function () {
   "use strict";
-  const T = window.Tablet;
+  const T = window.Commissioner;
   const el = T.el, button = T.button;
   const cardWords = window.AlleyResult.cardWords;
   const DECISION_WORDS = { lose_card: "lose a card", steal: "steal a card",
@@ -102,5 +102,5 @@
     });
   }, 1000);
 
-  window.TabletDecisions = { row: decisionControls, forEveryone: declineForEveryone };
+  window.CommissionerDecisions = { row: decisionControls, forEveryone: declineForEveryone };
 })();

@@ -1,7 +1,7 @@
 // Create a match: bowlers in seat order, each mapped to a lane and its scoreboard slot.
 (function () {
   "use strict";
-  const T = window.Tablet;
+  const T = window.Commissioner;
   const form = document.getElementById("new-match");
   const seats = document.getElementById("seats");
   const template = document.getElementById("seat-row");

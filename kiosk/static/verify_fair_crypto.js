@@ -1,7 +1,7 @@
 // The building blocks of docs/fairness.md, written from that page alone (not from our Python):
 // encodings (section 1), the DRBG (3), integers, shuffles and picks (4), canonical JSON and
 // the hash chain (7).  Everything uses WebCrypto (crypto.subtle), so it runs in any modern
-// browser, offline, with nothing fetched.  fair_verify.js walks an export with these.
+// browser, offline, with nothing fetched.  verify_fair.js walks an export with these.
 (function (root) {
   "use strict";
   const subtle = root.crypto && root.crypto.subtle;

@@ -1,7 +1,7 @@
 // The rules a bracket night's export is checked against (docs/league.md "Side games",
 // docs/fairness.md "Bracket nights"): the draw from the fair deal's DRBG ("bracket-draw"),
 // a bracket's rounds decided from the games, the pots on a number, and prizes to the cent.
-// side_verify.js replays a night's log with these.  Bowlers are roster ids (numbers); a table
+// verify_side_games.js replays a night's log with these.  Bowlers are roster ids (numbers); a table
 // keyed by bowler is a Map, written out as [[bowler, value], ...] sorted by bowler.
 (function (root) {
   "use strict";

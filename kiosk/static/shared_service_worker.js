@@ -9,22 +9,25 @@
 //
 // A server that hangs (stopped, or its machine frozen) refuses nothing: each request waits.
 // So the worker remembers that the server is not answering (a request of its own timed out
-// or failed, or a page's socket lost the server: offline.js tells) and, until the server
+// or failed, or a page's socket lost the server: shared_offline.js tells) and, until the server
 // answers again, the kept copy answers at once while the network is still asked behind it.
 // A reload during a hang then waits for one network attempt at most (NETWORK_MS), not one
 // for the page, one for its files and one for its read (12.5 s in issue 38's probe).
 // Answers from the kept copy carry KEPT_HEADER, so a page knows it shows a kept state.
 "use strict";
 
-const CACHE = "alley-poker-offline-v1";
+// v2: the static files were renamed by the screen they serve (issue 39); activating v2 drops
+// v1's copies under the old names.
+const CACHE = "alley-poker-offline-v2";
 const SHELL = [
-  "/static/kiosk.css", "/static/phone.css", "/static/favicon.svg",
-  "/static/vendor/socket.io.min.js", "/static/match_updates.js", "/static/card_faces.js",
-  "/static/live_odds.js", "/static/steady_taps.js", "/static/kiosk_undo.js",
-  "/static/kiosk_banners.js", "/static/kiosk_decisions.js", "/static/kiosk_panels.js",
-  "/static/kiosk.js", "/static/kiosk_phone_code.js", "/static/glossary.js", "/static/phone.js",
-  "/static/catch_up.js", "/static/offline.js",
-  "/static/side_games.css", "/static/side_games_words.js", "/static/phone_side_games.js",
+  "/static/shared_base.css", "/static/shared_phone.css", "/static/favicon.svg",
+  "/static/vendor/socket.io.min.js", "/static/shared_match_updates.js",
+  "/static/shared_card_faces.js", "/static/shared_live_odds.js", "/static/shared_steady_taps.js",
+  "/static/kiosk_undo.js", "/static/kiosk_banners.js", "/static/kiosk_decisions.js",
+  "/static/kiosk_panels.js", "/static/kiosk.js", "/static/kiosk_phone_code.js",
+  "/static/shared_glossary.js", "/static/phone.js", "/static/shared_catch_up.js",
+  "/static/shared_offline.js", "/static/shared_side_games.css",
+  "/static/shared_side_games_words.js", "/static/phone_side_games.js",
   "/static/kiosk_side_games.js",
 ];
 // How long a page or a read waits for the network before the kept copy answers: a reload
@@ -84,7 +87,7 @@ function kept(url) {
 function offlinePage() {
   return new Response(
     "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>" +
-    "<title>Alley Poker</title><link rel=stylesheet href='/static/kiosk.css'>" +
+    "<title>Alley Poker</title><link rel=stylesheet href='/static/shared_base.css'>" +
     // Tried again every 5 s: a refresh, not a script (no inline script under the pages' CSP).
     "<meta http-equiv=refresh content=5>" +
     "<body class=kiosk><p class=connection data-state=down role=status>▲ Reconnecting…</p>",
@@ -124,7 +127,7 @@ function withoutServer(request) {
   });
 }
 
-// A page names the static files it uses (offline.js): each not kept yet is fetched and kept.
+// A page names the static files it uses (shared_offline.js): each not kept yet is fetched and kept.
 self.addEventListener("message", function (event) {
   const urls = ((event.data && event.data.keep) || []).filter(function (url) {
     const parsed = new URL(url, self.location.origin);

@@ -2,7 +2,7 @@
 // many fell and whether the leave is a split (the bowling rules live there, not here).
 (function () {
   "use strict";
-  const T = window.Tablet;
+  const T = window.Commissioner;
   const matchSelect = document.getElementById("entry-match");
   const bowlerSelect = document.getElementById("entry-bowler");
   const where = document.getElementById("entry-where");

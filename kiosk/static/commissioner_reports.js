@@ -1,7 +1,7 @@
 // The night's settlement and the audit log, read from the API; both download as CSV.
 (function () {
   "use strict";
-  const T = window.Tablet;
+  const T = window.Commissioner;
 
   function rows(tbody, items, cells, columns) {
     if (!items.length) {

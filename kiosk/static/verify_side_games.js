@@ -7,8 +7,10 @@
 // to the cent.  A night drawn but not yet revealed is "not yet provable", not a failure.
 (function (root) {
   "use strict";
-  const F = root.AlleyFairCrypto || (typeof require === "function" && require("./fair_crypto.js"));
-  const R = root.AlleySideRules || (typeof require === "function" && require("./side_verify_rules.js"));
+  const F = root.AlleyFairCrypto ||
+    (typeof require === "function" && require("./verify_fair_crypto.js"));
+  const R = root.AlleySideRules ||
+    (typeof require === "function" && require("./verify_side_games_rules.js"));
   const FORMAT = "alley-poker-side-night-export";
   const VERSION = 1;
   const DRAW_USE = "bracket-draw";

@@ -8,8 +8,10 @@
 // which card, who wins a showdown): `alley-poker verify` does that on the server.
 (function (root) {
   "use strict";
-  const F = root.AlleyFairCrypto || (typeof require === "function" && require("./fair_crypto.js"));
-  const Play = root.AlleyFairPlay || (typeof require === "function" && require("./fair_verify_play.js"));
+  const F = root.AlleyFairCrypto ||
+    (typeof require === "function" && require("./verify_fair_crypto.js"));
+  const Play = root.AlleyFairPlay ||
+    (typeof require === "function" && require("./verify_fair_play.js"));
   const FORMAT = "alley-poker-match-export";
   // Version 2 adds the match's inputs (docs/fairness.md section 6); this verifier reads events.
   const VERSIONS = [1, 2];

@@ -2,7 +2,7 @@
 // the night (POST /api/v1/leagues/<id>/nights); the page then links each match's kiosk.
 (function () {
   "use strict";
-  const T = window.Tablet;
+  const T = window.Commissioner;
   const page = document.getElementById("night-page");
   if (!page) return;
   const form = document.getElementById("check-in");

@@ -5,7 +5,7 @@
 // A person reads this list: no raw feed line and no match id, only lane, bowler and ball.
 (function () {
   "use strict";
-  const T = window.Tablet, el = T.el;
+  const T = window.Commissioner, el = T.el;
   const list = document.getElementById("held-list");
   const count = document.getElementById("held-count");
   const tools = document.getElementById("held-bulk");

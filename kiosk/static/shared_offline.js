@@ -1,5 +1,5 @@
 // Registers the service worker that keeps the kiosk's and the phone's shell and last reads
-// (service_worker.js, served at /service-worker.js so its scope covers /kiosk/ and /phone).
+// (shared_service_worker.js, served at /service-worker.js so its scope covers /kiosk/ and /phone).
 // Browsers allow service workers on https:// and on localhost only: on plain http across
 // the centre's network the screens still keep their last state through a drop and catch up
 // on return, but a reload during the drop shows the browser's own error page
@@ -19,7 +19,7 @@
     })
     .catch(function () { /* no offline copy: the screen works as before */ });
 
-  // The worker hears from the page's socket whether the server answers (service_worker.js):
+  // The worker hears from the page's socket whether the server answers (shared_service_worker.js):
   // once the socket has lost it (the ping's silence shows a hung server within 8 s), a reload
   // is drawn from the kept copy at once instead of waiting for the network first.
   const connection = document.getElementById("connection");
