@@ -30,10 +30,10 @@ from alley_poker.config import (
 )
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.ledger.values import automatic_loss
 from alley_poker.ledger.views import public_match_view
 from alley_poker.service import AlleyService, open_service
-from alley_poker.service.alley import FINISHED
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.web.server import AlleyServer
 from drivers.board_server import BoardState, LiveBoardServer, serve_board

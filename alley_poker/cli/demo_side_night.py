@@ -43,8 +43,8 @@ from alley_poker.cli.season_demo import ROSTER_CSV, demo_league, money
 from alley_poker.config import AlleyConfig, BackupConfig, CentreConfig, DatabaseConfig
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.service import open_service
-from alley_poker.service.alley import FINISHED
 from alley_poker.service.league_desk import open_league_desk
 from alley_poker.service.side_export import side_night_export
 from alley_poker.service.side_nights import SideNightError, SideNights

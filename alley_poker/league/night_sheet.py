@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from alley_poker.league.standings import MatchLine, SeasonProjection
+from alley_poker.ledger.match_status import FINISHED
 
 
 class SideMoney(Protocol):
@@ -96,7 +97,7 @@ def night_sheet(projection: SeasonProjection, league_id: str, night_id: str, *,
             house_cents=state.pot_cents if state.status == "settled" else 0,
             winners=tuple(li.seat for li in lines if li.won), lines=lines))
     in_play = sum(m.pot_cents - m.paid_out_cents - m.refunded_cents for m in matches
-                  if m.status not in ("settled", "void"))
+                  if m.status not in FINISHED)
     return NightSheet(
         league_id=league_id, night_id=night_id, night_date=night_date,
         matches=tuple(matches),

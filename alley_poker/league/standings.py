@@ -32,9 +32,8 @@ from typing import Any
 from alley_poker.bowling import BowlingError
 from alley_poker.ledger import MatchState, event_from_record
 from alley_poker.ledger.endgame import rebuild_game
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.ledger.values import hand_value
-
-FINISHED = ("settled", "void")
 
 
 class ProjectionGap(Exception):

@@ -15,6 +15,7 @@ from alley_poker.bowling import Game
 from alley_poker.ledger.context import Context, refuse
 from alley_poker.ledger.decisions import close_decision, decision_words, open_decision
 from alley_poker.ledger.games import rebuild_game
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.ledger.state import MatchState
 from alley_poker.ledger.values import hand_value, is_morgan
 
@@ -200,7 +201,7 @@ def undo_result(ctx: Context) -> None:
 
 def void_match(ctx: Context) -> None:
     state = ctx.state
-    if state.status in ("settled", "void"):
+    if state.status in FINISHED:
         refuse(f"a {state.status} match cannot be voided"
                + (" (undo the result first)" if state.status == "settled" else ""), "status")
     refunds = {b: cents for b, cents in state.paid.items() if cents}

@@ -95,6 +95,30 @@ OPTIONAL_KEYS: dict[str, frozenset[str]] = {
 }
 
 
+#: Data keys that hold the draw pile's order, per event type.  They never leave the server
+#: and no report shows them: whoever knows the pile knows the next card.
+WITHHELD_KEYS: dict[str, frozenset[str]] = {
+    "pile_shuffled": frozenset({"order"}),
+    "pile_stacked": frozenset({"order"}),
+    "match_started": frozenset({"pile"}),
+}
+
+
+def withheld_keys(event_type: str | None = None) -> frozenset[str]:
+    """The keys of ``event_type``'s data that are withheld (None: of any event type).
+
+    >>> sorted(withheld_keys("match_started")), sorted(withheld_keys("ball_recorded"))
+    (['pile'], [])
+    >>> sorted(withheld_keys())
+    ['order', 'pile']
+    >>> all(keys <= EVENT_KEYS[kind] for kind, keys in WITHHELD_KEYS.items())
+    True
+    """
+    if event_type is None:
+        return frozenset().union(*WITHHELD_KEYS.values())
+    return WITHHELD_KEYS.get(event_type, frozenset())
+
+
 class EventFormatError(ValueError):
     """A stored record that is not a valid ledger event (the message says which and why)."""
 

@@ -14,6 +14,7 @@ from alley_poker.ledger.context import Context, refuse
 from alley_poker.ledger.decisions import require_commissioner
 from alley_poker.ledger.events import Event
 from alley_poker.ledger.invariants import check_invariants
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.ledger.state import MatchState
 
 #: Where a command's cards come from (see :func:`handle`).
@@ -110,7 +111,7 @@ def decide(state: MatchState, command: c.Command, *, rng: DealSource,
         refuse("every command names its actor (e.g. 'feed:lane-3', 'bowler:Ann')", "actor")
     if state.status == "new" and not isinstance(command, c.CreateMatch):
         refuse(f"match {state.match_id} does not exist", "match_id")
-    if state.status in ("settled", "void") and not isinstance(command, _AFTER_THE_END):
+    if state.status in FINISHED and not isinstance(command, _AFTER_THE_END):
         refuse(f"the match is {state.status}: nothing more can happen in it", "status")
     ctx = Context(state, command, rng, now)
     handler(ctx, command)
@@ -160,7 +161,7 @@ def play_on_copy(state: MatchState, command: c.Command, *, rng: DealSource,
     ('open', 1)
     """
     handler = _HANDLERS[type(command)]
-    if state.status in ("settled", "void"):
+    if state.status in FINISHED:
         refuse(f"the match is {state.status}: nothing more can happen in it", "status")
     ctx = _InPlace(state, command, rng, now, {} if games is None else games)
     handler(ctx, command)

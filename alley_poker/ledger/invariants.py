@@ -15,9 +15,9 @@ from collections import Counter
 
 from alley_poker.cards import FULL_DECK
 from alley_poker.ledger.errors import InvariantViolation
+from alley_poker.ledger.match_status import STATUSES
 from alley_poker.ledger.state import JOKERS, MatchState
 
-STATUSES = ("new", "open", "playing", "ending", "settled", "void")
 _DECK = frozenset(str(card) for card in FULL_DECK)
 
 

@@ -22,10 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.ledger.state import MatchState
-
-#: Statuses in which a match's pot has been paid out or refunded.
-CLOSED = ("settled", "void")
 
 
 @dataclass
@@ -85,12 +83,12 @@ class Settlement:
     @property
     def complete(self) -> bool:
         """True when every match is settled or void, so the nets sum to zero."""
-        return all(match.status in CLOSED for match in self.matches)
+        return all(match.status in FINISHED for match in self.matches)
 
     @property
     def unsettled(self) -> list[MatchMoney]:
         """The matches neither settled nor void (the night is not over while there is one)."""
-        return [match for match in self.matches if match.status not in CLOSED]
+        return [match for match in self.matches if match.status not in FINISHED]
 
     def as_dict(self) -> dict[str, Any]:
         return {"bowlers": [bowler.as_dict() for bowler in self.bowlers],

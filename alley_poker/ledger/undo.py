@@ -22,6 +22,7 @@ from alley_poker.ledger.context import Context, iso, refuse
 from alley_poker.ledger.errors import CommandRefused
 from alley_poker.ledger.events import Event
 from alley_poker.ledger.fold import core_to_json
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.ledger.state import MatchState
 
 #: Runs one re-applied command on the undo's context (the handler's dispatch).
@@ -59,7 +60,7 @@ def undo_last_action(ctx: Context, cmd: c.CommissionerUndoLastAction, dispatch: 
     if not cmd.actor.startswith("commissioner:"):
         refuse("only the desk may undo", "actor")
     state = ctx.state
-    if state.status in ("settled", "void"):
+    if state.status in FINISHED:
         refuse(f"the match is {state.status}: undo the result first" if state.status ==
                "settled" else "the match is void: nothing in it can be undone", "status")
     last = undoable_action(state)

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from alley_poker.ledger import CommandRefused, MatchState, event_to_record
 from alley_poker.ledger.commands import Command, CreateMatch
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.service.bus import EventBus, InProcessBus
 from alley_poker.service.held import HeldBalls
 from alley_poker.service.lanes import LaneAssignmentError, LaneMap
@@ -65,8 +66,6 @@ class AssignmentLog(Protocol):
     def last_held(self) -> dict[str, dict[tuple[int, int], str]]: ...
 
 
-#: A match in one of these states no longer holds its lanes.
-FINISHED = ("settled", "void")
 _ENDED = {"settled": "settled", "void": "voided"}
 
 

@@ -22,12 +22,13 @@ from dataclasses import dataclass
 from datetime import tzinfo
 from typing import Any
 
+from alley_poker.ledger.events import COMMON_KEYS, withheld_keys
 from alley_poker.service.audit_words import describe
 
-#: Keys every event carries that the audit shows in their own columns (or not at all).
-BOOKKEEPING_KEYS = frozenset({"actor", "command", "action"})
-#: Keys that hold the pile's order, or a copy of the whole rule book: not summary material.
-WITHHELD_KEYS = frozenset({"order", "pile", "rules"})
+#: Keys left out of an entry's summary: the ones every event carries (the audit shows them in
+#: their own columns, or not at all), the pile's order (withheld, as from every screen) and a
+#: copy of the whole rule book (too long to be summary material).
+LEFT_OUT_OF_SUMMARY = COMMON_KEYS | withheld_keys() | frozenset({"rules"})
 SUMMARY_LENGTH = 200
 PAGE = 1000
 
@@ -76,7 +77,7 @@ def _bowlers_named(data: dict[str, Any]) -> set[str]:
 def summarize(event_type: str, data: dict[str, Any]) -> str:
     """The event's data as ``key=value`` words (bookkeeping, pile order and Nones left out)."""
     words = [f"{key}={_short(value)}" for key, value in data.items()
-             if key not in BOOKKEEPING_KEYS | WITHHELD_KEYS and value is not None]
+             if key not in LEFT_OUT_OF_SUMMARY and value is not None]
     text = " ".join(words)
     return text if len(text) <= SUMMARY_LENGTH else text[:SUMMARY_LENGTH - 1] + "…"
 

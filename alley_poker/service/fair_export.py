@@ -11,11 +11,10 @@ from typing import Any
 
 from alley_poker.ledger import EventFormatError, InvariantViolation, event_from_record
 from alley_poker.ledger.inputs import InputError, action_inputs
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.ledger.state import MatchState
 from alley_poker.store.chain import chain_head
 from alley_poker.verifier.verify import EXPORT_FORMAT, EXPORT_VERSION
-
-FINISHED = ("settled", "void")
 
 
 class ExportRefused(ValueError):

@@ -43,6 +43,7 @@ from typing import Any
 
 from alley_poker.bowling import BowlingError, Game
 from alley_poker.ledger import MatchState
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.service.feed_balls import next_position, reads_as
 from alley_poker.service.held import HeldBalls, ball_record
 from alley_poker.service.lanes import LaneMap
@@ -52,8 +53,6 @@ from drivers.base import BallCorrected, BallRecorded, LaneOpened
 
 log = logging.getLogger(__name__)
 
-#: A match's status once it holds no lanes any more.
-OVER = ("settled", "void")
 #: The bowler of a slot nobody of the match on the lane is seated in.
 NOBODY = ""
 
@@ -165,7 +164,7 @@ class TenantRouting:
               reason: str) -> None: ...
 
     def _is_over(self, match_id: str) -> bool:
-        return self.ledger.shared_state(match_id).status in OVER
+        return self.ledger.shared_state(match_id).status in FINISHED  # it holds no lanes
 
     def _tenant_of(self, ball: BallRecorded,
                    found: tuple[str, str] | None) -> tuple[str, str] | None:

@@ -28,8 +28,9 @@ from alley_poker.league.calendar import night_id
 from alley_poker.league.night_plan import NightPlanError, plan_night
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.ledger.rules import RuleBook, RuleBookError
-from alley_poker.service.alley import FINISHED, AlleyService
+from alley_poker.service.alley import AlleyService
 
 
 class LeagueNightError(ValueError):

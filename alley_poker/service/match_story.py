@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from alley_poker.ledger import event_from_record
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.ledger.story import story_json
-from alley_poker.service.fair_export import FINISHED
 
 
 class StoryRefused(ValueError):

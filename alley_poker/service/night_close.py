@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from alley_poker.service.alley import FINISHED, AlleyService
+from alley_poker.ledger.match_status import FINISHED
+from alley_poker.service.alley import AlleyService
 from alley_poker.service.bus import EventBus
 from alley_poker.service.settlement import centre_match_ids
 

@@ -46,7 +46,8 @@ from tzlocal import get_localzone
 
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger.commands import ExpireDecision
-from alley_poker.service.alley import FINISHED, AlleyService
+from alley_poker.ledger.match_status import FINISHED
+from alley_poker.service.alley import AlleyService
 from alley_poker.service.backup import BackupNotPossible, NightlyBackup
 from alley_poker.service.health import FeedHealthCheck, check_interval_s
 from alley_poker.service.night_close import NightClose

@@ -24,7 +24,8 @@ from typing import Any, Protocol
 
 from alley_poker.league.night_plan import who_is
 from alley_poker.ledger import CommandRefused
-from alley_poker.service.alley import FINISHED, AlleyService
+from alley_poker.ledger.match_status import FINISHED
+from alley_poker.service.alley import AlleyService
 from drivers.base import LaneOpened
 
 log = logging.getLogger(__name__)

@@ -31,7 +31,7 @@ from alley_poker.league import (
     parse_start_time,
     to_local,
 )
-from alley_poker.service.alley import FINISHED
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.service.league_desk import LeagueDesk
 from alley_poker.service.league_nights import LeagueAverage, LeagueNightError, handicap_of
 from alley_poker.service.seating import SeatingError

@@ -20,8 +20,8 @@ from flask import Blueprint, jsonify
 from alley_poker.bowling import BowlingError
 from alley_poker.ledger import MatchState
 from alley_poker.ledger.endgame import rebuild_game
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.service import AlleyService
-from alley_poker.service.alley import FINISHED
 from alley_poker.web.api_request import API_PREFIX, alley
 from alley_poker.web.commissioner import next_ball, who_is_up
 from alley_poker.web.errors import ApiError

@@ -18,6 +18,7 @@ from typing import Any
 
 from flask import current_app, request, url_for
 
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.web.api_leagues import night_matches
 from alley_poker.web.api_request import alley
 from alley_poker.web.auth import is_commissioner
@@ -26,7 +27,6 @@ from alley_poker.web.match_titles import lanes_words
 
 #: ``app.extensions`` key of the nights whose sheet was opened: {(league_id, night_date)}.
 SHEETS_OPENED = "first_night_sheets"
-DONE_STATUSES = ("settled", "void")
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ def steps() -> list[Step]:
         return found
     matches = night_matches(night.night_id)
     statuses = [match["status"] for match in matches]
-    confirmed = bool(statuses) and all(status in DONE_STATUSES for status in statuses)
+    confirmed = bool(statuses) and all(status in FINISHED for status in statuses)
     when = night.night_date.isoformat()
     found.append(Step("night", "A league night is started", True,
                       f"{league.name}, {when}: {len(statuses)} match"
@@ -147,7 +147,7 @@ def _unconfirmed_words(matches: list[dict[str, Any]]) -> str:
     service = alley()
     showdowns = answers = playing = 0
     for match in matches:
-        if match["status"] in DONE_STATUSES:
+        if match["status"] in FINISHED:
             continue
         state = service.shared_state(match["match_id"])
         if state.status == "ending" and state.result is not None:

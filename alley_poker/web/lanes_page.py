@@ -22,8 +22,8 @@ from typing import Any
 
 from flask import current_app
 
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.service import AlleyService
-from alley_poker.service.alley import FINISHED
 from alley_poker.service.phone_nights import night_going_on
 from alley_poker.web.phone_links import night_zone
 

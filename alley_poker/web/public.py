@@ -16,14 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from alley_poker.ledger.events import withheld_keys
 from alley_poker.ledger.views import public_match_view
 
-#: Data keys that must never leave the server, per event type (the pile's order).
-PRIVATE_KEYS: dict[str, frozenset[str]] = {
-    "pile_shuffled": frozenset({"order"}),
-    "pile_stacked": frozenset({"order"}),
-    "match_started": frozenset({"pile"}),
-}
 #: Keys of a league match's ``league`` tag that stay on the desk (the roster ids).
 PRIVATE_LEAGUE_KEYS = frozenset({"people"})
 #: Bookkeeping keys no screen needs (who typed it, the raw command).
@@ -32,7 +27,7 @@ INTERNAL_KEYS = frozenset({"actor", "command"})
 
 def public_event(record: dict[str, Any]) -> dict[str, Any]:
     """An event record (``event_to_record``) without anything a bowler must not know."""
-    hidden = PRIVATE_KEYS.get(record.get("type", ""), frozenset()) | INTERNAL_KEYS
+    hidden = withheld_keys(record.get("type", "")) | INTERNAL_KEYS
     data = {key: value for key, value in (record.get("data") or {}).items()
             if key not in hidden}
     if isinstance(data.get("league"), dict):

@@ -40,8 +40,8 @@ from flask import request
 from flask_limiter.util import get_remote_address
 from flask_socketio import SocketIO, emit
 
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.service import AlleyService
-from alley_poker.service.alley import FINISHED
 from alley_poker.web.api_screen import screen_facts
 from alley_poker.web.errors import error_body
 from alley_poker.web.kiosk import centre_lane_pair

@@ -31,9 +31,9 @@ from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.context import parse_iso
 from alley_poker.ledger.games import rebuild_game
+from alley_poker.ledger.match_status import FINISHED
 from alley_poker.ledger.undo import undoable_action
 from alley_poker.service import AlleyService
-from alley_poker.service.alley import FINISHED
 from alley_poker.service.scheduler import GRACE, DecisionScheduler, job_id
 from alley_poker.store import EventStore
 from alley_poker.store.repository import MatchRepository
