@@ -194,11 +194,6 @@ class GameBook:
                                  "can be withdrawn")
         tracked.game, tracked.balls = _replay(tracked.balls[:-1])
 
-    def last_ball(self, lane: int, bowler: int, game: int) -> BallRecorded | None:
-        """The last ball recorded for this game, or None."""
-        tracked = self._games.get((lane, bowler, game))
-        return tracked.balls[-1] if tracked and tracked.balls else None
-
     def resync(self, snapshot: ScoresheetSnapshot) -> None:
         """Follow the game from ``snapshot``; raises :class:`ImpossibleBall` if it is invalid."""
         try:

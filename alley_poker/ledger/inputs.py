@@ -30,7 +30,6 @@ actor='feed:lane-1')
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -225,14 +224,3 @@ def _correction(d: dict, state: MatchState | None) -> dict:
     return {"bowler": d["bowler"], "game": d["game"], "frame": before["frame"],
             "ball": before["ball"], **{k: after.get(k) for k in _RAW}, "reason": d["reason"]}
 
-
-def params_of(command: c.Command) -> dict[str, Any]:
-    """A command's fields besides ``actor``, as JSON-safe values."""
-    return {f.name: _json(getattr(command, f.name)) for f in dataclasses.fields(command)
-            if f.name != "actor"}
-
-
-def _json(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_json(v) for v in value]
-    return value

@@ -140,10 +140,6 @@ class MatchState(FoldedState):
         """The bowler's open decisions, oldest first."""
         return [d for d in self.decisions.values() if d["bowler"] == bowler]
 
-    def joker_power(self, card: str) -> str | None:
-        """``"good"``/``"bad"`` for a physical joker, None for a standard card."""
-        return self.powers.get(card)
-
     def display_card(self, card: str) -> str:
         """A card as a bowler sees it: jokers by their current power (``GJ``/``BJ``)."""
         power = self.powers.get(card)

@@ -44,7 +44,7 @@ from typing import Any
 from alley_poker.ledger.events import Event
 from alley_poker.ledger.state import MatchState
 from alley_poker.ledger.story_parts import Part, best_cards, describe_event, undo_parts
-from alley_poker.ledger.story_words import ball_words, card_words, listing, sentence, where_ball
+from alley_poker.ledger.story_words import ball_words, card_words, sentence, where_ball
 
 #: Ledger commands a person at the desk gives (the entry says "At the desk").
 _SETUP = {"CreateMatch", "ConsentToAnte", "StartMatch", "AddBowler"}
@@ -229,7 +229,3 @@ def story_json(events: Iterable[Event]) -> list[dict[str, Any]]:
     """:func:`match_story` as JSON-safe entries."""
     return [entry.to_json() for entry in match_story(events)]
 
-
-def bowlers_named(entries: Iterable[StoryEntry]) -> str:
-    """Who appears in the story (for a heading)."""
-    return listing(dict.fromkeys(b for e in entries for b in e.bowlers))

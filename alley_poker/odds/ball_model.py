@@ -42,7 +42,6 @@ from alley_poker.odds.rates import (
     DEFAULT_FOUL,
     NO_OFFSETS,
     Rates,
-    average_for,
     frame_moments,
     rates_for,
     skill_for_average,
@@ -99,16 +98,6 @@ class BowlerProfile:
         return cls(name=name, average=int(average),
                    handicap=handicap_for(average) if handicap is None else handicap,
                    skill=skill_for_average(float(average), form_sd, tuple(offsets), foul_rate),
-                   form_sd=form_sd, offsets=tuple(offsets), foul_rate=foul_rate)
-
-    @classmethod
-    def for_skill(cls, name: str, skill: float, *, form_sd: float = FORM_SD,
-                  offsets: tuple[float, ...] = NO_OFFSETS,
-                  foul_rate: float = DEFAULT_FOUL) -> BowlerProfile:
-        """A bowler of ``skill`` (the average follows from it)."""
-        average = round(min(300.0, max(0.0, average_for(skill, form_sd, tuple(offsets),
-                                                         foul_rate))))
-        return cls(name=name, average=average, handicap=handicap_for(average), skill=skill,
                    form_sd=form_sd, offsets=tuple(offsets), foul_rate=foul_rate)
 
     @classmethod
@@ -228,13 +217,6 @@ class BowlerProfile:
         return self._rates.split
 
     # Pins left by a ball ----------------------------------------------------------------------
-
-    def first_ball_leave(self, rng: random.Random) -> frozenset[int]:
-        """The pins a first ball at a full rack leaves (empty for a strike); never a gutter."""
-        rates = self._rates
-        if rng.random() < rates.strike / (1 - rates.foul - rates.gutter):
-            return frozenset()
-        return self._first_leave(rng)
 
     def _first_leave(self, rng: random.Random) -> frozenset[int]:
         rates = self._rates
