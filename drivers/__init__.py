@@ -13,7 +13,7 @@ decides which balls to deal: ``alley_poker.service.router``, keyed on the ledger
   (:mod:`drivers.dialects.live_board` decodes it, :mod:`drivers.snapshot_diff` turns
   successive pages into balls; ``docs/feeds.md``)
 - :mod:`drivers.manual` — ``ManualEntry``: the same events from pin-diagram taps
-- :mod:`drivers.simulator`, :mod:`drivers.bowler_model`, :mod:`drivers.feed_writer`,
-  :mod:`drivers.board_server` — the scoreboard simulator behind ``alley-poker simulate``
+- :mod:`drivers.simulator`, :mod:`drivers.feed_writer`, :mod:`drivers.board_server` — the
+  scoreboard simulator behind ``alley-poker simulate``
   (lines to a serial URL, or a live-score page with ``--http PORT``)
 """

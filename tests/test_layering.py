@@ -64,10 +64,10 @@ def test_an_upward_import_is_named_with_its_line(tree: Path):
     ledger_rules = tree / "alley_poker" / "ledger" / "rules.py"
     lines = len(ledger_rules.read_text(encoding="utf-8").splitlines())
     _append(ledger_rules, "\n\ndef _shortcut():\n"
-                          "    from alley_poker.web.names import clean_name\n"
-                          "    return clean_name\n")
+                          "    from alley_poker.web.plain_words import subject\n"
+                          "    return subject\n")
     assert architecture.problems(tree) == [
-        f"upward: alley_poker.ledger.rules imports alley_poker.web.names "
+        f"upward: alley_poker.ledger.rules imports alley_poker.web.plain_words "
         f"(line {lines + 4}) (ledger -> web)"]
 
 
@@ -79,11 +79,11 @@ def test_the_core_importing_an_adapter_is_caught_too(tree: Path):
 
 
 def test_a_cycle_within_a_layer_is_named(tree: Path):
-    # Both in the web layer (league_schemas imports names): not upward, but a circle.
-    _append(tree / "alley_poker" / "web" / "names.py",
+    # Both in the web layer (league_schemas imports queries): not upward, but a circle.
+    _append(tree / "alley_poker" / "web" / "queries.py",
             "\nfrom alley_poker.web import league_schemas  # noqa\n")
     assert architecture.problems(tree) == [
-        "cycle: alley_poker.web.league_schemas <-> alley_poker.web.names"]
+        "cycle: alley_poker.web.league_schemas <-> alley_poker.web.queries"]
 
 
 def test_a_new_module_at_the_package_top_must_be_given_a_layer(tree: Path):

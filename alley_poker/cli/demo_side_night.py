@@ -44,6 +44,7 @@ from alley_poker.config import AlleyConfig, BackupConfig, CentreConfig, Database
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.match_status import FINISHED
+from alley_poker.odds.ball_model import BowlerProfile
 from alley_poker.service import open_service
 from alley_poker.service.league_desk import open_league_desk
 from alley_poker.service.side_export import side_night_export
@@ -60,7 +61,6 @@ from alley_poker.side_games import (
 )
 from alley_poker.verifier.side_night import verify_side_export
 from alley_poker.web.server import AlleyServer
-from drivers.bowler_model import BowlerProfile
 from drivers.simulator import LaneSetup, Simulator
 
 #: The break between games, in the scorer's ball-times (25 s each): the lanes bowl each game

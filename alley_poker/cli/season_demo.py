@@ -33,10 +33,10 @@ from alley_poker.league import HandicapRule, League, season_dates
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.match_status import FINISHED
+from alley_poker.odds.ball_model import BowlerProfile
 from alley_poker.service import open_service
 from alley_poker.service.league_desk import open_league_desk
 from alley_poker.web.server import AlleyServer
-from drivers.bowler_model import BowlerProfile
 from drivers.simulator import LaneSetup, Simulator
 
 LEAGUE_ID = "demo-tuesday"

@@ -28,7 +28,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from alley_poker.web.names import clean_name
+from alley_poker.names import clean_name
 from alley_poker.web.queries import Day
 
 LeagueId = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z0-9][a-z0-9-]*$")]

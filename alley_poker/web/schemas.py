@@ -24,10 +24,10 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from alley_poker.ledger import commands as c
-from alley_poker.web.names import clean_name
+from alley_poker.names import clean_name
 
 #: A bowler's name: NFC, trimmed, no control/bidi/zero-width characters or markup
-#: (alley_poker.web.names), 1-60 characters once cleaned.
+#: (alley_poker.names), 1-60 characters once cleaned.
 BowlerName = Annotated[str, Field(min_length=1, max_length=60), AfterValidator(clean_name)]
 Reason = Annotated[str, Field(max_length=500)]
 CardFace = Annotated[str, Field(min_length=2, max_length=3)]

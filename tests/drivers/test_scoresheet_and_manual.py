@@ -7,6 +7,7 @@ import random
 import pytest
 
 from alley_poker.bowling import Game
+from alley_poker.odds.ball_model import BowlerProfile
 from drivers.base import (
     BallCorrected,
     BallRecorded,
@@ -17,7 +18,6 @@ from drivers.base import (
     ScoresheetSnapshot,
     WrongLane,
 )
-from drivers.bowler_model import BowlerProfile
 from drivers.dialects.notation import SheetError, format_sheet, parse_sheet
 from drivers.dialects.scoresheet import ScoresheetDialect
 from drivers.manual import ManualEntry, ManualEntryError

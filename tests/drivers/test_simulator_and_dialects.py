@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from alley_poker.bowling import is_split
 from alley_poker.cli import main
+from alley_poker.odds.ball_model import BowlerProfile
 from drivers.base import BallRecorded, GameEnded, LaneOpened
-from drivers.bowler_model import BowlerProfile
 from drivers.dialects import UnknownDialect, make_dialect
 from drivers.serial_feed import SerialFeed
 from drivers.simulator import LaneSetup, Simulator

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from alley_poker.bowling import Game
 from alley_poker.ledger import MatchState, event_to_record, handle
 from alley_poker.ledger import commands as c
-from drivers.bowler_model import BowlerProfile
+from alley_poker.odds.ball_model import BowlerProfile
 from drivers.simulator import bowl_ball
 
 DESK = "commissioner:pat"
