@@ -1,5 +1,5 @@
 """A third bowler generator, for research only: the second generator's pin-by-pin bowlers
-(:mod:`alley_poker.odds.deflection`) with a heavier spread than the odds' model assumes,
+(:mod:`benchmarks._deflection_bowlers`) with a heavier spread than the odds' model assumes,
 between bowlers and from game to game.  The self-correcting odds are judged on it
 (``python -m benchmarks.odds_correction --generator heavy``; docs/odds.md, "Self-correcting
 odds").
@@ -22,8 +22,8 @@ import math
 import random
 from dataclasses import dataclass
 
-from alley_poker.odds.deflection import DeflectionBowler
-from alley_poker.odds.generated_centre import population
+from benchmarks._deflection_bowlers import DeflectionBowler
+from benchmarks._generated_centre import population
 
 #: How much wider a game's form is than the second generator's (its log-normal factor on
 #: the aim's error).

@@ -36,7 +36,7 @@ from multiprocessing import get_context
 def _new_match(number: int):
     import random
 
-    from alley_poker.odds.practice import PracticeMatch
+    from benchmarks._practice_match import PracticeMatch
 
     rng = random.Random(70_000 + number)
     bowlers = ("Ann", "Bob", "Cy", "Di")[:rng.randint(2, 4)]

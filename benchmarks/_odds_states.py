@@ -27,7 +27,7 @@ def recorded_state(index: int):
     from the number."""
     if index >= _PLAIN:
         return _hole_state(index - _PLAIN)
-    from alley_poker.odds.practice import PracticeMatch
+    from benchmarks._practice_match import PracticeMatch
 
     bowlers = ("Ann", "Bob", "Cy", "Di")[:2 + index % 3]
     rules = RULE_BOOKS[index % len(RULE_BOOKS)]
@@ -41,7 +41,7 @@ def recorded_state(index: int):
 def _hole_state(number: int):
     """The first state of weak bowlers' practice matches (seeds tried in order) that is at
     ``number``'s stage with a bowler in the hole and no decision pending."""
-    from alley_poker.odds.practice import PracticeMatch
+    from benchmarks._practice_match import PracticeMatch
 
     stage = STAGES[number % len(STAGES)]
     bowlers = ("Ann", "Bob", "Cy")

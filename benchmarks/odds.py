@@ -107,7 +107,7 @@ def accuracy(states: int, levels: list[int], reference_iterations: int, pool,
 def _calibrate(args: tuple[int, int, int, str]) -> list[tuple[float, float]]:
     """One practice match, predicted every ``every`` balls: (predicted, outcome) pairs."""
     from alley_poker.odds import win_odds
-    from alley_poker.odds.practice import PracticeMatch
+    from benchmarks._practice_match import PracticeMatch
 
     seed, iterations, every, engine = args
     rng = random.Random(seed)

@@ -23,7 +23,7 @@ from dataclasses import asdict
 
 from alley_poker.odds.calibration import Prediction, held_out_predictions
 from alley_poker.odds.correction import PRIOR_MATCHES, Correction, before_and_after, corrected
-from alley_poker.odds.generated_centre import generated_matches, population
+from benchmarks._generated_centre import generated_matches, population
 from benchmarks._heavy_spread_centre import heavy_population
 
 GENERATORS = {"second": population, "heavy": heavy_population}

@@ -1,5 +1,6 @@
-"""``alley-poker odds calibrate``: how honest the live odds are on the centre's own matches
-(or on the second generator's, ``--generated``).  docs/odds.md, "Is it honest?"."""
+"""``alley-poker odds calibrate``: how honest the live odds are on the centre's own matches.
+docs/odds.md, "Is it honest?" (the same report on a generated centre's matches is research:
+``python -m benchmarks.odds_correction``)."""
 
 from __future__ import annotations
 
@@ -27,16 +28,6 @@ def odds() -> None:
 @click.option("--frames", default="0,3,6,9", show_default=True,
               help="Predict before frame 1 (0) and after these frames of each game.")
 @click.option("--processes", type=click.IntRange(1, 16), default=1, show_default=True)
-@click.option("--generated", is_flag=True,
-              help="Judge on matches of the second generator (pin-by-pin deflection "
-                   "bowlers), not the database's.")
-@click.option("--seed", type=int, default=7, show_default=True, help="With --generated.")
-@click.option("--nights", type=click.IntRange(2, 500), default=30, show_default=True,
-              help="With --generated: nights of matches.")
-@click.option("--bowlers", type=click.IntRange(4, 2000), default=60, show_default=True,
-              help="With --generated: the centre's regulars.")
-@click.option("--games", default="1", show_default=True,
-              help="With --generated: games a match, one of these (e.g. 1,3).")
 @click.option("--knowledge", type=click.Choice(["earlier-nights", "other-nights"]),
               default="earlier-nights", show_default=True,
               help="Predict each night from the earlier nights only (as the live odds know "
@@ -45,8 +36,7 @@ def odds() -> None:
               help="Judge the correction on nights with at least this many before them.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def calibrate(config_path: Path | None, database_url: str | None, iterations: int,
-              frames: str, processes: int, generated: bool, seed: int, nights: int,
-              bowlers: int, games: str, knowledge: str, learn_nights: int,
+              frames: str, processes: int, knowledge: str, learn_nights: int,
               as_json: bool) -> None:
     """Predict every settled match at chosen points from each bowler's other nights
     (by default the earlier ones only), and print how often each predicted chance came
@@ -58,22 +48,11 @@ def calibrate(config_path: Path | None, database_url: str | None, iterations: in
 
     try:
         points = tuple(sorted({int(part) for part in frames.split(",") if part.strip()}))
-        game_counts = tuple(int(part) for part in games.split(",") if part.strip())
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
     if not points or not all(0 <= p <= 9 for p in points):
         raise click.BadParameter("frames are 0-9, e.g. 0,3,6,9", param_hint="--frames")
-    if generated:
-        from alley_poker.odds.generated_centre import generated_matches
-
-        if not game_counts or not all(1 <= g <= 5 for g in game_counts):
-            raise click.BadParameter("games are 1-5, e.g. 1,3", param_hint="--games")
-        matches = generated_matches(seed=seed, nights=nights, bowlers=bowlers,
-                                    games=game_counts)
-        source = (f"the second generator: seed {seed}, {nights} nights, {bowlers} regulars, "
-                  f"games {games}")
-    else:
-        matches, source = _stored_matches(config_path, database_url)
+    matches, source = _stored_matches(config_path, database_url)
     click.echo(f"{len(matches)} matches from {source}; {iterations} runs a prediction",
                err=True)
     if not matches:

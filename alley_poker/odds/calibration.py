@@ -2,7 +2,7 @@
 judged did not make, with each bowler known only from their *other* dates.
 
 The matches come from a centre's own log (``alley-poker odds calibrate``) or from the
-second generator (:mod:`alley_poker.odds.generated_centre`, balls by pin-by-pin deflection,
+second generator (:mod:`benchmarks._generated_centre`, balls by pin-by-pin deflection,
 never fitted to).  For each date, the centre's prior is learnt from every other date's
 games, each bowler from their own games of other dates (:mod:`alley_poker.odds.profiles`);
 each match of the date is replayed from its events and predicted at chosen points (before

@@ -9,7 +9,7 @@ branch played from the start with its choices fixed, a probability of the produc
 their probabilities, so while a ball is left the odds are a Monte Carlo estimate.
 
 >>> import random
->>> from alley_poker.odds.practice import PracticeMatch
+>>> from benchmarks._practice_match import PracticeMatch
 >>> from alley_poker.odds.compact import compile_start, judge_for
 >>> match = PracticeMatch(("Ann", "Bob"), seed=30)
 >>> while match.state.status == "playing":

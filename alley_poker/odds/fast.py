@@ -18,7 +18,7 @@ module is built, drawing the very random numbers the Python draws: the same odds
 times sooner.
 
 >>> import random
->>> from alley_poker.odds.practice import PracticeMatch
+>>> from benchmarks._practice_match import PracticeMatch
 >>> match = PracticeMatch(("Ann", "Bob", "Cy"), seed=5).play(12)
 >>> warm = WarmRuns()
 >>> odds = fast_win_odds(match.state, iterations=200, seed=1, warm=warm)

@@ -96,7 +96,7 @@ def test_averages_outside_30_280_are_refused():
 
 def _history(average, games, seed):
     """``games`` ledger-like games of a bowler who averages ``average``."""
-    from alley_poker.odds.practice import PracticeMatch
+    from benchmarks._practice_match import PracticeMatch
 
     played = []
     while len(played) < games:

@@ -21,8 +21,8 @@ from alley_poker.odds.calibration import (
     replay_points,
     wilson,
 )
-from alley_poker.odds.deflection import DeflectionBowler
-from alley_poker.odds.generated_centre import generated_matches
+from benchmarks._deflection_bowlers import DeflectionBowler
+from benchmarks._generated_centre import generated_matches
 from tests.odds.bowled import bowled_games
 
 
@@ -81,7 +81,7 @@ def test_each_match_is_predicted_at_its_points_in_order():
 
 @pytest.mark.slow
 def test_on_the_second_generators_held_out_matches_no_bin_is_off_by_more_than_5_points():
-    # docs/odds.md has the full run (alley-poker odds calibrate --generated); this is a
+    # docs/odds.md has the full run (python -m benchmarks.odds_correction); this is a
     # smaller one of the same kind: beyond its sampling error, no well-filled bin may be off
     # by more than 5 points, and the odds beat 1/n.  The sampling error of a bin counts its
     # matches, not its predictions: the predictions of one match (its bowlers, at four
@@ -103,11 +103,12 @@ def test_on_the_second_generators_held_out_matches_no_bin_is_off_by_more_than_5_
         assert low - 0.05 <= row.predicted <= high + 0.05, (row, len(inside))
 
 
-def test_the_command_reads_the_centres_settled_matches(tmp_path):
+def _stored_centre(tmp_path, nights: int):
+    """A centre's database holding a generated centre's matches, each on its night."""
     from alley_poker.store.event_store import EventStore
 
     url = f"sqlite:///{tmp_path / 'centre.sqlite3'}"
-    matches = generated_matches(seed=3, nights=2, bowlers=6)
+    matches = generated_matches(seed=3, nights=nights, bowlers=6)
     with EventStore.open(url) as store:
         for match in matches:
             # Each night's matches on their night (the practice matches all start on one day).
@@ -116,6 +117,11 @@ def test_the_command_reads_the_centres_settled_matches(tmp_path):
             records = [event_to_record(replace(e, match_id=match.match_id, at=e.at + shift))
                        for e in match.events]
             store.append(match.match_id, records, 0)
+    return url, matches
+
+
+def test_the_command_reads_the_centres_settled_matches(tmp_path):
+    url, matches = _stored_centre(tmp_path, nights=2)
     result = CliRunner().invoke(main, ["odds", "calibrate", "--database", url,
                                        "--iterations", "20", "--frames", "0,6"])
     assert result.exit_code == 0, result.output
@@ -128,9 +134,10 @@ def test_the_command_reads_the_centres_settled_matches(tmp_path):
     assert "The correction is not judged" in result.output
 
 
-def test_the_command_reports_before_and_after_the_correction_out_of_sample():
+def test_the_command_reports_before_and_after_the_correction_out_of_sample(tmp_path):
+    url, _ = _stored_centre(tmp_path, nights=3)
     result = CliRunner().invoke(main, [
-        "odds", "calibrate", "--generated", "--seed", "3", "--nights", "3", "--bowlers", "6",
+        "odds", "calibrate", "--database", url,
         "--iterations", "20", "--frames", "0,6", "--learn-nights", "1"])
     assert result.exit_code == 0, result.output
     assert "**Before** (the model's own chances)" in result.output

@@ -20,7 +20,7 @@ from alley_poker.odds import compiled
 from alley_poker.odds import fast as fast_engine
 from alley_poker.odds.compact import JOKER_A, JOKER_B, HandJudge, compile_start
 from alley_poker.odds.fast import WarmRuns, fast_win_odds
-from alley_poker.odds.practice import PracticeMatch
+from benchmarks._practice_match import PracticeMatch
 from tests.conftest import skip_or_fail
 from tests.odds.differential_states import recorded_states
 

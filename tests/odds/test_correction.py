@@ -16,8 +16,8 @@ from alley_poker.odds.correction import (
     fit_correction,
     rolling_corrections,
 )
-from alley_poker.odds.generated_centre import generated_matches
 from alley_poker.service.odds_correction import CorrectionLearner
+from benchmarks._generated_centre import generated_matches
 
 
 def _forecasts(sharpen: float, matches: int, *, seed: int = 1, nights: int = 10,

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from alley_poker.ledger.values import automatic_loss
 from alley_poker.odds.compact import CARD_ID, CARD_TEXT, JOKER_A, JOKER_B, judge_for
-from alley_poker.odds.practice import PracticeMatch
+from benchmarks._practice_match import PracticeMatch
 
 OPTIONS = [(True, False), (False, False), (True, True), (False, True)]
 RANKS = "23456789TJQKA"

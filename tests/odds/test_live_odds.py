@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import threading
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 
 from alley_poker.config import OddsConfig
-from alley_poker.odds.practice import PracticeMatch
 from alley_poker.odds.stopping import SETTLED_ERROR
 from alley_poker.service.bus import InProcessBus
 from alley_poker.service.odds import LiveOdds
+from benchmarks._practice_match import PracticeMatch
 
 
 class _Screen:
@@ -162,7 +163,7 @@ def test_the_pool_ends_with_a_server_killed_by_sigkill(tmp_path):
     script = tmp_path / "server.py"
     script.write_text(
         "import multiprocessing, sys, time\n"
-        "from alley_poker.odds.practice import PracticeMatch\n"
+        "from benchmarks._practice_match import PracticeMatch\n"
         "from alley_poker.service.bus import InProcessBus\n"
         "from alley_poker.service.odds import LiveOdds\n"
         "if __name__ == '__main__':\n"
@@ -174,8 +175,12 @@ def test_the_pool_ends_with_a_server_killed_by_sigkill(tmp_path):
         "    print(' '.join(str(p.pid) for p in multiprocessing.active_children()),\n"
         "          flush=True)\n"
         "    time.sleep(120)\n")
+    # The practice match is a benchmark helper, not in the installed package: the checkout
+    # goes on the server's path.
+    checkout = str(Path(__file__).resolve().parents[2])
     server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
-                              text=True, cwd=os.getcwd())
+                              text=True, cwd=os.getcwd(),
+                              env={**os.environ, "PYTHONPATH": checkout})
     try:
         pool = [int(pid) for pid in server.stdout.readline().split()]
         assert len(pool) == 2 and all(_alive(pid) for pid in pool)

@@ -14,7 +14,6 @@ from alley_poker.ledger import commands as c
 from alley_poker.ledger.events import event_to_record
 from alley_poker.odds.calibration import games_of
 from alley_poker.odds.correction import Correction
-from alley_poker.odds.generated_centre import generated_matches
 from alley_poker.odds.profiles import count_games
 from alley_poker.service.bus import InProcessBus
 from alley_poker.service.odds import LiveOdds
@@ -26,6 +25,7 @@ from alley_poker.service.odds_history import (
     played_matches,
 )
 from alley_poker.store.event_store import EventStore
+from benchmarks._generated_centre import generated_matches
 
 NIGHTS = 4
 

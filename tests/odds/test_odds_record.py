@@ -14,10 +14,10 @@ from click.testing import CliRunner
 from alley_poker.cli import main
 from alley_poker.odds.calibration import Prediction, Report, held_out_predictions
 from alley_poker.odds.correction import corrected, rolling_corrections
-from alley_poker.odds.generated_centre import generated_matches
 from alley_poker.service.odds_history import played_matches
 from alley_poker.service.odds_record import MIN_BIN, MIN_MATCHES, OddsRecord, OddsRecordSource
 from alley_poker.store.event_store import EventStore
+from benchmarks._generated_centre import generated_matches
 from tests.odds.test_odds_history import _stored
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from alley_poker.ledger import commands as c
 from alley_poker.odds import BowlerProfile, CentreAverages, win_odds
-from alley_poker.odds.practice import PracticeMatch as PlayedMatch
+from benchmarks._practice_match import PracticeMatch as PlayedMatch
 
 
 def _with_pile(state, order):

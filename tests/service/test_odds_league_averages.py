@@ -9,12 +9,12 @@ import pytest
 
 from alley_poker.league import BowlerDraft, League
 from alley_poker.odds import win_odds
-from alley_poker.odds.practice import PracticeMatch
 from alley_poker.service.bus import InProcessBus
 from alley_poker.service.league_desk import bowler_averages
 from alley_poker.service.odds import LiveOdds
 from alley_poker.store import EventStore
 from alley_poker.store.leagues import LeagueStore
+from benchmarks._practice_match import PracticeMatch
 
 LEAGUE = League("tue", "Tuesday Night", "house-rev-1.2", 100, weekday=1,
                 start_time=time(19, 30), time_zone="UTC", lane_pairs=((1, 2),), games=1)

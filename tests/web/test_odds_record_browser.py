@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from alley_poker.odds.generated_centre import generated_matches
 from alley_poker.service.odds_record import MIN_MATCHES, OddsRecordSource
 from alley_poker.web import create_app
+from benchmarks._generated_centre import generated_matches
 from tests.odds.test_odds_history import _stored
 from tests.web.conftest import OPEN_NIGHT, PIN, serve
 from tests.web.test_accessibility import serious_violations, sign_in

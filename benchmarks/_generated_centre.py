@@ -1,4 +1,4 @@
-"""A centre of bowlers from the second generator (:mod:`alley_poker.odds.deflection`):
+"""A centre of bowlers from the second generator (:mod:`benchmarks._deflection_bowlers`):
 regulars who come back night after night, one-time visitors, beginners who gutter a third of
 their balls and league bowlers who average 250, bowling Bowling Poker matches through the
 ledger.  The calibration harness judges the odds on its matches (docs/odds.md).
@@ -18,8 +18,8 @@ from alley_poker.ledger import commands as c
 from alley_poker.ledger import handle
 from alley_poker.ledger.endgame import rebuild_game
 from alley_poker.odds.calibration import PlayedMatch
-from alley_poker.odds.deflection import DeflectionBowler
-from alley_poker.odds.practice import PracticeMatch
+from benchmarks._deflection_bowlers import DeflectionBowler
+from benchmarks._practice_match import PracticeMatch
 
 _FIRST_NIGHT = date(2026, 1, 6)
 
