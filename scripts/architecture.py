@@ -76,9 +76,11 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 #: Third-party packages the layers up to the domain must not import: the core is plain
-#: Python (a web framework, a database driver or a serial port belongs to an adapter).
+#: Python (a web framework, a database driver, a serial port or a command line belongs to an
+#: adapter).
 FRAMEWORKS = ("flask", "flask_socketio", "flask_wtf", "flask_limiter", "sqlalchemy",
-              "alembic", "psycopg", "serial", "redis", "httpx", "gunicorn", "apscheduler")
+              "alembic", "psycopg", "serial", "redis", "httpx", "gunicorn", "apscheduler",
+              "click")
 PLAIN_LAYERS = ("core", "ledger", "domain")
 
 #: Cycles tolerated while one is being removed, by the modules in them (none today: every

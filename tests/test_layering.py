@@ -98,6 +98,14 @@ def test_a_framework_in_the_plain_core_is_named(tree: Path):
         "framework in a plain layer: alley_poker.bowling.pins imports sqlalchemy")
 
 
+def test_a_command_line_in_the_domain_is_named(tree: Path):
+    # click belongs to alley_poker/cli/: a domain module that prints through it is refused.
+    _append(tree / "alley_poker" / "scenario" / "output.py", "\nimport click  # noqa\n")
+    found = architecture.problems(tree)
+    assert len(found) == 1 and found[0].startswith(
+        "framework in a plain layer: alley_poker.scenario.output imports click")
+
+
 def test_the_committed_picture_is_what_the_imports_give():
     page = architecture.PAGE.read_text(encoding="utf-8")
     assert architecture.drawn_page(page, architecture.import_graph()) == page, (
