@@ -36,6 +36,7 @@ from alley_poker.web import (
     api_held,
     api_league_reports,
     api_leagues,
+    api_phone,
     api_reads,
     api_reports,
     api_screen,
@@ -49,7 +50,6 @@ from alley_poker.web import (
     first_night,
     kiosk_pairing,
     odds_record_page,
-    phone,
     phone_links,
     tokens,
 )
@@ -62,7 +62,8 @@ from alley_poker.web.kiosk import kiosk
 from alley_poker.web.kiosk_pairing import KioskGate
 from alley_poker.web.offline import offline
 from alley_poker.web.page_filters import cards_markup, counted, money_markup
-from alley_poker.web.phone import PhoneGate
+from alley_poker.web.phone_gate import PhoneGate
+from alley_poker.web.phone_pages import phone
 from alley_poker.web.security_headers import install_security_headers
 from alley_poker.web.sign_in_limits import install_sign_in_limits
 from alley_poker.web.socket_ceiling import install_socket_ceiling
@@ -73,8 +74,8 @@ from kiosk import KIOSK_DIR
 
 #: The JSON API's route modules, each a blueprint of its own under /api/v1 (web.api_request).
 API_ROUTES = (api_reads, api_commands, api_held, api_reports, api_story, api_screen,
-              api_leagues, api_league_reports, api_side_games, kiosk_pairing, phone, phone_links,
-              tokens, odds_record_page)
+              api_leagues, api_league_reports, api_side_games, kiosk_pairing, api_phone,
+              phone_links, tokens, odds_record_page)
 #: The commissioner's page modules: their views are on one blueprint, ``commissioner``
 #: (web.commissioner_pages).
 COMMISSIONER_PAGE_MODULES = (commissioner, commissioner_league, commissioner_side_games,
@@ -190,7 +191,7 @@ def create_app(config_overrides: Mapping[str, Any] | None = None, *,
     app.add_template_filter(money_markup, "money")
     app.add_template_filter(actor_words, "who")
     app.add_template_filter(counted, "counted")
-    for blueprint in (kiosk, commissioner_pages.commissioner, phone.phone, offline, verify_page,
+    for blueprint in (kiosk, commissioner_pages.commissioner, phone, offline, verify_page,
                       odds_record_page.public_record):
         app.register_blueprint(blueprint)
     for routes in API_ROUTES:

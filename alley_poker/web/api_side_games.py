@@ -48,7 +48,7 @@ from alley_poker.web.api_request import API_PREFIX, alley, validated_body
 from alley_poker.web.auth import commissioner_required
 from alley_poker.web.errors import ApiError
 from alley_poker.web.kiosk import centre_lane_pair
-from alley_poker.web.phone import phone_link
+from alley_poker.web.phone_session import phone_link
 from alley_poker.web.side_game_schemas import (
     AbsenceBody,
     ChangeBody,

@@ -26,7 +26,7 @@ policy is ``'self'`` throughout and ``'none'`` for what the pages never use:
 or rendered as a page.  ``Referrer-Policy: same-origin``: a phone link's token (``/p/…``)
 never leaves the centre in a ``Referer``; not ``no-referrer`` everywhere, because the CSRF
 check compares the ``Referer`` of a tablet's POST over HTTPS with the host (Flask-WTF's
-``WTF_CSRF_SSL_STRICT``).  The phone's own pages say ``no-referrer`` (``web.phone``), which
+``WTF_CSRF_SSL_STRICT``).  The phone's own pages say ``no-referrer`` (``web.phone_pages``), which
 is kept: a header a view set is never overwritten here.
 
 :func:`install_security_headers` puts them on every answer of the app (pages, the JSON API,

@@ -47,8 +47,8 @@ from alley_poker.web.errors import error_body
 from alley_poker.web.kiosk import centre_lane_pair
 from alley_poker.web.kiosk_decisions import register_decision_handlers
 from alley_poker.web.kiosk_pairing import KioskGate
-from alley_poker.web.phone import register_phone_room
 from alley_poker.web.phone_links import register_kiosk_codes
+from alley_poker.web.phone_room import register_phone_room
 from alley_poker.web.public import public_event, public_match_view
 from alley_poker.web.rooms import bowler_room, enter, room
 from alley_poker.web.side_pushes import push_side_change, register_side_room

@@ -25,7 +25,7 @@ from tests.web.test_phone import mint, path_of
 from tests.web.test_security import SAMPLE_ARGUMENTS
 
 EXPECTED = {"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff"}
-#: The phone's pages are stricter still (web.phone): no Referer at all.
+#: The phone's pages are stricter still (web.phone_pages): no Referer at all.
 REFERRER_POLICIES = {"same-origin", "no-referrer"}
 DIRECTIVES = {"default-src 'self'", "script-src 'self'", "style-src 'self'",
               "frame-ancestors 'none'", "base-uri 'self'", "form-action 'self'",
