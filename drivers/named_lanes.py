@@ -26,7 +26,7 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from alley_poker.league.errors import LeagueError, RosterImportError
+from alley_poker.league.league_errors import LeagueError, RosterImportError
 from alley_poker.league.roster import BowlerDraft, parse_roster_csv
 from alley_poker.odds.ball_model import BowlerProfile
 from drivers.simulator import LaneSetup

@@ -27,11 +27,11 @@ See ``docs/bowling.md`` for the rules as built.
 """
 
 from alley_poker.bowling.balls import FRAMES_PER_GAME, Ball
-from alley_poker.bowling.errors import BowlingError
+from alley_poker.bowling.bowling_errors import BowlingError
 from alley_poker.bowling.frames import Frame
 from alley_poker.bowling.game import Game
 from alley_poker.bowling.pins import PINS, format_leave, is_split, parse_leave, parse_pins
-from alley_poker.bowling.scoresheet import parse_scoresheet
+from alley_poker.bowling.scoresheet_reader import parse_scoresheet
 from alley_poker.bowling.series import Series
 
 __all__ = [

@@ -15,7 +15,7 @@ import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from alley_poker.bowling.errors import BowlingError
+from alley_poker.bowling.bowling_errors import BowlingError
 from alley_poker.bowling.pins import PINS, format_leave, is_split, parse_pins
 
 FRAMES_PER_GAME = 10

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from alley_poker.bowling.balls import FIRST_BALL, Ball, NextBall, ball_after, make_ball
-from alley_poker.bowling.errors import BowlingError
+from alley_poker.bowling.bowling_errors import BowlingError
 from alley_poker.bowling.frames import Frame, score_frames
 
 

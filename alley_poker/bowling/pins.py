@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from alley_poker.bowling.errors import BowlingError
+from alley_poker.bowling.bowling_errors import BowlingError
 
 #: All ten pins, a full rack.
 PINS: frozenset[int] = frozenset(range(1, 11))

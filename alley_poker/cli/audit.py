@@ -1,4 +1,7 @@
-"""``alley-poker audit verify``: walk the stored log's hash chain, match by match."""
+"""The audit at the command-line layer: ``alley-poker audit verify`` walks the hash chain.
+
+It walks the stored log's hash chain match by match (:mod:`alley_poker.store.chain`); the
+audit log itself is :mod:`alley_poker.service.audit`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""``alley-poker backup``: tonight's copy of the SQLite ledger, now (the nightly job's, by hand)."""
+"""The backup at the command-line layer: ``alley-poker backup`` takes tonight's copy now.
+
+The nightly job's copy of the SQLite ledger, by hand (:mod:`alley_poker.service.backup`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""``alley-poker doctor``: what is wrong with a centre's set-up."""
+"""The doctor at the command-line layer: ``alley-poker doctor`` prints what is wrong.
+
+The checks, in sentences, are :mod:`alley_poker.setup_centre.doctor`."""
 
 from __future__ import annotations
 

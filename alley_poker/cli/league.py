@@ -1,4 +1,7 @@
-"""``alley-poker league``: a season's demo, and tonight's league night from the desk's shell.
+"""The league at the command-line layer: ``alley-poker league`` (a season's demo, a night).
+
+A season's demo, and tonight's league night from the desk's shell; the league itself is
+:mod:`alley_poker.league.league`.
 
 ``league night start`` talks to the running server's API (with an API token made on the
 tablet's Tokens page) rather than to the database: the server is the process that routes the

@@ -1,4 +1,7 @@
-"""``alley-poker verify``: re-run a match from its inputs and check every card against its seed."""
+"""Verifying at the command-line layer: ``alley-poker verify`` re-runs an export, card by card.
+
+It re-runs a match from its inputs and checks every card against its seed, through
+:mod:`alley_poker.verifier.verify`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The hash chain over a match's events, and how a broken chain is read.
+"""The hash chain at the core layer: a match's events hashed in order; a broken chain read.
 
 Each event's hash is ``SHA-256(previous hash ‖ canonical record)``: the previous hash as its
 32 raw bytes (32 zero bytes before a match's first event), the record as canonical JSON (keys

@@ -13,9 +13,9 @@ from alley_poker.league.calendar import (
     season_dates,
     to_local,
 )
-from alley_poker.league.errors import LeagueError, LeagueNotFound, RosterImportError
 from alley_poker.league.handicap import HandicapRule
 from alley_poker.league.league import League, parse_start_time
+from alley_poker.league.league_errors import LeagueError, LeagueNotFound, RosterImportError
 from alley_poker.league.roster import Bowler, BowlerDraft, check_fields, parse_roster_csv
 
 __all__ = [

@@ -27,7 +27,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
-from alley_poker.league.errors import LeagueError
+from alley_poker.league.league_errors import LeagueError
 from alley_poker.league.zones import zone_named
 
 if TYPE_CHECKING:

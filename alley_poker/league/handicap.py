@@ -16,15 +16,15 @@ and the bowler's average ("90% of 220 minus average").
 >>> HandicapRule(percent=120)
 Traceback (most recent call last):
 ...
-alley_poker.league.errors.LeagueError: handicap percent must be a whole number from 0 to 100, \
-not 120
+alley_poker.league.league_errors.LeagueError: handicap percent must be a whole number from 0 to \
+100, not 120
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from alley_poker.league.errors import LeagueError
+from alley_poker.league.league_errors import LeagueError
 
 #: The best score a game of ten-pin can have; averages and the basis are within 0..300.
 PERFECT_GAME = 300

@@ -1,4 +1,4 @@
-"""A league: who runs it on which night and lanes, under which rule book and handicap.
+"""The league at the domain layer: who runs it on which night and lanes, rule book, handicap.
 
 >>> from dataclasses import replace
 >>> from datetime import time
@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from datetime import time
 from typing import TYPE_CHECKING
 
-from alley_poker.league.errors import LeagueError
 from alley_poker.league.handicap import HandicapRule, whole_number
+from alley_poker.league.league_errors import LeagueError
 from alley_poker.league.zones import zone_named
 from alley_poker.ledger.play import MAX_GAMES
 from alley_poker.names import clean_name
@@ -127,7 +127,8 @@ def parse_start_time(text: str) -> time:
     >>> parse_start_time("7pm")
     Traceback (most recent call last):
     ...
-    alley_poker.league.errors.LeagueError: a start time is HH:MM on a 24-hour clock, not '7pm'
+    alley_poker.league.league_errors.LeagueError: a start time is HH:MM on a 24-hour clock, not \
+'7pm'
     """
     found = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", text.strip()) if isinstance(
         text, str) else None

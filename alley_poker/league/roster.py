@@ -22,7 +22,7 @@ every bad row by its line number (the header is line 1) and says what is wrong.
 ... ''', existing=existing)
 Traceback (most recent call last):
 ...
-alley_poker.league.errors.RosterImportError: the roster has 3 bad rows; nothing was imported:
+alley_poker.league.league_errors.RosterImportError: the roster has 3 bad rows; nothing was imported:
   line 2: average: an average is a whole number of pins from 0 to 300, not '301'
   line 3: name: 'ann smith' is on line 2 too (names must differ by more than capitals)
   line 4: name: 'Cal Ray' is already on the roster, retired: reactivate them instead
@@ -39,8 +39,8 @@ from typing import Annotated, Any, Literal, Protocol
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 
 from alley_poker.csv_cells import restore
-from alley_poker.league.errors import LeagueError, RosterImportError
 from alley_poker.league.handicap import PERFECT_GAME, HandicapRule
+from alley_poker.league.league_errors import LeagueError, RosterImportError
 from alley_poker.ledger.play import MAX_NAME
 from alley_poker.names import clean_name
 
@@ -175,7 +175,7 @@ class BowlerDraft:
     >>> BowlerDraft("Ann", "A;N")
     Traceback (most recent call last):
     ...
-    alley_poker.league.errors.LeagueError: scorer_name: the scorer's name is plain letters, \
+    alley_poker.league.league_errors.LeagueError: scorer_name: the scorer's name is plain letters, \
 digits and punctuation without $ * , ; = < >; ';' cannot be in it
     """
 

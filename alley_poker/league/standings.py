@@ -1,4 +1,4 @@
-"""Season standings: a projection of the event log, never a second truth.
+"""The standings at the domain layer: a projection of the event log, never a second truth.
 
 :class:`SeasonProjection` is fed stored event records in log order (``apply``), follows every
 match that ``match_created`` tagged with a league, and folds each through the ledger's own

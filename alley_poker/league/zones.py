@@ -5,8 +5,8 @@
 >>> zone_named("../../etc/passwd")
 Traceback (most recent call last):
 ...
-alley_poker.league.errors.LeagueError: '../../etc/passwd' is not a time zone name (use an IANA \
-name such as 'America/Chicago' or 'Europe/London')
+alley_poker.league.league_errors.LeagueError: '../../etc/passwd' is not a time zone name (use an \
+IANA name such as 'America/Chicago' or 'Europe/London')
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from alley_poker.league.errors import LeagueError
+from alley_poker.league.league_errors import LeagueError
 
 
 def zone_named(name: object) -> ZoneInfo:

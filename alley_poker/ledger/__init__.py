@@ -21,10 +21,10 @@ they produce (or raises :class:`CommandRefused`); the state is the fold of the e
 """
 
 from alley_poker.ledger import commands
-from alley_poker.ledger.errors import CommandRefused, InvariantViolation, StaleVersion
 from alley_poker.ledger.events import Event, EventFormatError, event_from_record, event_to_record
 from alley_poker.ledger.handler import decide, handle
 from alley_poker.ledger.invariants import check_invariants
+from alley_poker.ledger.ledger_errors import CommandRefused, InvariantViolation, StaleVersion
 from alley_poker.ledger.rules import RuleBook, RuleBookError
 from alley_poker.ledger.state import MatchState, replay
 

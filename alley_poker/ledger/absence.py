@@ -21,10 +21,14 @@ from __future__ import annotations
 
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.context import Context, refuse
-from alley_poker.ledger.deciding import automatic_choice
-from alley_poker.ledger.decisions import close_decision, require_bowler, require_commissioner
+from alley_poker.ledger.decision_answers import automatic_choice
 from alley_poker.ledger.endgame import all_games_complete, begin_end
 from alley_poker.ledger.losing import return_cards
+from alley_poker.ledger.pending_decisions import (
+    close_decision,
+    require_bowler,
+    require_commissioner,
+)
 
 
 def has_bowled(balls: list[list[dict]]) -> bool:

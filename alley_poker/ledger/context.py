@@ -15,9 +15,9 @@ from typing import Any, NoReturn
 from alley_poker.bowling import Game
 from alley_poker.fairness.deal import DrawStream, RandomForTests, SeededDeal
 from alley_poker.ledger.commands import Command
-from alley_poker.ledger.errors import CommandRefused
 from alley_poker.ledger.events import Event
 from alley_poker.ledger.games import rebuild_game
+from alley_poker.ledger.ledger_errors import CommandRefused
 from alley_poker.ledger.state import MatchState
 
 

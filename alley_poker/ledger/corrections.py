@@ -12,8 +12,8 @@ from alley_poker.bowling import BowlingError, Game
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.context import Context, refuse
 from alley_poker.ledger.dealing import cards_for_mark, draw_cards
-from alley_poker.ledger.decisions import require_bowler, require_commissioner
 from alley_poker.ledger.losing import is_gutter_ball, lose_card, return_cards
+from alley_poker.ledger.pending_decisions import require_bowler, require_commissioner
 
 
 def correct_ball(ctx: Context, cmd: c.CorrectBall) -> None:

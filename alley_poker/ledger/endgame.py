@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 from alley_poker.bowling import Game
 from alley_poker.ledger.context import Context, refuse
-from alley_poker.ledger.decisions import close_decision, decision_words, open_decision
 from alley_poker.ledger.games import rebuild_game
 from alley_poker.ledger.match_status import FINISHED
+from alley_poker.ledger.pending_decisions import close_decision, decision_words, open_decision
 from alley_poker.ledger.state import MatchState
 from alley_poker.ledger.values import hand_value, is_morgan
 

@@ -8,13 +8,13 @@ from datetime import datetime
 
 from alley_poker.bowling import Game
 from alley_poker.fairness.deal import RandomForTests, SeededDeal
-from alley_poker.ledger import absence, corrections, deciding, endgame, play, undo
+from alley_poker.ledger import absence, corrections, decision_answers, endgame, play, undo
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.context import Context, refuse
-from alley_poker.ledger.decisions import require_commissioner
 from alley_poker.ledger.events import Event
 from alley_poker.ledger.invariants import check_invariants
 from alley_poker.ledger.match_status import FINISHED
+from alley_poker.ledger.pending_decisions import require_commissioner
 from alley_poker.ledger.state import MatchState
 
 #: Where a command's cards come from (see :func:`handle`).
@@ -37,18 +37,18 @@ _HANDLERS: dict[type, Callable[[Context, c.Command], None]] = {
     c.RecordBall: play.record_ball,
     c.CorrectBall: corrections.correct_ball,
     c.HollandDaze: play.holland_daze,
-    c.DecideLoseCard: deciding.decide_lose_card,
-    c.DecideGuess: deciding.decide_guess,
-    c.RecordGuessOutcome: deciding.record_guess_outcome,
-    c.DecideSteal: deciding.decide_steal,
-    c.DecideEndDraw: deciding.decide_end_draw,
-    c.DecideBuy: deciding.decide_buy,
-    c.ExpireDecision: deciding.expire_decision,
+    c.DecideLoseCard: decision_answers.decide_lose_card,
+    c.DecideGuess: decision_answers.decide_guess,
+    c.RecordGuessOutcome: decision_answers.record_guess_outcome,
+    c.DecideSteal: decision_answers.decide_steal,
+    c.DecideEndDraw: decision_answers.decide_end_draw,
+    c.DecideBuy: decision_answers.decide_buy,
+    c.ExpireDecision: decision_answers.expire_decision,
     c.CommissionerAddBowler: play.add_bowler,
     c.CommissionerRemoveBowler: play.remove_bowler,
     c.CommissionerBowlerGone: absence.bowler_gone,
-    c.CommissionerVoidGuess: deciding.void_guess,
-    c.CommissionerDeclineForEveryone: deciding.decline_for_everyone,
+    c.CommissionerVoidGuess: decision_answers.void_guess,
+    c.CommissionerDeclineForEveryone: decision_answers.decline_for_everyone,
     c.CommissionerApplyReview: corrections.apply_review,
     c.CommissionerDismissReview: corrections.dismiss_review,
     c.CommissionerUndoLastAction: lambda ctx, cmd: undo.undo_last_action(ctx, cmd, _reapplied),
@@ -92,7 +92,7 @@ def handle(state: MatchState, command: c.Command, *, rng: DealSource,
     >>> handle(state, c.StartMatch(actor="commissioner:pat"), rng=random.Random(1), now=now)
     Traceback (most recent call last):
     ...
-    alley_poker.ledger.errors.CommandRefused: consents: waiting for consent to the 100-cent \
+    alley_poker.ledger.ledger_errors.CommandRefused: consents: waiting for consent to the 100-cent \
 ante from Ann, Bob
     """
     return decide(state, command, rng=rng, now=now)[0]

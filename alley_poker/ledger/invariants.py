@@ -6,7 +6,7 @@
 >>> check_invariants(broken)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-alley_poker.ledger.errors.InvariantViolation: match m1: pot is 5 cents but antes + buys - ...
+alley_poker.ledger.ledger_errors.InvariantViolation: match m1: pot is 5 cents but antes + buys - ...
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 from alley_poker.cards import FULL_DECK
-from alley_poker.ledger.errors import InvariantViolation
+from alley_poker.ledger.ledger_errors import InvariantViolation
 from alley_poker.ledger.match_status import STATUSES
 from alley_poker.ledger.state import JOKERS, MatchState
 

@@ -13,7 +13,7 @@ mapped to roster bowler ids) so a match stays readable without the league tables
 >>> handicap_table({"Cy": 3}, ["Ann", "Bob"])
 Traceback (most recent call last):
 ...
-alley_poker.ledger.errors.CommandRefused: handicaps: 'Cy' is not a bowler of this match
+alley_poker.ledger.ledger_errors.CommandRefused: handicaps: 'Cy' is not a bowler of this match
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from alley_poker.ledger.context import Context
-from alley_poker.ledger.decisions import open_decision
+from alley_poker.ledger.pending_decisions import open_decision
 from alley_poker.ledger.rules import RuleBook
 
 

@@ -8,16 +8,16 @@ from alley_poker.cards import FULL_DECK, CardParseError, parse_card
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.context import Context, refuse
 from alley_poker.ledger.dealing import cards_for_mark, draw_cards
-from alley_poker.ledger.decisions import (
+from alley_poker.ledger.endgame import all_games_complete, begin_end
+from alley_poker.ledger.fair_deal import commit_deal
+from alley_poker.ledger.league_tags import handicap_table, league_tag
+from alley_poker.ledger.losing import is_gutter_ball, lose_card, return_cards
+from alley_poker.ledger.pending_decisions import (
     close_decision,
     open_decision,
     require_bowler,
     require_commissioner,
 )
-from alley_poker.ledger.endgame import all_games_complete, begin_end
-from alley_poker.ledger.fair_deal import commit_deal
-from alley_poker.ledger.league_tags import handicap_table, league_tag
-from alley_poker.ledger.losing import is_gutter_ball, lose_card, return_cards
 from alley_poker.ledger.rules import RuleBook, RuleBookError
 
 MAX_GAMES = 10

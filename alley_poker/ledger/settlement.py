@@ -1,4 +1,4 @@
-"""Settlement for a night: what each bowler paid, won and is up or down across matches.
+"""The settlement at the ledger layer: what each bowler paid, won, is up or down in a night.
 
 Pure arithmetic over match states (``paid`` holds antes and bought cards less refunds,
 ``won`` the shares of pots confirmed; both in cents).  A bowler is known by name across the

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from alley_poker.ledger.errors import InvariantViolation
 from alley_poker.ledger.events import Event
 from alley_poker.ledger.fold import (
     APPLY,
@@ -19,6 +18,7 @@ from alley_poker.ledger.fold import (
     core_from_json,
     core_to_json,
 )
+from alley_poker.ledger.ledger_errors import InvariantViolation
 
 __all__ = ["JOKERS", "MatchState", "core_from_json", "core_to_json", "replay"]
 

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from alley_poker.cards import card_text
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.context import Context, iso, refuse
-from alley_poker.ledger.errors import CommandRefused
 from alley_poker.ledger.events import Event
 from alley_poker.ledger.fold import core_to_json
+from alley_poker.ledger.ledger_errors import CommandRefused
 from alley_poker.ledger.match_status import FINISHED
 from alley_poker.ledger.state import MatchState
 

@@ -1,6 +1,6 @@
 """The fast engine's runs in C (``_card_play.c``): a seat's script of balls in one call
 (:func:`bowl`), a batch of runs' card play in another (:func:`play_runs`), the same balls
-and winners as :func:`alley_poker.odds.scripts.seat_script` and
+and winners as :func:`alley_poker.odds.seat_scripts.seat_script` and
 :func:`alley_poker.odds.rollout.play_cards` give.
 
 The module is built by ``pip install`` (``setup.py``; optional: a machine without a C
@@ -40,7 +40,7 @@ from alley_poker.odds.compact import (
     Position,
     Start,
 )
-from alley_poker.odds.scripts import ScriptRules
+from alley_poker.odds.seat_scripts import ScriptRules
 
 try:
     import alley_poker.odds._card_play as _card_play

@@ -48,7 +48,7 @@ from alley_poker.ledger.handler import play_on_copy
 from alley_poker.odds.ball_model import BowlerProfile
 from alley_poker.odds.fast import WarmRuns, fast_win_odds
 from alley_poker.odds.profiles import CentreAverages, profiles_for
-from alley_poker.odds.scripts import invent_leave
+from alley_poker.odds.seat_scripts import invent_leave
 from alley_poker.odds.types import LIVE, BowlerOdds, MatchOdds, known_without_running
 
 #: When the simulation's balls happen (any moment: the rules do not depend on the clock).

@@ -1,7 +1,7 @@
 """The fast odds engine: compact runs (balls seat by seat, then the cards), warm from one
 ball to the next, exact once only the cards are left (docs/odds.md, "The fast engine").
 
-A run is each seat's script of balls (:mod:`alley_poker.odds.scripts`) and then the card play
+A run is each seat's script of balls (:mod:`alley_poker.odds.seat_scripts`) and then the card play
 over all of them (:mod:`alley_poker.odds.rollout`).  The balls are much of a run's cost, and
 a seat's script depends only on that seat: its position, its streak and its ball model.
 So :class:`WarmRuns` keeps each match's scripts (up to :attr:`WarmRuns.keep` runs) and the
@@ -48,7 +48,7 @@ from alley_poker.odds.compact import PIN_MASK, HandJudge, Start, compile_start, 
 from alley_poker.odds.exact import enumerate_rest
 from alley_poker.odds.profiles import CentreAverages, profiles_for
 from alley_poker.odds.rollout import play_cards, shares
-from alley_poker.odds.scripts import ScriptRules, invent_leave, seat_script
+from alley_poker.odds.seat_scripts import ScriptRules, invent_leave, seat_script
 from alley_poker.odds.types import LIVE, BowlerOdds, MatchOdds, known_without_running
 
 _JUDGES: dict[str, HandJudge] = {}
@@ -289,7 +289,7 @@ def odds_inputs(state: MatchState) -> tuple | None:
 def _script_maker(start: Start, models: list, rules, games: int, rng: random.Random):
     """The function that bowls a seat's script for a run, packed as a run keeps it (its
     series, its events' count, its events, as uint32 bytes): compiled when it is built and
-    every model has tables, else :func:`~alley_poker.odds.scripts.seat_script`.  Each
+    every model has tables, else :func:`~alley_poker.odds.seat_scripts.seat_script`.  Each
     game's form comes from ``rng``; the balls from a generator of their own, so both ways
     bowl the same balls."""
     script_rules = ScriptRules.of(rules, games)

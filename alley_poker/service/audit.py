@@ -1,4 +1,4 @@
-"""The audit log: every stored event of the centre with when, which match, who and what.
+"""The audit at the service layer: every stored event with when, which match, who and what.
 
 Read straight from the event store's global feed (``events_since``), so it holds everything
 the ledger ever accepted, corrections and undone actions included.  Entries are filtered by

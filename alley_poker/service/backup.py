@@ -1,4 +1,4 @@
-"""Nightly online backup of a SQLite ledger, with retention.
+"""The backup at the service layer: a nightly online copy of a SQLite ledger, with retention.
 
 A copy is taken with SQLite's online backup API (``sqlite3.Connection.backup``) through its
 own read connection: the copy is one consistent snapshot even while the service keeps

@@ -1,4 +1,4 @@
-"""The night's settlement read from the store: every match of the centre, added up.
+"""The settlement at the service layer: the night's matches read from the store, added up.
 
 The arithmetic is the ledger's (:mod:`alley_poker.ledger.settlement`); this module picks the
 matches: every match the centre's store holds, or those created on one (UTC) day.

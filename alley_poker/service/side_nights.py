@@ -1,4 +1,6 @@
-"""A centre's side games (brackets, pots) wired to its league nights, lanes and screens.
+"""Side nights at the service layer: side games wired to league nights, lanes and screens.
+
+A centre's side games (brackets, pots); their log is :mod:`alley_poker.store.side_nights`.
 
 Each league night's side games are an event log of their own in the centre's database
 (:class:`~alley_poker.store.side_nights.SideEventLog`); the night as the desk, a phone or
@@ -54,8 +56,8 @@ from alley_poker.side_games import (
 from alley_poker.side_games.money import NightMoney, night_money
 from alley_poker.side_games.settings import BracketSettings
 from alley_poker.store.deal_seeds import SeedVault
-from alley_poker.store.errors import ConcurrencyConflict
 from alley_poker.store.side_nights import SideEventLog
+from alley_poker.store.store_errors import ConcurrencyConflict
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The live season standings of one process: the league projection kept current.
+"""The standings at the service layer: one process's league projection, kept current.
 
 At start it reads the centre's whole log from the store (``events_since``, page by page),
 then it follows the bus: every ``events`` message on a ``match:<id>`` topic carries the

@@ -1,4 +1,4 @@
-"""``alley-poker doctor``: what is wrong with a centre's set-up, in sentences.
+"""The doctor at the setup layer: what is wrong with a centre's set-up, in sentences.
 
 Each check looks at one thing the service needs, as the service's user would find it (the
 user of the systemd unit, ``--user``; by default whoever runs the doctor): the configuration

@@ -11,9 +11,9 @@ revealed seed.  docs/league.md, "Side games", states the rules as built.
 - :mod:`.rounds`: a bracket's rounds decided from the games, ties by the rule;
 - :mod:`.pots`: high game, high series, the strike pot;
 - :mod:`.money`: prizes to the cent, a night's money per bowler and in total;
-- :mod:`.events`, :mod:`.night`, :mod:`.commands`: the log, its fold, the commands;
-- :mod:`.verify`: the night checked from its log;
-- :mod:`.exports`: the night's side money and its brackets as CSV.
+- :mod:`.night_events`, :mod:`.night`, :mod:`.night_commands`: the log, its fold, the commands;
+- :mod:`.log_check`: the night checked from its log;
+- :mod:`.csv_exports`: the night's side money and its brackets as CSV.
 
 **For the wiring** (the service, the API and the screens build on this):
 
@@ -34,7 +34,11 @@ revealed seed.  docs/league.md, "Side games", states the rules as built.
 - :func:`verify_side_night` on the night's records for ``alley-poker verify`` and /verify.
 """
 
-from alley_poker.side_games.commands import (
+from alley_poker.side_games.draw import Bracket, DrawResult, draw_brackets
+from alley_poker.side_games.log_check import SideNightCheck, verify_side_night
+from alley_poker.side_games.money import BowlerMoney, NightMoney
+from alley_poker.side_games.night import BowlerBracket, PendingChange, Result, SideNight
+from alley_poker.side_games.night_commands import (
     Command,
     Draw,
     MarkAbsent,
@@ -51,15 +55,11 @@ from alley_poker.side_games.commands import (
     decide,
     run,
 )
-from alley_poker.side_games.draw import Bracket, DrawResult, draw_brackets
-from alley_poker.side_games.errors import SideGameError
-from alley_poker.side_games.events import SideEvent, event_from_record, event_to_record
-from alley_poker.side_games.money import BowlerMoney, NightMoney
-from alley_poker.side_games.night import BowlerBracket, PendingChange, Result, SideNight
+from alley_poker.side_games.night_events import SideEvent, event_from_record, event_to_record
 from alley_poker.side_games.pots import PotOutcome
 from alley_poker.side_games.rounds import BracketOutcome, GameScore, Match
 from alley_poker.side_games.settings import BracketSettings, PotSettings
-from alley_poker.side_games.verify import SideNightCheck, verify_side_night
+from alley_poker.side_games.side_game_errors import SideGameError
 
 __all__ = [
     "BowlerBracket", "BowlerMoney", "Bracket", "BracketOutcome", "BracketSettings", "Command",

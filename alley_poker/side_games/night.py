@@ -5,7 +5,7 @@ The state is only ever changed by :meth:`SideNight.apply`; everything a screen o
 needs is read off it: each bracket's rounds as the games now stand, each pot, what a bowler
 is still alive in and who they face next, the results that changed after they were paid
 (:meth:`SideNight.pending_changes`, for the desk to confirm), and the money to the cent.
-The commands that produce the events are in :mod:`.commands`.
+The commands that produce the events are in :mod:`.night_commands`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from alley_poker.side_games.draw import Bracket, DrawPreview, preview
-from alley_poker.side_games.errors import SideGameError
-from alley_poker.side_games.events import SideEvent, table
 from alley_poker.side_games.money import NightMoney, night_money
+from alley_poker.side_games.night_events import SideEvent, table
 from alley_poker.side_games.pots import PotOutcome, pot_outcome
 from alley_poker.side_games.rounds import BracketOutcome, GameScore, Match, decide_bracket
 from alley_poker.side_games.settings import (
@@ -26,6 +25,7 @@ from alley_poker.side_games.settings import (
     SideGameSettings,
     settings_from_data,
 )
+from alley_poker.side_games.side_game_errors import SideGameError
 
 T = TypeVar("T", BracketSettings, PotSettings)
 
@@ -50,7 +50,7 @@ class Result:
 class PendingChange:
     """A paid bracket or pot whose games now say something else: ``now`` is what they say
     (None: undecided again, e.g. a tie waiting on a roll-off).  The desk confirms the change
-    or keeps what was paid (:class:`~alley_poker.side_games.commands.ResolveChange`)."""
+    or keeps what was paid (:class:`~alley_poker.side_games.night_commands.ResolveChange`)."""
 
     game: str
     bracket: int | None

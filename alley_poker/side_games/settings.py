@@ -17,8 +17,8 @@ True
 ...                 payouts_cents=(2500, 1000))
 Traceback (most recent call last):
 ...
-alley_poker.side_games.errors.SideGameError: payouts_cents: the payouts ($25.00 + $10.00) and \
-the organiser's share ($0.00) must add up to the bracket's $40.00 (8 entries of $5.00)
+alley_poker.side_games.side_game_errors.SideGameError: payouts_cents: the payouts ($25.00 + \
+$10.00) and the organiser's share ($0.00) must add up to the bracket's $40.00 (8 entries of $5.00)
 
 A pot pays places by percent of what came in (or, for strikes, a share per strike):
 
@@ -29,8 +29,8 @@ A pot pays places by percent of what came in (or, for strikes, a share per strik
 ...             places_percent=(60, 40))
 Traceback (most recent call last):
 ...
-alley_poker.side_games.errors.SideGameError: places_percent: a strike pot pays a share per \
-strike, so its places are (100,), not (60, 40)
+alley_poker.side_games.side_game_errors.SideGameError: places_percent: a strike pot pays a share \
+per strike, so its places are (100,), not (60, 40)
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alley_poker.league.exports import dollars
-from alley_poker.side_games.errors import SideGameError
+from alley_poker.side_games.side_game_errors import SideGameError
 
 #: Bowlers in a full bracket: three rounds of head-to-head games (8 -> 4 -> 2 -> 1).
 BRACKET_SIZE = 8

@@ -1,4 +1,4 @@
-"""The event log's hash chain in the database: sealing appends, heads, the audit walk.
+"""The hash chain at the store layer: sealing appends in the database, heads, the audit walk.
 
 Every append continues its match's chain (:func:`last_link` reads the last seq and hash in
 the same read the optimistic-concurrency check needs; :func:`seal` fills the new rows);

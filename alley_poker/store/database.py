@@ -4,7 +4,7 @@ schema migrated to the newest Alembic revision.
 >>> open_engine("mysql://db/alley")
 Traceback (most recent call last):
 ...
-alley_poker.store.errors.StoreError: unsupported database 'mysql://db/alley': \
+alley_poker.store.store_errors.StoreError: unsupported database 'mysql://db/alley': \
 use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
 """
 
@@ -27,9 +27,9 @@ from sqlalchemy.pool import StaticPool
 if TYPE_CHECKING:
     from alembic.config import Config
 
-from alley_poker.store.errors import StoreError, StoreUnavailable
 from alley_poker.store.records import dump_json
 from alley_poker.store.schema_version import at_head
+from alley_poker.store.store_errors import StoreError, StoreUnavailable
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 

@@ -23,7 +23,7 @@ append continues (:mod:`.chain`), and opening and migrating the database (:mod:`
 >>> store.append("m1", [{"match_id": "m1", "seq": 1, "type": "Late", "data": {}}], expected_seq=0)
 Traceback (most recent call last):
 ...
-alley_poker.store.errors.ConcurrencyConflict: match 'm1': expected to append after seq 0, \
+alley_poker.store.store_errors.ConcurrencyConflict: match 'm1': expected to append after seq 0, \
 but the log is at seq 1
 >>> store.match_ids(), store.last_seq("m1")
 (['m1'], 1)
@@ -42,15 +42,15 @@ from sqlalchemy.engine import URL
 
 from alley_poker.store.clock import as_utc, utcnow
 from alley_poker.store.database import alembic_config, open_engine, upgrade_to_head
-from alley_poker.store.errors import (
+from alley_poker.store.event_reads import EventReads, StoredEvent
+from alley_poker.store.event_writes import EventWrites
+from alley_poker.store.schema import DEFAULT_CENTRE
+from alley_poker.store.store_errors import (
     ConcurrencyConflict,
     RecordError,
     StoreError,
     StoreUnavailable,
 )
-from alley_poker.store.event_reads import EventReads, StoredEvent
-from alley_poker.store.event_writes import EventWrites
-from alley_poker.store.schema import DEFAULT_CENTRE
 
 # The names other modules import from here (the store's front door), wherever they live.
 __all__ = [
@@ -88,7 +88,7 @@ class EventStore(EventWrites, EventReads):
         >>> EventStore.open("mysql://db/alley")
         Traceback (most recent call last):
         ...
-        alley_poker.store.errors.StoreError: unsupported database 'mysql://db/alley': \
+        alley_poker.store.store_errors.StoreError: unsupported database 'mysql://db/alley': \
 use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB
         """
         engine = open_engine(url)

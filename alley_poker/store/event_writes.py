@@ -17,9 +17,9 @@ from sqlalchemy import Connection, Engine, insert
 
 from alley_poker.store import chain
 from alley_poker.store.clock import utcnow
-from alley_poker.store.errors import ConcurrencyConflict, RecordError, StoreError
 from alley_poker.store.records import check_expected_seq, check_name, to_row
 from alley_poker.store.schema import events, matches
+from alley_poker.store.store_errors import ConcurrencyConflict, RecordError, StoreError
 
 # Built once: constructing a Core statement per call cost ~4x its execution (a whole ball's
 # append is on the path from a scorer's line to the kiosks).

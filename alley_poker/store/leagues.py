@@ -17,7 +17,7 @@ values.  Every method checks its input first and writes in one transaction: bad 
 >>> leagues.add_bowler("tue", BowlerDraft("ann smith", "AS"))
 Traceback (most recent call last):
 ...
-alley_poker.league.errors.LeagueError: name: 'ann smith' is already on the roster
+alley_poker.league.league_errors.LeagueError: name: 'ann smith' is already on the roster
 >>> leagues.retire(ann.bowler_id).active, [b.name for b in leagues.bowlers("tue")]
 (False, ['Bob', 'Cal'])
 >>> leagues.record_night("tue", date(2026, 11, 24), [2, 3], actor="commissioner:pat")

@@ -1,4 +1,6 @@
-"""Bowlers' phone links, kept beside the ledger (only hashes of their secrets).
+"""Phone links at the store layer: bowlers' links beside the ledger (hashes of secrets only).
+
+The desk's API and pages for them are :mod:`alley_poker.web.phone_links`.
 
 A link lets one bowler of one match follow the match and answer their own decisions from
 their phone, for one night.  Its token (32 random bytes, 256 bits) is shown once, as a QR

@@ -11,7 +11,7 @@ that must load back exactly as given (the store hands records back unchanged).
 >>> to_row("default", "m1", 1, {"match_id": "m1", "seq": 1, "type": "t", "n": (1, 2)}, at)
 Traceback (most recent call last):
 ...
-alley_poker.store.errors.RecordError: match 'm1' seq 1: record would not load back unchanged \
+alley_poker.store.store_errors.RecordError: match 'm1' seq 1: record would not load back unchanged \
 (tuples, non-string keys or other values JSON turns into something else); convert them first
 """
 
@@ -23,7 +23,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from alley_poker.store.errors import RecordError
+from alley_poker.store.store_errors import RecordError
 
 #: The longest match id / event type the schema holds (``String(64)`` columns).
 MAX_NAME_LENGTH = 64

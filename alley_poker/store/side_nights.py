@@ -1,4 +1,4 @@
-"""The side games' event log: each league night's side-game records, in order, durably.
+"""Side nights at the store layer: each league night's side-game records, in order, durably.
 
 Kept like the match log (:mod:`alley_poker.store.event_writes`): append-only, one sequence per
 night, appends with optimistic concurrency (the caller says which seq it last saw; another
@@ -17,7 +17,7 @@ back unchanged.  The store knows nothing of brackets: it keeps the JSON-safe rec
 >>> log.append("tue-2026-11-24", [record], expected_seq=0)
 Traceback (most recent call last):
 ...
-alley_poker.store.errors.ConcurrencyConflict: match 'tue-2026-11-24': expected to append \
+alley_poker.store.store_errors.ConcurrencyConflict: match 'tue-2026-11-24': expected to append \
 after seq 0, but the log is at seq 1
 """
 
@@ -30,9 +30,9 @@ import sqlalchemy.exc
 from sqlalchemy import func, insert, select
 
 from alley_poker.store.clock import utcnow
-from alley_poker.store.errors import ConcurrencyConflict, RecordError
 from alley_poker.store.records import check_expected_seq, check_name, to_row
 from alley_poker.store.schema import side_events
+from alley_poker.store.store_errors import ConcurrencyConflict, RecordError
 
 _INSERT = insert(side_events)
 

@@ -1,4 +1,4 @@
-"""``alley-poker verify``: check a match export against its commitment, card by card.
+"""Verifying at the domain layer: a match export checked against its commitment, card by card.
 
 The verifier trusts nothing in the export but the rules: the seed must hash to the
 commitment published before the first card; every shuffle (the first deck, each reshuffle)

@@ -39,7 +39,7 @@ from alley_poker.side_games import (
     SideNight,
     WithdrawEntry,
 )
-from alley_poker.side_games.exports import brackets_csv, side_money_csv
+from alley_poker.side_games.csv_exports import brackets_csv, side_money_csv
 from alley_poker.side_games.settings import settings_from_data
 from alley_poker.web.api_league_reports import night_date_from
 from alley_poker.web.api_leagues import actor, existing_bowler, existing_league, league_desk

@@ -19,7 +19,7 @@ from math import comb
 import pytest
 
 from alley_poker.ledger.rules import RuleBook
-from alley_poker.odds import ball_tables, scripts
+from alley_poker.odds import ball_tables, seat_scripts
 from alley_poker.odds.ball_model import BowlerProfile
 from alley_poker.odds.ball_tables import (
     _KIND_LEAVES,
@@ -195,15 +195,15 @@ def test_a_whole_frame_is_its_two_balls(profile):
                                        "streak_spans_games": True, "spare_cards": 0}])
 def test_scripts_bowled_frame_by_frame_are_scripts_bowled_ball_by_ball(book, monkeypatch):
     fresh = Position(0, 1, 1, True, FULL_RACK, 10, False, 0, (), 0, None)
-    rules = scripts.ScriptRules.of(RuleBook.default().with_overrides(book), games=2)
+    rules = seat_scripts.ScriptRules.of(RuleBook.default().with_overrides(book), games=2)
     profile = BowlerProfile.for_average("Ann", 120)
 
     def features(frames: bool, seed: int) -> Counter:
-        monkeypatch.setattr(scripts, "FRAME_TABLES", frames)
+        monkeypatch.setattr(seat_scripts, "FRAME_TABLES", frames)
         rng = random.Random(seed)
         seen: Counter = Counter()
         for _ in range(6000):
-            events, series = scripts.seat_script(fresh, 1, profile, rng, rules)
+            events, series = seat_scripts.seat_script(fresh, 1, profile, rng, rules)
             seen["series", series // 20] += 1
             seen["cards", sum((event >> 2) & 15 for event in events)] += 1
             seen["gutters", sum(event & 1 for event in events)] += 1

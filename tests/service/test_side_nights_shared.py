@@ -13,7 +13,7 @@ from alley_poker.service import open_service
 from alley_poker.service.league_desk import open_league_desk
 from alley_poker.service.side_nights import SideNightError, SideNights
 from alley_poker.side_games import BracketSettings, RecordEntry, SetSideGame, SideGameError
-from alley_poker.store.errors import ConcurrencyConflict
+from alley_poker.store.store_errors import ConcurrencyConflict
 
 DESK = "commissioner:pat"
 

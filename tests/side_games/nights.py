@@ -16,8 +16,8 @@ from alley_poker.side_games import (
     event_to_record,
     run,
 )
-from alley_poker.side_games.commands import Command, decide
-from alley_poker.side_games.events import SideEvent
+from alley_poker.side_games.night_commands import Command, decide
+from alley_poker.side_games.night_events import SideEvent
 
 NIGHT_ID = "tue-2026-11-24"
 SEED = bytes(range(32))

@@ -207,7 +207,7 @@ def test_the_log_round_trips_and_a_replay_gives_the_same_night():
 
 
 def test_the_brackets_export_names_each_bowlers_opponents_and_the_bye():
-    from alley_poker.side_games.exports import brackets_csv
+    from alley_poker.side_games.csv_exports import brackets_csv
 
     night = drawn_night({b: 1 for b in range(1, 8)})           # seven and a bye
     names = {b: f"Bowler {b}" for b in range(1, 8)}

@@ -22,7 +22,7 @@ from alley_poker.side_games import (
     WithdrawEntry,
     verify_side_night,
 )
-from alley_poker.side_games.events import table
+from alley_poker.side_games.night_events import table
 from tests.side_games.nights import Night, handicap_brackets
 
 bowlers = st.integers(1, 30)

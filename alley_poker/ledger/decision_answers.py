@@ -7,7 +7,9 @@ from alley_poker.cards import CardParseError, parse_card
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.context import Context, parse_iso, refuse
 from alley_poker.ledger.dealing import draw_one
-from alley_poker.ledger.decisions import (
+from alley_poker.ledger.endgame import automatic_win, lapse_buys_if_pile_empty
+from alley_poker.ledger.losing import return_cards
+from alley_poker.ledger.pending_decisions import (
     close_decision,
     decision_words,
     find_decision,
@@ -15,8 +17,6 @@ from alley_poker.ledger.decisions import (
     require_bowler,
     require_commissioner,
 )
-from alley_poker.ledger.endgame import automatic_win, lapse_buys_if_pile_empty
-from alley_poker.ledger.losing import return_cards
 from alley_poker.ledger.values import automatic_loss, is_unbeatable
 
 SIDES = ("left", "right")

@@ -19,7 +19,7 @@ True
 >>> event_from_record({**record, "data": {"game": "hdcp", "actor": "commissioner:pat"}})
 Traceback (most recent call last):
 ...
-alley_poker.side_games.events.SideEventFormatError: event tue-2026-11-24#4: entry_recorded \
+alley_poker.side_games.night_events.SideEventFormatError: event tue-2026-11-24#4: entry_recorded \
 data keys wrong; missing ['bowler', 'entries', 'paid_cents']
 """
 

@@ -23,14 +23,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from alley_poker.fairness.deal import SCHEME, salt_for, verify_seed
-from alley_poker.side_games.commands import draw_data
-from alley_poker.side_games.events import (
+from alley_poker.side_games.night import SideNight
+from alley_poker.side_games.night_commands import draw_data
+from alley_poker.side_games.night_events import (
     SideEvent,
     SideEventFormatError,
     event_from_record,
     table,
 )
-from alley_poker.side_games.night import SideNight
 from alley_poker.side_games.settings import PotSettings
 
 

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from alley_poker.league.errors import LeagueError
+from alley_poker.league.league_errors import LeagueError
 
 
 class SideGameError(LeagueError):

@@ -16,8 +16,8 @@ that does not apply raises :class:`SideGameError` naming the field, and nothing 
 >>> run(night, RecordEntry("hdcp", 9, 2, 500), actor="commissioner:pat", now=at)
 Traceback (most recent call last):
 ...
-alley_poker.side_games.errors.SideGameError: 2 entries of $5.00 are $10.00: the desk records \
-what was paid, not $5.00
+alley_poker.side_games.side_game_errors.SideGameError: 2 entries of $5.00 are $10.00: the desk \
+records what was paid, not $5.00
 >>> [e.type for e in decide(night, Draw(bytes(32)), actor="commissioner:pat", now=at)]
 ['draw_committed', 'draw_made']
 """
@@ -39,9 +39,8 @@ from alley_poker.fairness.deal import (
 )
 from alley_poker.league.exports import dollars
 from alley_poker.side_games.draw import draw_brackets
-from alley_poker.side_games.errors import SideGameError
-from alley_poker.side_games.events import SideEvent, pairs
 from alley_poker.side_games.night import Result, SideNight
+from alley_poker.side_games.night_events import SideEvent, pairs
 from alley_poker.side_games.rounds import GameScore
 from alley_poker.side_games.settings import (
     MAX_GAME,
@@ -50,6 +49,7 @@ from alley_poker.side_games.settings import (
     SideGameSettings,
     check_game_id,
 )
+from alley_poker.side_games.side_game_errors import SideGameError
 
 #: The random use the draw reads (docs/fairness.md, section 3).
 DRAW_USE = "bracket-draw"

@@ -7,7 +7,7 @@ split first ball (``S8``).  Standing pins are not on a sheet, so they come back 
 
 from __future__ import annotations
 
-from alley_poker.bowling.errors import BowlingError
+from alley_poker.bowling.bowling_errors import BowlingError
 from alley_poker.bowling.game import Game
 
 MARK_HELP = "X / - G F, 1-9, or S and a count for a split"
