@@ -1,4 +1,4 @@
-"""The bowler's phone in the JSON API: request bodies and answers (alley_poker.web.phone,
+"""The bowler's phone in the JSON API: request bodies and answers (alley_poker.web.api_phone,
 alley_poker.web.phone_links).
 
 The decision body carries the kind, a client request id and the kind's own answer; the
