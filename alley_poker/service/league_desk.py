@@ -56,20 +56,18 @@ def bowler_averages(store: LeagueStore, standings: LiveStandings | None = None,
     return averages
 
 
-def attach_scorer_seating(service: AlleyService,
-                          store: LeagueStore | None = None) -> ScorerSeating:
-    """Seat ``service``'s league matches from the scorer's ``OPEN`` lines: every process that
-    reads a scorer's feed needs it (the all-in-one server, and a centre's worker)."""
-    if store is None:
-        store = LeagueStore(service.repository.store.engine, centre=service.centre)
+def attach_scorer_seating(service: AlleyService, store: LeagueStore) -> ScorerSeating:
+    """Seat ``service``'s league matches from the scorer's ``OPEN`` lines (their requests in
+    the league ``store``): every process that reads a scorer's feed needs it (the all-in-one
+    server, and a centre's worker; :func:`alley_poker.centre.build_centre` attaches it)."""
     seating = ScorerSeating(service, store)
     service.seating = seating
     return seating
 
 
-def open_league_desk(service: AlleyService) -> LeagueDesk:
-    """The league side of ``service``'s centre; sets ``service.seating``."""
-    store = LeagueStore(service.repository.store.engine, centre=service.centre)
+def open_league_desk(service: AlleyService, store: LeagueStore) -> LeagueDesk:
+    """The league side of ``service``'s centre over its league ``store``; sets
+    ``service.seating`` (:func:`alley_poker.centre.build_centre` opens it)."""
     standings = LiveStandings(service)
     seating = attach_scorer_seating(service, store)
 

@@ -20,7 +20,9 @@ allows.
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, has_app_context, render_template
+from flask import Blueprint, abort, has_app_context, render_template
+
+from alley_poker.web.centre_access import current_centre
 
 #: The most lanes a centre's configuration allows (``alley_poker.config``'s ``centre.lanes``).
 MOST_LANES = 200
@@ -44,8 +46,7 @@ def parse_lane_pair(text: str) -> tuple[int, ...]:
 
 def centre_lanes() -> int:
     """How many lanes this centre has (``LANES``; without it, the most allowed)."""
-    configured = current_app.config.get("LANES") if has_app_context() else None
-    return int(configured) if configured else MOST_LANES
+    return current_centre().config.centre.lanes if has_app_context() else MOST_LANES
 
 
 def centre_lane_pair(text: str) -> tuple[int, ...]:

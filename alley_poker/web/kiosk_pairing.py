@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, jsonify
 from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -39,6 +39,7 @@ from limits.strategies import MovingWindowRateLimiter
 from alley_poker.store.kiosk_devices import KioskDevice, KioskDeviceStore
 from alley_poker.web.api_request import API_PREFIX, validated_body
 from alley_poker.web.auth import commissioner_actor, tablet_required
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.kiosk import centre_lane_pair
 from alley_poker.web.schemas import PairKioskBody
@@ -69,7 +70,7 @@ def device_view(device: KioskDevice) -> dict[str, Any]:
 
 
 def device_store() -> KioskDeviceStore:
-    devices = current_app.extensions.get("kiosk_devices")
+    devices = current_centre().kiosk_devices
     if devices is None:
         raise ApiError(503, "kiosks_unavailable", "kiosk pairing needs the event store's "
                        "database")

@@ -44,6 +44,7 @@ from alley_poker.service import AlleyService
 from alley_poker.store.phone_links import LinkCheck, PhoneLink, PhoneLinkStore
 from alley_poker.web.api_request import API_PREFIX, alley, validated_body
 from alley_poker.web.api_screen import match_screen, screen_facts
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.kiosk_decisions import decide_for_bowler
 from alley_poker.web.match_titles import match_title
@@ -89,7 +90,7 @@ class PhoneGate:
 
 
 def link_store() -> PhoneLinkStore | None:
-    return current_app.extensions.get("phone_links")
+    return current_centre().phone_links
 
 
 def phone_session() -> LinkCheck:
@@ -223,7 +224,8 @@ def register_phone_room(socketio: SocketIO, service: AlleyService) -> None:
         if state.status != "new":
             emit("state", {"match_id": link.match_id, "state": public_match_view(state),
                            "screen": screen_facts(service, state)})
-            odds = service.odds.latest(link.match_id) if service.odds is not None else None
+            odds = current_centre().odds
+            odds = odds.latest(link.match_id) if odds is not None else None
             if odds is not None:
                 emit("match_odds", {"match_id": link.match_id, "odds": odds})
         return {"ok": True, "match_id": link.match_id, "bowler": link.bowler}

@@ -46,6 +46,8 @@ from urllib.parse import parse_qs
 
 from flask import Flask
 
+from alley_poker.config import SocketsConfig
+from alley_poker.web.centre_access import centre_of
 from alley_poker.web.client_address import client_address
 from alley_poker.web.errors import error_body
 
@@ -73,10 +75,10 @@ class SocketLimits:
                              f"in_all ({self.in_all})")
 
     @classmethod
-    def from_app(cls, app: Flask) -> SocketLimits:
-        return cls(per_address=int(app.config["SOCKETS_PER_ADDRESS"]),
-                   in_all=int(app.config["SOCKETS_IN_ALL"]),
-                   kept_for_known=int(app.config["SOCKETS_KEPT_FOR_KNOWN"]))
+    def from_config(cls, sockets: SocketsConfig) -> SocketLimits:
+        """The limits ``[sockets]`` of alley.toml sets."""
+        return cls(per_address=sockets.per_address, in_all=sockets.in_all,
+                   kept_for_known=sockets.kept_for_known_devices)
 
 
 class Slot:
@@ -205,17 +207,17 @@ def known_device(app: Flask, environ: dict[str, Any]) -> bool:
     with app.request_context(environ):
         from flask import request
 
-        kiosks = app.extensions.get("kiosk_devices")
+        kiosks = centre_of(app).kiosk_devices
         token = request.cookies.get(KIOSK_COOKIE)
         if token and kiosks is not None and kiosks.verify(token) is not None:
             return True
         return is_commissioner() or known_tablet()
 
 
-def install_socket_ceiling(app: Flask, socketio: Any) -> SocketCeiling:
+def install_socket_ceiling(app: Flask, socketio: Any, limits: SocketLimits) -> SocketCeiling:
     """Put the ceiling in front of ``socketio`` (Flask-SocketIO's middleware, already in
     ``app.wsgi_app``) and count its Engine.IO sessions' ends."""
-    ceiling = SocketCeiling(SocketLimits.from_app(app))
+    ceiling = SocketCeiling(limits)
     eio = socketio.server.eio
     on_connect, on_disconnect = eio.handlers["connect"], eio.handlers["disconnect"]
 
