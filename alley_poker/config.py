@@ -42,6 +42,7 @@ from pydantic import (
 from tzlocal import get_localzone
 from werkzeug.security import generate_password_hash
 
+from alley_poker.odds.stopping import SETTLED_ERROR
 from drivers.feed_urls import is_poll_url, unsupported_feed_url
 
 #: The defaults ship inside the package, so an installed Alley Poker (no checkout) has them;
@@ -302,7 +303,7 @@ class OddsConfig(_Strict):
     #: The odds settle once every bowler's chance is known to within this many points (one
     #: standard error; ±1.5 points at 3.75 of them).  More settles a busier centre sooner
     #: and less precisely (docs/performance.md: the centre sizes each keeps up with).
-    settled_points: Annotated[float, Field(ge=0.1, le=5.0)] = 0.40
+    settled_points: Annotated[float, Field(ge=0.1, le=5.0)] = round(SETTLED_ERROR * 100, 6)
 
     @property
     def first_estimate(self) -> int:
