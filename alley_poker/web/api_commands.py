@@ -42,8 +42,8 @@ def _slots_view(match_id: str) -> dict:
 
 
 def lanes_of_this_centre(body: LaneSlots) -> None:
-    """422 ``unknown_lane`` for a slot on a lane the centre does not have (``LANES``, from
-    its configuration), naming the lanes it has; without ``LANES`` any lane is taken."""
+    """422 ``unknown_lane`` for a slot on a lane the centre does not have (``[centre] lanes``
+    of its configuration), naming the lanes it has."""
     configured = current_centre().config.centre.lanes
     for index, slot in enumerate(body.slots):
         if slot.lane > int(configured):

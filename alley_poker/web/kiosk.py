@@ -14,8 +14,8 @@ Traceback (most recent call last):
 ValueError: lane pair '1-99999999...' is too long to be lane numbers like 1-2
 
 A page, a screen read or a socket only serves a lane pair the centre has
-(:func:`centre_lane_pair`): ``LANES`` from its configuration, else the most a configuration
-allows.
+(:func:`centre_lane_pair`): ``[centre] lanes`` of its configuration (outside a request, the
+most a configuration allows).
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ def parse_lane_pair(text: str) -> tuple[int, ...]:
 
 
 def centre_lanes() -> int:
-    """How many lanes this centre has (``LANES``; without it, the most allowed)."""
+    """How many lanes this centre has (``[centre] lanes``; outside a request, the most
+    allowed)."""
     return current_centre().config.centre.lanes if has_app_context() else MOST_LANES
 
 

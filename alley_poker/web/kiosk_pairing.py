@@ -11,7 +11,7 @@ full (``MAX_PENDING``) the *new* request is refused.  So that a flood cannot hol
 either, a request is bound to the socket that asked: it lives while that socket is connected
 (or the kiosk's next socket joins with its secret, as a kiosk does on every reconnect) and is
 withdrawn ``PAIRING_GRACE_S`` after its socket left.  Per network address (the address the
-sign-in limits count, ``get_remote_address``) at most ``KIOSK_PAIRING_PER_ADDRESS``
+sign-in limits count, ``get_remote_address``) at most ``[kiosks] pairing_per_address``
 requests wait at once and ``PAIR_REQUESTS_PER_ADDRESS`` may be made a minute, so fresh sockets
 from one address get no fresh allowance; one socket has one request waiting at most (asking
 again withdraws its earlier one) and may ask ``PAIR_REQUESTS_PER_WINDOW`` times a minute.
@@ -54,7 +54,7 @@ RATE_WINDOW_S = 60.0
 PAIR_REQUESTS_PER_WINDOW = 5
 #: Pairing requests one network address may make per minute, however many sockets it opens.
 PAIR_REQUESTS_PER_ADDRESS = 20
-#: Requests one address may have waiting at once (``KIOSK_PAIRING_PER_ADDRESS``): the kiosks
+#: Requests one address may have waiting at once (``[kiosks] pairing_per_address``): the kiosks
 #: a desk pairs in one go; a later one gets its code as soon as an earlier one is paired.
 WAITING_PER_ADDRESS = 4
 #: How long a request outlives its socket: a kiosk reconnects within seconds, a restarted

@@ -4,14 +4,14 @@ A centre's tablets, phones and kiosks usually share one Wi-Fi address, so counti
 per address would let one device lock every other one out.  Each browser is therefore given
 a long-lived *device* cookie (a random id signed with the app's secret, so it cannot be
 forged) and wrong PINs are counted per device, against a staircase of limits
-(``SIGN_IN_RATE_LIMIT``, by default 5 a minute, 10 a quarter-hour, 20 a day): the more wrong
+(``[sign_in] per_device``, by default 5 a minute, 10 a quarter-hour, 20 a day): the more wrong
 PINs, the longer the wait.  Only wrong PINs count (a sign-in that works costs nothing).  A
 script that throws its cookies away (or fetches fresh ones) is still held by a generous cap
-per address (``SIGN_IN_ADDRESS_LIMIT``).  A device that has signed in with the right PIN
+per address (``[sign_in] per_address``).  A device that has signed in with the right PIN
 before is *known* (its cookie, re-signed on that sign-in, says so) and is not held by the
 address cap, so a guesser on the centre's Wi-Fi cannot lock the desk's tablet out; its own
 per-device staircase still holds it.  Over both, a centre-wide ceiling on PINs tried by
-devices not known yet (``SIGN_IN_CENTRE_LIMIT``, :mod:`alley_poker.web.sign_in_ceiling`)
+devices not known yet (``[sign_in] centre_wide``, :mod:`alley_poker.web.sign_in_ceiling`)
 holds a guesser with many addresses.  When a limit is hit the sign-in page itself says which
 and when to try again (429 with ``Retry-After``); under an address cap or the centre-wide
 ceiling it also says that a tablet that has signed in here before can sign in now.  The wait

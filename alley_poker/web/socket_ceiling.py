@@ -11,10 +11,10 @@ upgrades to a WebSocket or starts a thread (a refusal takes the worker's request
 moment, as any request does, and holds nothing after its answer):
 
 - a client address (:func:`~alley_poker.web.client_address.client_address`, the same one the
-  sign-in limits count by) may hold ``SOCKETS_PER_ADDRESS`` sessions; one more is refused
+  sign-in limits count by) may hold ``[sockets] per_address`` sessions; one more is refused
   ``429`` with ``Retry-After``;
-- the centre holds at most ``SOCKETS_IN_ALL`` sessions, of which the last
-  ``SOCKETS_KEPT_FOR_KNOWN`` are kept for *known devices*; beyond that a session is refused
+- the centre holds at most ``in_all`` sessions, of which the last
+  ``kept_for_known_devices`` are kept for *known devices*; beyond that a session is refused
   ``503`` with ``Retry-After``.
 
 A known device is a paired kiosk (its device token, which the kiosk page sends in the
