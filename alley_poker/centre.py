@@ -36,18 +36,14 @@ from alley_poker.config import AlleyConfig
 from alley_poker.service import AlleyService, EventBus, open_service
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.service.health import FeedStatusBoard
-from alley_poker.service.league_desk import (
-    LeagueDesk,
-    attach_scorer_seating,
-    bowler_averages,
-    open_league_desk,
-)
+from alley_poker.service.league_desk import LeagueDesk, bowler_averages, open_league_desk
 from alley_poker.service.night_close import NightCloseBoard
 from alley_poker.service.odds import LiveOdds
 from alley_poker.service.odds_history import CentreKnowledgeSource
 from alley_poker.service.odds_record import OddsRecordSource
 from alley_poker.service.scheduler import CentreScheduler, centre_scheduler
-from alley_poker.service.side_nights import attach_side_games
+from alley_poker.service.seating import ScorerSeating
+from alley_poker.service.side_nights import SideNights, attach_side_games
 from alley_poker.store.api_tokens import ApiTokenStore
 from alley_poker.store.kiosk_devices import KioskDeviceStore
 from alley_poker.store.leagues import LeagueStore
@@ -205,21 +201,30 @@ def _build(config: AlleyConfig, role: Role, bus: Any,
            count_balls: Callable[[AlleyService], FeedHandlerWrapper] | None,
            service: AlleyService | None) -> Centre:
     centre_id = config.centre.id
+
+    def seating(service: AlleyService) -> ScorerSeating:
+        # League matches seated from the scorer's OPEN lines, by the league store's requests.
+        return ScorerSeating(service, LeagueStore(service.repository.store.engine,
+                                                  centre=centre_id))
+
     if service is None:
         # The worker's reads need not catch up with the ledger first: the bus and its own
-        # appends keep it current (AlleyService.reads_catch_up says why).
+        # appends keep it current (AlleyService.reads_catch_up says why).  Its side games:
+        # its balls seal the draw, its games feed the brackets.
         service = open_service(config.database.url, centre=centre_id,
                                rng_factory=rng_factory, bus=bus,
-                               reads_catch_up=role is not Role.WORKER)
+                               reads_catch_up=role is not Role.WORKER,
+                               seating=seating, side_games=SideNights)
+    elif service.seating is None:  # opened bare by a test that prepared its ledger first
+        service.seating = seating(service)
+        attach_side_games(service)
     # Made before the odds, so the metrics hear of a ball before its odds can come.
     count = count_balls(service) if count_balls is not None else None
     engine = service.repository.store.engine
-    leagues = LeagueStore(engine, centre=centre_id)
+    leagues = service.seating.requests
     if role is Role.WORKER:
-        desk = None
-        seating = attach_scorer_seating(service, leagues)  # it reads the scorer's OPEN lines
-        attach_side_games(service)  # its balls seal the draw, its games feed the brackets
-        averages = bowler_averages(seating.requests)
+        desk = None  # it seats from the scorer's lines and keeps no standings
+        averages = bowler_averages(leagues)
     else:
         # Leagues (rosters, nights, standings) live in the same database as the events.
         desk = open_league_desk(service, leagues)

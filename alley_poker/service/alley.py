@@ -76,7 +76,9 @@ class AlleyService:
     def __init__(self, repository: MatchRepository, *, bus: EventBus | None = None,
                  lanes: LaneMap | None = None, assignments: AssignmentLog | None = None,
                  centre: str = "default", held: HeldBalls | None = None,
-                 reads_catch_up: bool = True):
+                 reads_catch_up: bool = True,
+                 seating: Callable[[AlleyService], Any] | None = None,
+                 side_games: Callable[[AlleyService], Any] | None = None):
         self.repository = repository
         self.centre = centre
         self.bus: EventBus = bus if bus is not None else InProcessBus()
@@ -84,10 +86,11 @@ class AlleyService:
         self.assignments = assignments
         self.router = LaneEventRouter(self.lanes, self, held)
         #: Seats league matches from the scorer's OPEN lines (``service.seating``), when the
-        #: centre runs leagues; set by whoever opens the league store.
+        #: centre runs leagues: made by ``seating`` from this service, below.
         self.seating: Any = None
-        #: The night's side games (``service.side_nights.SideNights``) when wired: told of
-        #: every command before it runs (the night's first ball seals their draw).
+        #: The night's side games (``service.side_nights.SideNights``) when the centre runs
+        #: them: told of every command before it runs (the night's first ball seals their
+        #: draw); made by ``side_games`` from this service, below.
         self.side_games: Any = None
         #: Whether :meth:`shared_state` first catches up with the ledger when processes share
         #: it.  A web process must (the tablet's read after its write may reach another
@@ -102,6 +105,11 @@ class AlleyService:
         self._restore_lanes()
         self.unsubscribe = (self.bus.subscribe(self._on_foreign_change)
                             if self.bus.is_shared else None)
+        # Last: each acts through the service (its commands, its bus), so it is made from it.
+        if seating is not None:
+            self.seating = seating(self)
+        if side_games is not None:
+            self.side_games = side_games(self)
 
     def _restore_lanes(self) -> None:
         """After a restart: every unfinished match takes its lanes back."""
@@ -378,14 +386,18 @@ def _holds_no_lanes(match_id: str, status: str) -> str:
 
 def open_service(database_url: str, *, centre: str = "default",
                  rng_factory: Callable[[], random.Random] | None = None,
-                 bus: EventBus | None = None, reads_catch_up: bool = True) -> AlleyService:
+                 bus: EventBus | None = None, reads_catch_up: bool = True,
+                 seating: Callable[[AlleyService], Any] | None = None,
+                 side_games: Callable[[AlleyService], Any] | None = None) -> AlleyService:
     """The service of ``centre`` over the event store at ``database_url``, lanes restored.
 
     Matches are dealt fairly (a committed seed per match, docs/fairness.md) unless a seeded
     ``rng_factory`` is given for tests and simulations (a test-only source, no commitment).
     ``bus`` defaults to an in-process one; give a
     :class:`~alley_poker.service.redis_bus.RedisBus` when processes share a centre.
-    A whole centre is built by :func:`alley_poker.centre.build_centre`, which calls this.
+    ``seating`` and ``side_games`` make the service's scorer seating and side games from it
+    (a centre's builder gives them).  A whole centre is built by
+    :func:`alley_poker.centre.build_centre`, which calls this.
     """
     from alley_poker.store import EventStore
     from alley_poker.store.held_balls import HeldBallLog
@@ -395,4 +407,5 @@ def open_service(database_url: str, *, centre: str = "default",
     store = EventStore.open(database_url, centre=centre)
     repository = MatchRepository(store, rng_factory=rng_factory)
     return AlleyService(repository, bus=bus, assignments=LaneAssignmentLog(store),
-                        centre=centre, held=HeldBallLog(store), reads_catch_up=reads_catch_up)
+                        centre=centre, held=HeldBallLog(store), reads_catch_up=reads_catch_up,
+                        seating=seating, side_games=side_games)
