@@ -30,9 +30,19 @@ from pathlib import Path
 from typing import Annotated, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from tzlocal import get_localzone
+from werkzeug.security import generate_password_hash
 
+from alley_poker.odds.stopping import SETTLED_ERROR
 from drivers.feed_urls import is_poll_url, unsupported_feed_url
 
 #: The defaults ship inside the package, so an installed Alley Poker (no checkout) has them;
@@ -48,7 +58,28 @@ ENV_OVERRIDES = {
     "ALLEY_POKER_DATABASE_URL": ("database", "url"),
     "ALLEY_POKER_CENTRE": ("centre", "id"),
     "ALLEY_POKER_REDIS_URL": ("redis", "url"),
+    # Secrets: in the environment (or the service's environment file), never in alley.toml.
+    "ALLEY_POKER_COMMISSIONER_PIN": ("commissioner", "pin"),
+    "ALLEY_POKER_COMMISSIONER_PIN_HASH": ("commissioner", "pin_hash"),
+    "ALLEY_POKER_SECRET_KEY": ("web", "secret_key"),
+    # Set in the environment before these were keys of the file; they still are.
+    "ALLEY_POKER_SIGN_IN_RATE_LIMIT": ("sign_in", "per_device"),
+    "ALLEY_POKER_SIGN_IN_ADDRESS_LIMIT": ("sign_in", "per_address"),
+    "ALLEY_POKER_SIGN_IN_CENTRE_LIMIT": ("sign_in", "centre_wide"),
+    "ALLEY_POKER_KIOSK_PAIRING_PER_ADDRESS": ("kiosks", "pairing_per_address"),
+    "ALLEY_POKER_SOCKETIO_PING_INTERVAL": ("sockets", "ping_interval_s"),
+    "ALLEY_POKER_SOCKETIO_PING_TIMEOUT": ("sockets", "ping_timeout_s"),
 }
+#: The shortest commissioner PIN and session-signing key accepted.
+MIN_PIN_LENGTH = 4
+MIN_SECRET_KEY_LENGTH = 32
+
+
+def hash_pin(pin: str) -> str:
+    """The scrypt hash of ``pin`` to keep in configuration instead of the PIN itself."""
+    if not pin or not pin.strip():
+        raise ValueError("the commissioner PIN must not be empty")
+    return generate_password_hash(pin, method="scrypt")
 
 
 def centre_zone(name: str | None) -> tzinfo:
@@ -272,20 +303,7 @@ class OddsConfig(_Strict):
     #: The odds settle once every bowler's chance is known to within this many points (one
     #: standard error; ±1.5 points at 3.75 of them).  More settles a busier centre sooner
     #: and less precisely (docs/performance.md: the centre sizes each keeps up with).
-    settled_points: Annotated[float, Field(ge=0.1, le=5.0)] = 0.40
-
-    def app_settings(self) -> dict[str, Any]:
-        """The web app's settings for these odds (``create_app``).
-
-        >>> OddsConfig(enabled=False).app_settings()["ODDS_ENABLED"]
-        False
-        >>> OddsConfig().app_settings()["ODDS_ENABLED"]
-        True
-        """
-        return {"ODDS_ENABLED": self.enabled, "ODDS_ITERATIONS": self.iterations,
-                "ODDS_FIRST_ITERATIONS": self.first_estimate,
-                "ODDS_PROCESSES": self.processes, "ODDS_CENTRE_AVERAGE": self.centre_average,
-                "ODDS_SETTLED_ERROR": self.settled_points / 100}
+    settled_points: Annotated[float, Field(ge=0.1, le=5.0)] = round(SETTLED_ERROR * 100, 6)
 
     @property
     def first_estimate(self) -> int:
@@ -316,6 +334,12 @@ class SocketsConfig(_Strict):
     in_all: Annotated[int, Field(ge=1, le=100_000)] = 600
     #: Of ``in_all``, kept for paired kiosks and the commissioner's tablet only.
     kept_for_known_devices: Annotated[int, Field(ge=0, le=100_000)] = 100
+    #: Socket.IO's heartbeat (web.sockets): a client that hears no ping for interval +
+    #: timeout says "Reconnecting…": a hung server shows within 8 s, not the library's 45
+    #: (25 + 20).  Its cost, a ping and a pong per client every 4 s, is in
+    #: docs/deployment.md ("A hung server").
+    ping_interval_s: Annotated[float, Field(ge=1, le=60)] = 4
+    ping_timeout_s: Annotated[float, Field(ge=1, le=60)] = 4
 
     @model_validator(mode="after")
     def _room_left_for_others(self) -> SocketsConfig:
@@ -324,14 +348,104 @@ class SocketsConfig(_Strict):
                              f"less than in_all ({self.in_all})")
         return self
 
-    def app_settings(self) -> dict[str, Any]:
-        """The web app's settings (``create_app``).
 
-        >>> SocketsConfig().app_settings()["SOCKETS_PER_ADDRESS"]
-        20
-        """
-        return {"SOCKETS_PER_ADDRESS": self.per_address, "SOCKETS_IN_ALL": self.in_all,
-                "SOCKETS_KEPT_FOR_KNOWN": self.kept_for_known_devices}
+class SignInConfig(_Strict):
+    """How many wrong commissioner PINs are answered before a wait (web.sign_in_limits), in
+    Flask-Limiter's words ("5 per minute; 10 per 15 minutes")."""
+
+    #: Wrong PINs per device: the more of them, the longer the wait.
+    per_device: Annotated[str, Field(min_length=1)] = "5 per minute; 10 per 15 minutes; 20 per day"
+    #: Wrong PINs per network address, whatever the device: the cap against brute force.
+    per_address: Annotated[str, Field(min_length=1)] = "30 per 10 minutes; 100 per day"
+    #: PINs tried centre-wide by devices not known yet (a tablet that signed in before is not
+    #: held): the ceiling over many addresses, its wait growing (web.sign_in_ceiling).
+    centre_wide: Annotated[str, Field(min_length=1)] = \
+        "50 per 10 minutes; 100 per hour; 200 per day"
+
+    @field_validator("per_device", "per_address", "centre_wide")
+    @classmethod
+    def _limits(cls, value: str) -> str:
+        from limits import parse_many
+
+        try:
+            parse_many(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a rate limit like \"5 per minute; 20 per day\"")\
+                from None
+        return value
+
+
+class KiosksConfig(_Strict):
+    #: Decisions one paired kiosk may send per minute (a bowler taps a few times a frame).
+    decisions_per_minute: Annotated[int, Field(ge=1, le=10_000)] = 20
+    #: Kiosks one network address may have waiting for pairing at once (web.kiosk_pairing).
+    pairing_per_address: Annotated[int, Field(ge=1, le=10_000)] = 4
+
+
+class PhonesConfig(_Strict):
+    #: Per phone link: decisions and reads (page data, live joins) a minute.
+    decisions_per_minute: Annotated[int, Field(ge=1, le=10_000)] = 20
+    reads_per_minute: Annotated[int, Field(ge=1, le=100_000)] = 120
+
+
+class CommissionerConfig(_Strict):
+    """The commissioner's PIN, kept only as its scrypt hash: a plain ``pin`` (from
+    ALLEY_POKER_COMMISSIONER_PIN) is hashed as the configuration is read.
+
+    >>> CommissionerConfig(pin="2468").pin_hash.startswith("scrypt:")
+    True
+    >>> load_config_text('[centre]\\nname = "X"\\nlanes = 2', source="alley.toml",
+    ...                  env={"ALLEY_POKER_COMMISSIONER_PIN": "12"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    alley_poker.config.ConfigError: alley.toml (ALLEY_POKER_COMMISSIONER_PIN): commissioner.pin: \
+the commissioner's PIN must have at least 4 characters ...
+    """
+
+    #: None: no PIN set (a server refuses to start so: web.server.commissioner_pin_hash).
+    pin_hash: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _hash_a_plain_pin(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or "pin" not in data:
+            return data
+        data = dict(data)
+        pin = str(data.pop("pin") or "").strip()
+        if pin.startswith("scrypt:"):
+            return {**data, "pin_hash": pin}  # a hash where the PIN was expected: keep it
+        if pin and len(pin) < MIN_PIN_LENGTH:
+            raise _KeyProblem("commissioner.pin", "the commissioner's PIN must have at least "
+                              f"{MIN_PIN_LENGTH} characters (or set "
+                              "ALLEY_POKER_COMMISSIONER_PIN_HASH from 'alley-poker init')")
+        return {**data, "pin_hash": hash_pin(pin)} if pin else data
+
+    @field_validator("pin_hash")
+    @classmethod
+    def _a_scrypt_hash(cls, value: str | None) -> str | None:
+        value = (value or "").strip() or None
+        if value is not None and not value.startswith("scrypt:"):
+            raise ValueError("not a PIN hash from 'alley-poker init' or 'alley-poker set-pin' "
+                             "(it starts with \"scrypt:\")")
+        return value
+
+
+class WebConfig(_Strict):
+    #: The session-signing key (ALLEY_POKER_SECRET_KEY) every web process of a centre shares;
+    #: None: ``serve`` makes its own per start (a tablet then signs in again after a restart).
+    secret_key: SecretStr | None = None
+
+    @field_validator("secret_key")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value().strip():
+            return None
+        if len(value.get_secret_value().strip()) < MIN_SECRET_KEY_LENGTH:
+            raise ValueError(f"set ALLEY_POKER_SECRET_KEY to the same random value (at least "
+                             f"{MIN_SECRET_KEY_LENGTH} characters, e.g. from 'python -c "
+                             "\"import secrets; print(secrets.token_hex(32))\"') for every "
+                             "web process of the centre")
+        return SecretStr(value.get_secret_value().strip())
 
 
 class AlleyConfig(_Strict):
@@ -343,6 +457,11 @@ class AlleyConfig(_Strict):
     redis: RedisConfig = RedisConfig()
     odds: OddsConfig = OddsConfig()
     sockets: SocketsConfig = SocketsConfig()
+    sign_in: SignInConfig = SignInConfig()
+    kiosks: KiosksConfig = KiosksConfig()
+    phones: PhonesConfig = PhonesConfig()
+    commissioner: CommissionerConfig = CommissionerConfig()
+    web: WebConfig = WebConfig()
     feeds: list[FeedConfig] = []
 
     @model_validator(mode="after")
@@ -382,11 +501,11 @@ class _KeyProblem(ValueError):
         self.problem = problem
 
 
-def _describe(error: ValidationError, source: str) -> str:
+def _describe(error: ValidationError, source: str, env: Mapping[str, str]) -> str:
     first = error.errors()[0]
     cause = first.get("ctx", {}).get("error")
     if isinstance(cause, _KeyProblem):
-        return f"{source}: {cause.key}: {cause.problem}"
+        return f"{source}{_from_env(cause.key, env)}: {cause.key}: {cause.problem}"
     key = ".".join(
         f"[{part}]" if isinstance(part, int) else str(part) for part in first["loc"]
     ).replace(".[", "[")
@@ -397,7 +516,15 @@ def _describe(error: ValidationError, source: str) -> str:
         message = "unknown key (check the spelling; see config/alley.toml for every key)"
     elif first["type"] == "missing":
         message = "required key is missing"
-    return f"{source}: {key or '(top level)'}: {message}"
+    return f"{source}{_from_env(key, env)}: {key or '(top level)'}: {message}"
+
+
+def _from_env(key: str, env: Mapping[str, str]) -> str:
+    """`` (ALLEY_POKER_…)`` when the environment set ``key``: the file is not to blame."""
+    for variable, path in ENV_OVERRIDES.items():
+        if env.get(variable) and key == ".".join(path):
+            return f" ({variable})"
+    return ""
 
 
 def _apply_env(data: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
@@ -419,11 +546,12 @@ def load_config_text(
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
-    data = _apply_env(data, os.environ if env is None else env)
+    env = os.environ if env is None else env
+    data = _apply_env(data, env)
     try:
         return AlleyConfig.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(_describe(exc, source)) from None
+        raise ConfigError(_describe(exc, source, env)) from None
 
 
 def default_config_path() -> Path:

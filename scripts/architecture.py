@@ -83,6 +83,14 @@ FRAMEWORKS = ("flask", "flask_socketio", "flask_wtf", "flask_limiter", "sqlalche
               "click")
 PLAIN_LAYERS = ("core", "ledger", "domain")
 
+#: The composition root: the one module of the package that builds a centre's parts.
+BUILDER = "alley_poker.centre"
+#: What only the builder constructs (besides the module that defines each): the service and
+#: its opener, and the live odds.  The stores are found, not listed: every class named
+#: ``…Store`` defined in the store package (which builds its own inside it).
+BUILT_BY_THE_BUILDER = ("AlleyService", "open_service", "LiveOdds")
+STORE_PACKAGE = "alley_poker.store"
+
 #: Cycles tolerated while one is being removed, by the modules in them (none today: every
 #: cycle fails the check).
 KNOWN_CYCLES: tuple[frozenset[str], ...] = ()
@@ -284,6 +292,43 @@ def framework_imports(trees: Mapping[str, tuple[Path, ast.Module]], layers=LAYER
     return found
 
 
+def _defined_at_top(tree: ast.Module) -> set[str]:
+    return {node.name for node in tree.body
+            if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+def _in_package(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def constructions_outside_the_builder(trees: Mapping[str, tuple[Path, ast.Module]]
+                                      ) -> list[str]:
+    """Calls in the package that build a service, a store or the live odds outside
+    :data:`BUILDER` (tests and benchmarks are outside the package: they may build parts to
+    test them).  A call by name or attribute counts (``AlleyService(…)``,
+    ``api_tokens.ApiTokenStore(…)``); a class's own module and the store package (for its
+    stores) are where they are defined, not built for a centre."""
+    stores = {node_name for name, (_path, tree) in trees.items()
+              if _in_package(name, STORE_PACKAGE)
+              for node_name in _defined_at_top(tree) if node_name.endswith("Store")}
+    built = set(BUILT_BY_THE_BUILDER) | stores
+    found = []
+    for name, (_path, tree) in trees.items():
+        if name == BUILDER or not _in_package(name, "alley_poker"):
+            continue
+        own = _defined_at_top(tree)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            callee = (node.func.id if isinstance(node.func, ast.Name)
+                      else node.func.attr if isinstance(node.func, ast.Attribute) else None)
+            if callee not in built or callee in own or (
+                    callee in stores and _in_package(name, STORE_PACKAGE)):
+                continue
+            found.append(f"{name} builds {callee} (line {node.lineno})")
+    return found
+
+
 def problems(root: Path = ROOT, packages: Iterable[str] = PACKAGES,
              layers=LAYERS) -> list[str]:
     """Everything wrong with the layering, in words (empty: it holds)."""
@@ -295,6 +340,8 @@ def problems(root: Path = ROOT, packages: Iterable[str] = PACKAGES,
     said += ["cycle: " + " <-> ".join(members) for members in cycles(graph, KNOWN_CYCLES)]
     said += [f"framework in a plain layer: {each}"
              for each in framework_imports(trees, layers)]
+    said += [f"built outside {BUILDER}: {each}"
+             for each in constructions_outside_the_builder(trees)]
     return said
 
 

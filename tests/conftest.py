@@ -14,10 +14,14 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
 
+from alley_poker.centre import Centre, Role, build_centre
+from alley_poker.config import AlleyConfig
+from alley_poker.web import create_app
 from tests.csp_watch import CspWatch, poll_from_outside
 
 IN_CI = bool(os.environ.get("CI"))
@@ -28,6 +32,37 @@ IN_CI = bool(os.environ.get("CI"))
 # example passes must not depend on the load; the tests' own settings still apply.
 settings.register_profile("alley-poker-suite", deadline=None)
 settings.load_profile("alley-poker-suite")
+
+
+def built_centre(service: Any = None, *, database_url: str = "sqlite://", pin: str | None = None,
+                centre_id: str = "default", lanes: int = 200, time_zone: str | None = None,
+                role: Role = Role.ONE_BOX, **sections: Any) -> Centre:
+    """A centre built as the house builds one (:func:`alley_poker.centre.build_centre`),
+    around ``service`` when the test opened its ledger first (seeded deals, matches already
+    made).  ``sections`` are alley.toml's, e.g. ``night={"close": "11:59"}``; the live odds
+    are off unless ``odds`` turns them on; ``lanes`` defaults to the most a centre may have."""
+    if service is not None:
+        database_url = service.repository.store.engine.url.render_as_string(hide_password=False)
+    sections.setdefault("odds", {"enabled": False})
+    sections.setdefault("backup", {"enabled": False})
+    config = AlleyConfig.model_validate({
+        "centre": {"id": centre_id, "name": "Test Lanes", "lanes": lanes,
+                   "time_zone": time_zone},
+        "database": {"url": database_url},
+        "commissioner": {"pin": pin} if pin else {},
+        **sections})
+    return build_centre(config, role, service=service)
+
+
+def centre_app(service: Any = None, *, testing: bool = False, secret_key: str | None = None,
+               **settings: Any):
+    """The web app of a :func:`built_centre` built from ``settings`` (its centre:
+    ``alley_poker.web.centre_access.centre_of(app)``); ``testing`` and ``secret_key`` are
+    Flask's own."""
+    flask = {"TESTING": True} if testing else {}
+    if secret_key is not None:
+        flask["SECRET_KEY"] = secret_key
+    return create_app(built_centre(service, **settings), flask)
 
 
 def skip_or_fail(reason: str) -> None:

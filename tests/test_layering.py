@@ -37,7 +37,9 @@ def test_the_graph_sees_the_imports_a_module_makes():
     """A sanity check of the reading: imports at the top, inside a function and relative."""
     graph = architecture.import_graph()
     imported = {each.imported for each in graph["alley_poker.web.server"]}
-    assert {"alley_poker.centre", "alley_poker.web", "alley_poker.service.redis_bus"} <= imported
+    assert {"alley_poker.centre", "alley_poker.web"} <= imported
+    assert "alley_poker.service.redis_bus" in {each.imported for each in
+                                               graph["alley_poker.centre"]}  # in a function
     assert "drivers.simulate_command" in {each.imported for each in
                                           graph["alley_poker.cli.simulate"]}  # in a function
     assert architecture.layer_of("alley_poker.ledger.fold") == "ledger"
@@ -104,6 +106,29 @@ def test_a_command_line_in_the_domain_is_named(tree: Path):
     found = architecture.problems(tree)
     assert len(found) == 1 and found[0].startswith(
         "framework in a plain layer: alley_poker.scenario.output imports click")
+
+
+def test_a_web_module_that_builds_a_store_is_named(tree: Path):
+    tokens = tree / "alley_poker" / "web" / "tokens.py"
+    lines = len(tokens.read_text(encoding="utf-8").splitlines())
+    _append(tokens, "\n\ndef _own_tokens(engine):\n"
+                    "    from alley_poker.store.api_tokens import ApiTokenStore\n"
+                    "    return ApiTokenStore(engine, centre='x')\n")
+    assert architecture.problems(tree) == [
+        f"built outside alley_poker.centre: alley_poker.web.tokens builds ApiTokenStore "
+        f"(line {lines + 5})"]
+
+
+def test_a_command_that_opens_the_service_or_the_odds_itself_is_named(tree: Path):
+    serve = tree / "alley_poker" / "cli" / "serve.py"
+    _append(serve, "\n\ndef _shortcut(url, bus):\n"
+                   "    from alley_poker.service import open_service\n"
+                   "    from alley_poker.service import odds\n"
+                   "    return open_service(url), odds.LiveOdds(bus)\n")
+    found = architecture.problems(tree)
+    assert [each.split(" (line")[0] for each in found] == [
+        "built outside alley_poker.centre: alley_poker.cli.serve builds open_service",
+        "built outside alley_poker.centre: alley_poker.cli.serve builds LiveOdds"]
 
 
 def test_the_committed_picture_is_what_the_imports_give():

@@ -12,6 +12,7 @@ import pytest
 from alley_poker.cli.season_demo import ABSENT, run_season
 from alley_poker.service import open_service
 from alley_poker.service.league_desk import open_league_desk
+from alley_poker.store.leagues import LeagueStore
 
 
 @pytest.mark.slow
@@ -30,7 +31,8 @@ def test_three_league_nights_settle_and_reconcile(tmp_path):
 
     # The standings are a projection of the log: a fresh process rebuilds the same figures.
     service = open_service(f"sqlite:///{result.database}")
-    desk = open_league_desk(service)
+    desk = open_league_desk(service, LeagueStore(
+        service.repository.store.engine, centre=service.centre))
     try:
         with desk.standings.reading() as projection:
             assert projection.standings(result.league_id) == result.standings

@@ -23,10 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from alley_poker.centre import Centre, ScaledSetupError, open_worker_service, scaled_settings
+from alley_poker.centre import Centre, Role, ScaledSetupError, build_centre, scaled_settings
 from alley_poker.config import AlleyConfig
 from alley_poker.service.election import CentreElection, ElectionUnavailable
-from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
 from alley_poker.serving.process_tuning import tune_garbage_collector, tune_thread_switching
 from alley_poker.web.metrics import WorkerMetrics
 from alley_poker.web.sockets import external_emitter
@@ -41,7 +40,6 @@ LOST_LOCK = 3
 class _Running:
     """What an active worker started, stopped in reverse order."""
 
-    bus: Any
     centre: Centre
     emitter: Any
 
@@ -54,12 +52,9 @@ class _Running:
         return self.centre.scheduler
 
     def stop(self) -> None:
-        self.centre.stop(close_store=False)
+        self.centre.stop_running()
         self.emitter.unsubscribe()
-        self.bus.close()
-        store = getattr(self.centre.service.repository, "store", None)
-        if store is not None:
-            store.close()
+        self.centre.close()
 
 
 class CentreWorker:
@@ -114,20 +109,24 @@ class CentreWorker:
     def _start(self) -> _Running:
         # Built only once active: a standby holds no feed open, so the scorer's serial line
         # (or device server) has one reader.  (The modules are imported at the top, so a
-        # takeover does not wait for imports.)  The centre is wired by alley_poker.centre;
+        # takeover does not wait for imports.)  The centre is built by alley_poker.centre;
         # the worker adds its pushes to the web processes' clients and its metrics.
-        bus = RedisBus(self.redis_url, channel_prefix=centre_channel_prefix(self.centre))
+        counted: list[Any] = []
+
+        def count_balls(service: Any) -> Any:
+            counted.append(self.metrics.centre(  # type: ignore[union-attr]
+                service, odds=self.config.odds.enabled))
+            return counted[0].counting
+
+        centre = build_centre(self.config, Role.WORKER,
+                              count_balls=count_balls if self.metrics is not None else None)
         try:
-            service = open_worker_service(self.config, bus)
-            emitter = external_emitter(service, self.redis_url)
-            metrics = self.metrics.centre(service) if self.metrics is not None else None
-            centre = Centre(self.config, service,
-                            count_balls=metrics.counting if metrics is not None else None)
-            if metrics is not None:
-                metrics.watch(feeds=centre.feeds, scheduler=centre.scheduler)
+            emitter = external_emitter(centre.service, self.redis_url)
+            if counted:
+                counted[0].watch(feeds=centre.feeds, scheduler=centre.scheduler)
         except BaseException:
-            bus.close()
+            centre.stop()
             raise
-        running = _Running(bus, centre, emitter)
+        running = _Running(centre, emitter)
         centre.start()  # deadlines rebuilt from the ledger before any new ball arrives
         return running

@@ -20,20 +20,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from alley_poker.centre import Centre
+from alley_poker.centre import build_centre
 from alley_poker.config import (
     AlleyConfig,
     BackupConfig,
     CentreConfig,
+    CommissionerConfig,
     DatabaseConfig,
     FeedConfig,
+    OddsConfig,
 )
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.match_status import FINISHED
 from alley_poker.ledger.values import automatic_loss
 from alley_poker.ledger.views import public_match_view
-from alley_poker.service import AlleyService, open_service
+from alley_poker.service import AlleyService
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.web.server import AlleyServer
 from drivers.board_server import BoardState, LiveBoardServer, serve_board
@@ -227,7 +229,22 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
     if database is None:
         database = Path(tempfile.mkdtemp(prefix="alley-poker-demo-")) / "demo.sqlite3"
     database.parent.mkdir(parents=True, exist_ok=True)
-    service = open_service(f"sqlite:///{database}")
+    scorer = _DemoScorer(feed)
+    centre_config = AlleyConfig(
+        centre=CentreConfig(name="Demo Lanes", lanes=4),
+        database=DatabaseConfig(url=f"sqlite:///{database}"),
+        feeds=[scorer.feed_config()],
+        # A demo's throwaway ledger needs no nightly copies in the visitor's working folder.
+        backup=BackupConfig(enabled=False),
+        # The live odds are for the screens: only when they are served.
+        odds=OddsConfig(enabled=port is not None),
+        commissioner=CommissionerConfig(pin=pin),
+    )
+    # The centre `alley-poker serve` runs (feeds, deadlines, the night's jobs); with pages,
+    # behind the same web server.
+    server = AlleyServer(centre_config, port=port) if port is not None else None
+    night = server.centre if server is not None else build_centre(centre_config)
+    service = night.service
     simulator = Simulator([1, 2, 3, 4], seed=rng.randrange(2**32), games=games,
                           bowlers_per_lane=bowlers_per_lane)
     result = DemoResult(database)
@@ -242,19 +259,6 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
         echo(f"[{match_id}] {', '.join(slots.values())} ante up; the pot is "
              f"{_money(service.state(match_id).pot_cents)}")
 
-    scorer = _DemoScorer(feed)
-    centre = AlleyConfig(
-        centre=CentreConfig(name="Demo Lanes", lanes=4),
-        database=DatabaseConfig(url=f"sqlite:///{database}"),
-        feeds=[scorer.feed_config()],
-        # A demo's throwaway ledger needs no nightly copies in the visitor's working folder.
-        backup=BackupConfig(enabled=False),
-    )
-    # The centre `alley-poker serve` runs (feeds, deadlines, the night's jobs); with pages,
-    # behind the same web server.
-    server = (AlleyServer(centre, pin=pin, port=port, service=service)
-              if port is not None else None)
-    night = server.centre if server is not None else Centre(centre, service)
     feeds = night.feeds
     service.bus.subscribe(Narrator(service, echo))
     bowlers = DemoBowlers(service, random.Random(rng.randrange(2**63)))  # its own stream

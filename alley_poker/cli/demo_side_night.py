@@ -30,7 +30,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from alley_poker.centre import Centre
+from alley_poker.centre import build_centre
 from alley_poker.cli.demo_alley import (
     COMMISSIONER,
     DEMO_PIN,
@@ -40,13 +40,18 @@ from alley_poker.cli.demo_alley import (
     _DemoScorer,
 )
 from alley_poker.cli.season_demo import ROSTER_CSV, demo_league, money
-from alley_poker.config import AlleyConfig, BackupConfig, CentreConfig, DatabaseConfig
+from alley_poker.config import (
+    AlleyConfig,
+    BackupConfig,
+    CentreConfig,
+    CommissionerConfig,
+    DatabaseConfig,
+    OddsConfig,
+)
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.match_status import FINISHED
 from alley_poker.odds.ball_model import BowlerProfile
-from alley_poker.service import open_service
-from alley_poker.service.league_desk import open_league_desk
 from alley_poker.service.side_export import side_night_export
 from alley_poker.service.side_nights import SideNightError, SideNights
 from alley_poker.side_games import (
@@ -217,9 +222,17 @@ def run_side_night_demo(*, speed: float = 40.0, seed: int | None = None,
         database = Path(tempfile.mkdtemp(prefix="alley-poker-demo-")) / "league-night.sqlite3"
     database.parent.mkdir(parents=True, exist_ok=True)
     night_date = night_date or date.today()
-    service = open_service(f"sqlite:///{database}")
-    desk = open_league_desk(service)
-    service.league_desk = desk      # the tablet reads the same desk the night runs on
+    scorer = _DemoScorer(feed)
+    centre_config = AlleyConfig(centre=CentreConfig(name="Demo Lanes", lanes=4),
+                                database=DatabaseConfig(url=f"sqlite:///{database}"),
+                                feeds=[scorer.feed_config()], backup=BackupConfig(enabled=False),
+                                # The live odds are for the screens: only when they are served.
+                                odds=OddsConfig(enabled=port is not None),
+                                commissioner=CommissionerConfig(pin=pin))
+    server = AlleyServer(centre_config, port=port) if port is not None else None
+    centre_night = server.centre if server is not None else build_centre(centre_config)
+    service, desk = centre_night.service, centre_night.league_desk
+    assert desk is not None  # a one-box centre keeps its league desk
     league = demo_league()
     desk.store.create_league(league)
     roster = desk.store.import_roster(league.league_id, ROSTER_CSV + EXTRA_ROSTER)
@@ -258,13 +271,6 @@ def run_side_night_demo(*, speed: float = 40.0, seed: int | None = None,
         echo(f"[{match_id}] {', '.join(started.seating[match_id].values())} ante up")
 
     simulator = _scorer_night(started.seating, {b.name: b for b in roster}, rng, league.games)
-    scorer = _DemoScorer(feed)
-    centre = AlleyConfig(centre=CentreConfig(name="Demo Lanes", lanes=4),
-                         database=DatabaseConfig(url=f"sqlite:///{database}"),
-                         feeds=[scorer.feed_config()], backup=BackupConfig(enabled=False))
-    server = AlleyServer(centre, pin=pin, port=port, service=service) if port is not None \
-        else None
-    centre_night = server.centre if server is not None else Centre(centre, service)
     service.bus.subscribe(Narrator(service, echo))
     bowlers = DemoBowlers(service, random.Random(rng.randrange(2**63)))
     bowlers.start()
@@ -301,10 +307,9 @@ def run_side_night_demo(*, speed: float = 40.0, seed: int | None = None,
     if server is not None:
         if linger is not None:
             linger()
-        server.stop()
+        server.stop()  # pages, feeds, deadlines and the desk; closes the ledger
     else:
         centre_night.stop()
-    desk.close()
     scorer.stop()
     return result
 

@@ -41,13 +41,13 @@ def database_of(config_path: Path | None, database_url: str | None) -> tuple[str
 
 def export_of(match_id: str, config_path: Path | None, database_url: str | None) -> dict:
     """Match ``match_id``'s export, read from the database."""
-    from alley_poker.service import open_service
+    from alley_poker.centre import open_ledger_service
     from alley_poker.service.fair_export import ExportRefused, match_export
     from alley_poker.store.event_store import StoreError
 
     url, centre = database_of(config_path, database_url)
     try:
-        service = open_service(url, centre=centre)
+        service = open_ledger_service(url, centre)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     try:
@@ -61,14 +61,14 @@ def export_of(match_id: str, config_path: Path | None, database_url: str | None)
 def side_export_of(night_id: str, config_path: Path | None,
                    database_url: str | None) -> dict | None:
     """The export of night ``night_id``'s side games, or None when it has none."""
-    from alley_poker.service import open_service
+    from alley_poker.centre import open_ledger_service
     from alley_poker.service.side_export import side_night_export
     from alley_poker.service.side_nights import SideNightError, SideNights
     from alley_poker.store.event_store import StoreError
 
     url, centre = database_of(config_path, database_url)
     try:
-        service = open_service(url, centre=centre)
+        service = open_ledger_service(url, centre)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     side = SideNights(service)

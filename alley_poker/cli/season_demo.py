@@ -27,15 +27,21 @@ from datetime import time as time_of_day
 from pathlib import Path
 from typing import Any
 
+from alley_poker.centre import build_centre
 from alley_poker.cli.demo_alley import COMMISSIONER, DEMO_PIN, DemoBowlers
-from alley_poker.config import AlleyConfig, BackupConfig, CentreConfig, DatabaseConfig
+from alley_poker.config import (
+    AlleyConfig,
+    BackupConfig,
+    CentreConfig,
+    CommissionerConfig,
+    DatabaseConfig,
+    OddsConfig,
+)
 from alley_poker.league import HandicapRule, League, season_dates
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.match_status import FINISHED
 from alley_poker.odds.ball_model import BowlerProfile
-from alley_poker.service import open_service
-from alley_poker.service.league_desk import open_league_desk
 from alley_poker.web.server import AlleyServer
 from drivers.simulator import LaneSetup, Simulator
 
@@ -120,8 +126,12 @@ def run_season(*, weeks: int = 4, seed: int | None = None, database: Path | None
     if database is None:
         database = Path(tempfile.mkdtemp(prefix="alley-poker-season-")) / "season.sqlite3"
     database.parent.mkdir(parents=True, exist_ok=True)
-    service = open_service(f"sqlite:///{database}", rng_factory=streams.shuffles)
-    desk = open_league_desk(service)
+    # The season is bowled on a centre of its own (no feeds, no odds: the scorer's lines are
+    # handed to the service); the served tablet is another, built after it over the same file.
+    season_centre = build_centre(_demo_config(database, odds=False),
+                                 rng_factory=streams.shuffles)
+    service, desk = season_centre.service, season_centre.league_desk
+    assert desk is not None  # a one-box centre keeps its league desk
     result = SeasonResult(database, LEAGUE_ID)
     bowlers = DemoBowlers(service, streams.bowlers)
     league = demo_league()
@@ -150,15 +160,11 @@ def run_season(*, weeks: int = 4, seed: int | None = None, database: Path | None
         result.standings = projection.standings(LEAGUE_ID)
         result.reconciliation = projection.reconciliation(LEAGUE_ID)
     _print_standings(result, echo)
+    season_centre.stop()
     if port is None:
-        desk.close()
-        service.repository.store.close()
         return result
-    service.league_desk = desk  # the tablet reads the same projection the season built
-    server = AlleyServer(AlleyConfig(
-        centre=CentreConfig(name="Demo Lanes", lanes=4),
-        database=DatabaseConfig(url=f"sqlite:///{database}"),
-        backup=BackupConfig(enabled=False)), pin=DEMO_PIN, port=port, service=service)
+    # Its standings are rebuilt from the same ledger: what the season's projection showed.
+    server = AlleyServer(_demo_config(database, odds=True), port=port)
     server.start()
     echo(f"the tablet's standings: {server.base_url}/commissioner/leagues/{LEAGUE_ID}/standings"
          f" (PIN {DEMO_PIN})")
@@ -166,9 +172,15 @@ def run_season(*, weeks: int = 4, seed: int | None = None, database: Path | None
         if linger is not None:
             linger()
     finally:
-        desk.close()
-        server.stop()  # pages and deadlines; closes the ledger
+        server.stop()  # pages, deadlines and the desk; closes the ledger
     return result
+
+
+def _demo_config(database: Path, *, odds: bool) -> AlleyConfig:
+    return AlleyConfig(centre=CentreConfig(name="Demo Lanes", lanes=4),
+                       database=DatabaseConfig(url=f"sqlite:///{database}"),
+                       backup=BackupConfig(enabled=False), odds=OddsConfig(enabled=odds),
+                       commissioner=CommissionerConfig(pin=DEMO_PIN))
 
 
 def _bowl_the_night(service, league: League, seating: dict[str, dict[tuple[int, int], str]],

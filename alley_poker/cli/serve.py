@@ -27,26 +27,27 @@ from alley_poker.cli.served_process import (
 def serve(config_path: Path | None, host: str, port: int, server_kind: str) -> None:
     """Serve the centre: ledger, scoreboard feeds, deadlines, kiosks, tablet and API.
 
-    The commissioner's PIN comes from the ALLEY_POKER_COMMISSIONER_PIN environment variable.
+    The commissioner's PIN comes from the ALLEY_POKER_COMMISSIONER_PIN environment variable
+    (or its hash from ALLEY_POKER_COMMISSIONER_PIN_HASH).
     """
     import_socketio_server_only(redis_too=True)
     from alley_poker.config import ConfigError, load_config
     from alley_poker.store.event_store import StoreError
-    from alley_poker.web.server import AlleyServer, MissingPin, commissioner_pin
+    from alley_poker.web.server import AlleyServer, MissingPin, require_commissioner_pin
 
     # The router's recoveries and refusals and the feeds' reconnects belong in serve's log.
     log_to_stderr()
     keep_new_files_private()
     try:
-        pin = commissioner_pin()
         config = load_config(config_path)
+        require_commissioner_pin(config)
         _warn_if_demo(config_path, config)
         _refuse_a_broken_ledger(config)
         if server_kind == "gunicorn":
             from alley_poker.serving.production_server import serve_one_box
 
-            raise SystemExit(serve_one_box(config, pin, host, port, echo=click.echo))
-        server = AlleyServer(config, pin=pin, host=host, port=port)
+            raise SystemExit(serve_one_box(config, host, port, echo=click.echo))
+        server = AlleyServer(config, host=host, port=port)
     except (MissingPin, ConfigError, StoreError, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
     server.serve_until_signalled(echo=click.echo)

@@ -40,21 +40,21 @@ def web(config_path: Path | None, host: str, port: int, server_kind: str) -> Non
     from alley_poker.web.server import (
         MissingPin,
         WebServer,
-        commissioner_pin,
-        shared_secret_key,
+        require_commissioner_pin,
+        require_shared_secret_key,
     )
 
     log_to_stderr()
     keep_new_files_private()
     try:
+        config = load_config(config_path)
+        require_commissioner_pin(config)
+        require_shared_secret_key(config)
         if server_kind == "gunicorn":
             from alley_poker.serving.production_server import serve_web_process
 
-            raise SystemExit(serve_web_process(load_config(config_path), commissioner_pin(),
-                                               shared_secret_key(), host, port,
-                                               echo=click.echo))
-        server = WebServer(load_config(config_path), pin=commissioner_pin(),
-                           secret_key=shared_secret_key(), host=host, port=port)
+            raise SystemExit(serve_web_process(config, host, port, echo=click.echo))
+        server = WebServer(config, host=host, port=port)
     except (MissingPin, ConfigError, StoreError, ScaledSetupError, BusUnavailable,
             OSError) as exc:
         raise click.ClickException(str(exc)) from exc

@@ -74,7 +74,10 @@ class AlleyService:
 
     def __init__(self, repository: MatchRepository, *, bus: EventBus | None = None,
                  lanes: LaneMap | None = None, assignments: AssignmentLog | None = None,
-                 centre: str = "default", held: HeldBalls | None = None):
+                 centre: str = "default", held: HeldBalls | None = None,
+                 reads_catch_up: bool = True,
+                 seating: Callable[[AlleyService], Any] | None = None,
+                 side_games: Callable[[AlleyService], Any] | None = None):
         self.repository = repository
         self.centre = centre
         self.bus: EventBus = bus if bus is not None else InProcessBus()
@@ -82,26 +85,30 @@ class AlleyService:
         self.assignments = assignments
         self.router = LaneEventRouter(self.lanes, self, held)
         #: Seats league matches from the scorer's OPEN lines (``service.seating``), when the
-        #: centre runs leagues; set by whoever opens the league store.
+        #: centre runs leagues: made by ``seating`` from this service, below.
         self.seating: Any = None
-        #: The night's side games (``service.side_nights.SideNights``) when wired: told of
-        #: every command before it runs (the night's first ball seals their draw).
+        #: The night's side games (``service.side_nights.SideNights``) when the centre runs
+        #: them: told of every command before it runs (the night's first ball seals their
+        #: draw); made by ``side_games`` from this service, below.
         self.side_games: Any = None
-        #: The live win odds (``service.odds.LiveOdds``) when the centre shows them, else None.
-        self.odds: Any = None
         #: Whether :meth:`shared_state` first catches up with the ledger when processes share
         #: it.  A web process must (the tablet's read after its write may reach another
-        #: process); the worker turns it off (``alley_poker.cli.centre_worker``): it writes the
+        #: process); the worker's is built without (``alley_poker.centre``): it writes the
         #: balls itself, a foreign change reaches it on the bus (:meth:`_on_foreign_change`), and
         #: every command it runs is appended at the seq it was decided on, so one it had not
         #: seen yet is caught up on and decided again.  Four catch-up queries a ball were
         #: most of the scaled-out worker's time (docs/performance.md).
-        self.reads_catch_up = True
+        self.reads_catch_up = reads_catch_up
         self._publish_locks: dict[str, threading.RLock] = {}
         self._publish_locks_guard = threading.Lock()
         self._restore_lanes()
         self.unsubscribe = (self.bus.subscribe(self._on_foreign_change)
                             if self.bus.is_shared else None)
+        # Last: each acts through the service (its commands, its bus), so it is made from it.
+        if seating is not None:
+            self.seating = seating(self)
+        if side_games is not None:
+            self.side_games = side_games(self)
 
     def _restore_lanes(self) -> None:
         """After a restart: every unfinished match takes its lanes back."""
@@ -378,13 +385,18 @@ def _holds_no_lanes(match_id: str, status: str) -> str:
 
 def open_service(database_url: str, *, centre: str = "default",
                  rng_factory: Callable[[], random.Random] | None = None,
-                 bus: EventBus | None = None) -> AlleyService:
+                 bus: EventBus | None = None, reads_catch_up: bool = True,
+                 seating: Callable[[AlleyService], Any] | None = None,
+                 side_games: Callable[[AlleyService], Any] | None = None) -> AlleyService:
     """The service of ``centre`` over the event store at ``database_url``, lanes restored.
 
     Matches are dealt fairly (a committed seed per match, docs/fairness.md) unless a seeded
     ``rng_factory`` is given for tests and simulations (a test-only source, no commitment).
     ``bus`` defaults to an in-process one; give a
     :class:`~alley_poker.service.redis_bus.RedisBus` when processes share a centre.
+    ``seating`` and ``side_games`` make the service's scorer seating and side games from it
+    (a centre's builder gives them).  A whole centre is built by
+    :func:`alley_poker.centre.build_centre`, which calls this.
     """
     from alley_poker.store import EventStore
     from alley_poker.store.held_balls import HeldBallLog
@@ -394,4 +406,5 @@ def open_service(database_url: str, *, centre: str = "default",
     store = EventStore.open(database_url, centre=centre)
     repository = MatchRepository(store, rng_factory=rng_factory)
     return AlleyService(repository, bus=bus, assignments=LaneAssignmentLog(store),
-                        centre=centre, held=HeldBallLog(store))
+                        centre=centre, held=HeldBallLog(store), reads_catch_up=reads_catch_up,
+                        seating=seating, side_games=side_games)

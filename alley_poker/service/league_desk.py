@@ -56,22 +56,21 @@ def bowler_averages(store: LeagueStore, standings: LiveStandings | None = None,
     return averages
 
 
-def attach_scorer_seating(service: AlleyService,
-                          store: LeagueStore | None = None) -> ScorerSeating:
-    """Seat ``service``'s league matches from the scorer's ``OPEN`` lines: every process that
-    reads a scorer's feed needs it (the all-in-one server, and a centre's worker)."""
-    if store is None:
-        store = LeagueStore(service.repository.store.engine, centre=service.centre)
+def attach_scorer_seating(service: AlleyService, store: LeagueStore) -> ScorerSeating:
+    """Seat the league matches of a ``service`` opened without its seating from the scorer's
+    ``OPEN`` lines (their requests in the league ``store``).  A centre's service is built with
+    it (:func:`alley_poker.centre.build_centre`); tests that open a bare service attach it."""
     seating = ScorerSeating(service, store)
     service.seating = seating
     return seating
 
 
-def open_league_desk(service: AlleyService) -> LeagueDesk:
-    """The league side of ``service``'s centre; sets ``service.seating``."""
-    store = LeagueStore(service.repository.store.engine, centre=service.centre)
+def open_league_desk(service: AlleyService, store: LeagueStore) -> LeagueDesk:
+    """The league side of ``service``'s centre over its league ``store``, with the seating
+    and side games the service was built with (attached here to a bare one)."""
     standings = LiveStandings(service)
-    seating = attach_scorer_seating(service, store)
+    seating = (service.seating if service.seating is not None
+               else attach_scorer_seating(service, store))
 
     def league_average(bowler_id: int) -> tuple[int, int] | None:
         """(games, average) the bowler has bowled in their league so far, from the log."""

@@ -230,7 +230,7 @@ def raise_open_files_limit() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def build_one_box(config: Any, pin: str) -> Callable[[], Built]:
+def build_one_box(config: Any) -> Callable[[], Built]:
     """``serve``'s centre, built in the worker: service, feeds, scheduler and web app."""
 
     def build() -> Built:
@@ -239,7 +239,7 @@ def build_one_box(config: Any, pin: str) -> Callable[[], Built]:
         from alley_poker.web.server import AlleyServer
 
         try:
-            server = AlleyServer(config, pin=pin, listen=False)
+            server = AlleyServer(config, listen=False)
         except (ConfigError, StoreError, OSError) as problem:  # e.g. a feed's unknown dialect
             raise BuildError(str(problem)) from None
 
@@ -253,7 +253,7 @@ def build_one_box(config: Any, pin: str) -> Callable[[], Built]:
     return build
 
 
-def build_web_process(config: Any, pin: str, secret_key: str) -> Callable[[], Built]:
+def build_web_process(config: Any) -> Callable[[], Built]:
     """``web``'s app, built in the worker: the web app over PostgreSQL and Redis."""
 
     def build() -> Built:
@@ -263,7 +263,7 @@ def build_web_process(config: Any, pin: str, secret_key: str) -> Callable[[], Bu
         from alley_poker.web.server import WebServer
 
         try:
-            server = WebServer(config, pin=pin, secret_key=secret_key, listen=False)
+            server = WebServer(config, listen=False)
         except (StoreError, ScaledSetupError, BusUnavailable, OSError) as problem:
             raise BuildError(str(problem)) from None
 
@@ -285,17 +285,17 @@ def run_production(build: Callable[[], Built], settings: ServerSettings,
     return status
 
 
-def serve_one_box(config: Any, pin: str, host: str, port: int,
+def serve_one_box(config: Any, host: str, port: int,
                   echo: Callable[[str], None] = print) -> int:
     """``alley-poker serve`` on gunicorn."""
-    return run_production(build_one_box(config, pin), ServerSettings(host=host, port=port), echo)
+    return run_production(build_one_box(config), ServerSettings(host=host, port=port), echo)
 
 
-def serve_web_process(config: Any, pin: str, secret_key: str, host: str, port: int,
+def serve_web_process(config: Any, host: str, port: int,
                       echo: Callable[[str], None] = print) -> int:
     """``alley-poker web`` on gunicorn (its settings checked before anything forks)."""
     check_web_settings(config)
-    return run_production(build_web_process(config, pin, secret_key),
+    return run_production(build_web_process(config),
                           ServerSettings(host=host, port=port), echo)
 
 

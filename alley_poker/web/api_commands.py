@@ -4,7 +4,7 @@ bowler's decision run here is the commissioner deciding on the bowler's behalf."
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, jsonify
 
 from alley_poker.ledger import CommandRefused, event_to_record
 from alley_poker.ledger.rules import RuleBook, RuleBookError
@@ -12,6 +12,7 @@ from alley_poker.ledger.undo import undoable_action
 from alley_poker.service.lanes import LaneAssignmentError
 from alley_poker.web.api_request import API_PREFIX, alley, existing_state, validated_body
 from alley_poker.web.auth import commissioner_actor, commissioner_required
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.public import public_event, public_match_view
 from alley_poker.web.schemas import (
@@ -41,11 +42,9 @@ def _slots_view(match_id: str) -> dict:
 
 
 def lanes_of_this_centre(body: LaneSlots) -> None:
-    """422 ``unknown_lane`` for a slot on a lane the centre does not have (``LANES``, from
-    its configuration), naming the lanes it has; without ``LANES`` any lane is taken."""
-    configured = current_app.config.get("LANES")
-    if not configured:
-        return
+    """422 ``unknown_lane`` for a slot on a lane the centre does not have (``[centre] lanes``
+    of its configuration), naming the lanes it has."""
+    configured = current_centre().config.centre.lanes
     for index, slot in enumerate(body.slots):
         if slot.lane > int(configured):
             raise ApiError(422, "unknown_lane",

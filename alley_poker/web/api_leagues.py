@@ -17,7 +17,7 @@ from dataclasses import replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, jsonify
 
 from alley_poker.league import (
     Bowler,
@@ -45,6 +45,7 @@ from alley_poker.web.api_request import (
     validated_body,
 )
 from alley_poker.web.auth import commissioner_actor, commissioner_required
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError
 from alley_poker.web.league_schemas import (
     AddBowlerBody,
@@ -65,7 +66,7 @@ MAX_ID = 2**63
 
 
 def league_desk() -> LeagueDesk:
-    desk = current_app.extensions.get("league_desk")
+    desk = current_centre().league_desk
     if desk is None:
         raise ApiError(503, "leagues_unavailable", "leagues need the event store's database")
     return desk

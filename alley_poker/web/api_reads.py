@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, jsonify
 
 from alley_poker.ledger.views import bowler_view, pending_view
 from alley_poker.service.fair_export import ExportRefused, match_export
@@ -17,6 +17,7 @@ from alley_poker.web.api_request import (
     known_match_ids,
     match_summary,
 )
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError
 from alley_poker.web.openapi import openapi_document
 from alley_poker.web.public import public_event, public_match_view, with_odds
@@ -50,9 +51,7 @@ def list_lanes():
         for (lane, slot), bowler in sorted(assignment.slots.items()):
             slots_by_lane.setdefault(lane, []).append(
                 {"slot": slot, "bowler": bowler, "match_id": match_id})
-    configured = current_app.config.get("LANES")
-    lanes = (range(1, int(configured) + 1) if configured
-             else sorted(matches_by_lane))
+    lanes = range(1, current_centre().config.centre.lanes + 1)
     return jsonify({"lanes": [
         {"lane": lane, "pair": lane_pair(lane), "matches": matches_by_lane.get(lane, []),
          "slots": sorted(slots_by_lane.get(lane, []), key=lambda s: s["slot"])}
@@ -70,7 +69,7 @@ def list_matches():
 def get_match(match_id: str):
     service = alley()
     return jsonify(with_odds(public_match_view(existing_state(service, match_id)),
-                             service.odds))
+                             current_centre().odds))
 
 
 @api.get("/matches/<match_id>/bowlers")
@@ -131,7 +130,7 @@ def list_events(match_id: str):
 
 @api.get("/feeds")
 def list_feeds():
-    board = current_app.extensions.get("feed_status")
+    board = current_centre().feed_status
     feeds = board.current() if board is not None else []
     # Held balls turn a feed's lanes amber: the scorer is talking, but not every ball counts.
     held = alley().held_counts()
@@ -140,7 +139,7 @@ def list_feeds():
         if feed["held"] and feed.get("state") == "green":
             feed["state"] = "amber"
     # The night's close: matches still in play after it (the feed board's alarm); null before.
-    night = current_app.extensions.get("night_close")
+    night = current_centre().night_close
     return jsonify({"feeds": feeds, "night_close": night.current() if night else None})
 
 

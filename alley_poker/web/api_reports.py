@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, jsonify
 
-from alley_poker.config import centre_zone
 from alley_poker.csv_cells import csv_text, for_download
 from alley_poker.service.audit import AuditFilter, audit_entries
 from alley_poker.service.fair_export import match_fairness
@@ -20,6 +19,7 @@ from alley_poker.service.held_audit import held_resolutions
 from alley_poker.service.settlement import night_settlement
 from alley_poker.web.api_request import API_PREFIX, alley
 from alley_poker.web.auth import commissioner_required
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.queries import (
     AuditQuery,
     HeldAuditQuery,
@@ -50,7 +50,7 @@ def _audit(query: AuditQuery, *, complete: bool = False) -> list[dict[str, Any]]
     limit = None if complete and "limit" not in query.model_fields_set else query.limit
     entries = audit_entries(store, where=where, since=query.since, before=query.before,
                             newest_first=query.order == "newest", limit=limit,
-                            zone=centre_zone(current_app.config.get("TIME_ZONE")))
+                            zone=current_centre().config.centre.zone)
     return [entry.as_dict() for entry in entries]
 
 
@@ -91,7 +91,7 @@ def settlement_csv():
 def audit():
     query = validated_query(AuditQuery)
     entries = _audit(query)
-    zone = str(centre_zone(current_app.config.get("TIME_ZONE")))
+    zone = str(current_centre().config.centre.zone)
     if query.order == "newest":
         # The cursor for the next (older) page; None when this page reached the first entry.
         more = len(entries) == query.limit
@@ -113,7 +113,7 @@ def audit_csv():
 def audit_held():
     """The held balls' audit lines (held_audit): who did what with them, when and why."""
     query = validated_query(HeldAuditQuery)
-    zone = centre_zone(current_app.config.get("TIME_ZONE"))
+    zone = current_centre().config.centre.zone
     return jsonify({"lines": held_resolutions(alley().held, match_id=query.match_id,
                                               zone=zone),
                     "time_zone": str(zone)})

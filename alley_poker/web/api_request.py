@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from flask import current_app, request
+from flask import request
 from pydantic import BaseModel, ValidationError
 
 from alley_poker.ledger import MatchState
 from alley_poker.service import AlleyService
 from alley_poker.service.settlement import centre_match_ids
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError, validation_error
 from alley_poker.web.match_titles import match_title
 
@@ -34,7 +35,7 @@ Body = TypeVar("Body", bound=BaseModel)
 
 def alley() -> AlleyService:
     """The service behind the current app."""
-    return current_app.extensions["alley_service"]
+    return current_centre().service
 
 
 def known_match_ids(service: AlleyService) -> list[str]:

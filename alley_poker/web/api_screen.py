@@ -23,6 +23,7 @@ from alley_poker.ledger.endgame import rebuild_game
 from alley_poker.ledger.match_status import FINISHED
 from alley_poker.service import AlleyService
 from alley_poker.web.api_request import API_PREFIX, alley
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.commissioner import next_ball, who_is_up
 from alley_poker.web.errors import ApiError
 from alley_poker.web.kiosk import centre_lane_pair
@@ -102,7 +103,8 @@ def held_for_commissioner(service: AlleyService, state: MatchState, slots: Slots
 def match_screen(service: AlleyService, state: MatchState) -> dict[str, Any]:
     """:func:`screen_match` of a match of ``service``, with its slots and held balls."""
     slots = match_slots(service, state.match_id)
-    return screen_match(state, slots, service.odds, held_for_commissioner(service, state, slots))
+    return screen_match(state, slots, current_centre().odds,
+                        held_for_commissioner(service, state, slots))
 
 
 def screen_facts(service: AlleyService, state: MatchState) -> dict[str, dict[str, Any]]:
@@ -154,7 +156,7 @@ def last_result(service: AlleyService, lanes: tuple[int, ...],
             continue
         state = service.state(match_id)
         if state.status == "settled":
-            return screen_match(state, slots, service.odds, held_for_commissioner(
+            return screen_match(state, slots, current_centre().odds, held_for_commissioner(
                 service, state, slots))
         if state.status == "void":
             return None

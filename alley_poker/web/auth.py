@@ -19,20 +19,15 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app, g, session
-from werkzeug.security import check_password_hash, generate_password_hash
+from flask import g, session
+from werkzeug.security import check_password_hash
 
+from alley_poker.config import hash_pin  # noqa: F401 (the PIN's hash: set-pin, init, tests)
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError
 
 SESSION_KEY = "commissioner"
 COMMISSIONER_ACTOR = "commissioner:tablet"
-
-
-def hash_pin(pin: str) -> str:
-    """The scrypt hash of ``pin`` to keep in configuration instead of the PIN itself."""
-    if not pin or not pin.strip():
-        raise ValueError("the commissioner PIN must not be empty")
-    return generate_password_hash(pin, method="scrypt")
 
 
 def pin_matches(pin_hash: str | None, pin: str) -> bool:
@@ -43,7 +38,7 @@ def pin_matches(pin_hash: str | None, pin: str) -> bool:
 
 
 def centre() -> str:
-    return str(current_app.config["CENTRE"])
+    return current_centre().id
 
 
 def is_commissioner() -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, jsonify, redirect, render_template, request, url_for
+from flask import jsonify, redirect, render_template, request, url_for
 
 from alley_poker.bowling import BowlingError
 from alley_poker.bowling.pins import PINS, format_leave, is_split
@@ -31,6 +31,7 @@ from alley_poker.web.auth import (
     sign_in,
     sign_out,
 )
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.commissioner_pages import commissioner, commissioner_page
 from alley_poker.web.errors import ApiError
 from alley_poker.web.lanes_page import is_tonight, lanes_order, match_night
@@ -102,7 +103,7 @@ def tokens():
 @commissioner.post("/sign-in")
 def sign_in_with_pin():
     pin = request.form.get("pin", "")
-    if not pin_matches(current_app.config.get("COMMISSIONER_PIN_HASH"), pin):
+    if not pin_matches(current_centre().config.commissioner.pin_hash, pin):
         return render_template("commissioner_sign_in.html",
                                problem="That PIN is not right."), 401
     sign_in()

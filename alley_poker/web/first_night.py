@@ -22,6 +22,7 @@ from alley_poker.ledger.match_status import FINISHED
 from alley_poker.web.api_leagues import night_matches
 from alley_poker.web.api_request import alley
 from alley_poker.web.auth import is_commissioner
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.commissioner_pages import commissioner, commissioner_page
 from alley_poker.web.match_titles import lanes_words
 
@@ -40,7 +41,7 @@ class Step:
 
 
 def _feeds_step() -> Step:
-    board = current_app.extensions.get("feed_status")
+    board = current_centre().feed_status
     feeds = board.current() if board is not None else []
     held = alley().held_counts()
     green = [feed for feed in feeds if feed.get("state") == "green"
@@ -58,7 +59,7 @@ def _feeds_step() -> Step:
 
 
 def _kiosks_step(leagues: list[Any]) -> Step:
-    devices = current_app.extensions.get("kiosk_devices")
+    devices = current_centre().kiosk_devices
     paired = {device.lanes for device in devices.list() if device.paired} if devices else set()
     wanted = sorted({f"{a}-{b}" for league in leagues for a, b in league.lane_pairs})
     missing = [pair for pair in wanted if pair not in paired]
@@ -87,7 +88,7 @@ def _latest_night(desk: Any, leagues: list[Any]) -> tuple[Any, Any] | tuple[None
 
 def steps() -> list[Step]:
     """The checklist, from the centre's state now."""
-    desk = current_app.extensions.get("league_desk")
+    desk = current_centre().league_desk
     leagues = desk.store.leagues() if desk is not None else []
     rostered = [(league, len(desk.store.bowlers(league.league_id))) for league in leagues]
     ready = [league for league, count in rostered if count >= 2]

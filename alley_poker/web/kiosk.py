@@ -14,13 +14,15 @@ Traceback (most recent call last):
 ValueError: lane pair '1-99999999...' is too long to be lane numbers like 1-2
 
 A page, a screen read or a socket only serves a lane pair the centre has
-(:func:`centre_lane_pair`): ``LANES`` from its configuration, else the most a configuration
-allows.
+(:func:`centre_lane_pair`): ``[centre] lanes`` of its configuration (outside a request, the
+most a configuration allows).
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, has_app_context, render_template
+from flask import Blueprint, abort, has_app_context, render_template
+
+from alley_poker.web.centre_access import current_centre
 
 #: The most lanes a centre's configuration allows (``alley_poker.config``'s ``centre.lanes``).
 MOST_LANES = 200
@@ -43,9 +45,9 @@ def parse_lane_pair(text: str) -> tuple[int, ...]:
 
 
 def centre_lanes() -> int:
-    """How many lanes this centre has (``LANES``; without it, the most allowed)."""
-    configured = current_app.config.get("LANES") if has_app_context() else None
-    return int(configured) if configured else MOST_LANES
+    """How many lanes this centre has (``[centre] lanes``; outside a request, the most
+    allowed)."""
+    return current_centre().config.centre.lanes if has_app_context() else MOST_LANES
 
 
 def centre_lane_pair(text: str) -> tuple[int, ...]:

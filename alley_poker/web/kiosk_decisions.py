@@ -11,7 +11,7 @@ the same answers, ``expected_seq`` (the stale-version check) included.
 
 Only a kiosk the commissioner paired may answer, for a match on its own lanes (the lanes it
 joined with its device token; :mod:`alley_poker.web.kiosk_pairing`), at most
-``KIOSK_DECISIONS_PER_MINUTE`` times a minute; the ledger then accepts the answer only for
+``[kiosks] decisions_per_minute`` times a minute; the ledger then accepts the answer only for
 the bowler whose decision is open, and only while it is.  A kiosk's "buy" (it spends the
 bowler's money) is not run: it asks the desk, and the tablet confirms it.  The tap acts as
 that bowler (``actor="bowler:<name>"``).  Every answer is

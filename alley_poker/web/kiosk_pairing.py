@@ -11,7 +11,7 @@ full (``MAX_PENDING``) the *new* request is refused.  So that a flood cannot hol
 either, a request is bound to the socket that asked: it lives while that socket is connected
 (or the kiosk's next socket joins with its secret, as a kiosk does on every reconnect) and is
 withdrawn ``PAIRING_GRACE_S`` after its socket left.  Per network address (the address the
-sign-in limits count, ``get_remote_address``) at most ``KIOSK_PAIRING_PER_ADDRESS``
+sign-in limits count, ``get_remote_address``) at most ``[kiosks] pairing_per_address``
 requests wait at once and ``PAIR_REQUESTS_PER_ADDRESS`` may be made a minute, so fresh sockets
 from one address get no fresh allowance; one socket has one request waiting at most (asking
 again withdraws its earlier one) and may ask ``PAIR_REQUESTS_PER_WINDOW`` times a minute.
@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, jsonify
 from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -39,6 +39,7 @@ from limits.strategies import MovingWindowRateLimiter
 from alley_poker.store.kiosk_devices import KioskDevice, KioskDeviceStore
 from alley_poker.web.api_request import API_PREFIX, validated_body
 from alley_poker.web.auth import commissioner_actor, commissioner_session_required
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.kiosk import centre_lane_pair
 from alley_poker.web.schemas import PairKioskBody
@@ -53,7 +54,7 @@ RATE_WINDOW_S = 60.0
 PAIR_REQUESTS_PER_WINDOW = 5
 #: Pairing requests one network address may make per minute, however many sockets it opens.
 PAIR_REQUESTS_PER_ADDRESS = 20
-#: Requests one address may have waiting at once (``KIOSK_PAIRING_PER_ADDRESS``): the kiosks
+#: Requests one address may have waiting at once (``[kiosks] pairing_per_address``): the kiosks
 #: a desk pairs in one go; a later one gets its code as soon as an earlier one is paired.
 WAITING_PER_ADDRESS = 4
 #: How long a request outlives its socket: a kiosk reconnects within seconds, a restarted
@@ -69,7 +70,7 @@ def device_view(device: KioskDevice) -> dict[str, Any]:
 
 
 def device_store() -> KioskDeviceStore:
-    devices = current_app.extensions.get("kiosk_devices")
+    devices = current_centre().kiosk_devices
     if devices is None:
         raise ApiError(503, "kiosks_unavailable", "kiosk pairing needs the event store's "
                        "database")

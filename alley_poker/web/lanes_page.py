@@ -25,6 +25,7 @@ from flask import current_app
 from alley_poker.ledger.match_status import FINISHED
 from alley_poker.service import AlleyService
 from alley_poker.service.phone_nights import night_going_on
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.phone_links import night_zone
 
 #: The page's groups, in the order it shows them.
@@ -47,14 +48,14 @@ def match_night(service: AlleyService, match_id: str) -> date | None:
         night: date | None = date.fromisoformat(str(league["night_date"]))
     else:
         created = _created_at(service, match_id)
-        night = (night_going_on(created.astimezone(UTC), current_app.config["NIGHT_CLOSE"],
+        night = (night_going_on(created.astimezone(UTC), current_centre().config.night.close,
                                 night_zone()) if created else None)
     known[match_id] = night
     return night
 
 
 def tonight() -> date:
-    return night_going_on(datetime.now(UTC), current_app.config["NIGHT_CLOSE"], night_zone())
+    return night_going_on(datetime.now(UTC), current_centre().config.night.close, night_zone())
 
 
 def is_tonight(service: AlleyService, match_id: str, status: str) -> bool:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app
-
 from alley_poker.league import LeagueNotFound
 from alley_poker.service import AlleyService
+from alley_poker.web.centre_access import current_centre
 
 
 def lanes_of(service: AlleyService, match_id: str) -> tuple[int, ...]:
@@ -40,7 +39,7 @@ def league_name(match_league: dict[str, Any] | None) -> str | None:
     """The name of the league a match's tag names, when the league store knows it."""
     if not match_league:
         return None
-    desk = current_app.extensions.get("league_desk")
+    desk = current_centre().league_desk
     if desk is None:
         return None
     try:

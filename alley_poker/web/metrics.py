@@ -65,8 +65,11 @@ FEED_STATES = ("ok", "silent", "down", "stopped")
 class CentreMetrics:
     """One process's metrics: counted as balls come, read from the service when scraped."""
 
-    def __init__(self, service: Any, registry: CollectorRegistry | None = None) -> None:
+    def __init__(self, service: Any, registry: CollectorRegistry | None = None, *,
+                 odds: bool = False) -> None:
         self.service = service
+        #: Whether this process computes the live odds (their lag is timed only then).
+        self.times_odds = odds
         self.feeds: Any = None
         self.scheduler: Any = None
         self.socketio: Any = None
@@ -131,7 +134,7 @@ class CentreMetrics:
         kind = message.get("kind")
         match_id = message.get("match_id") or topic.split(":", 1)[1]
         if kind == "events" and message.get("events"):
-            if getattr(self.service, "odds", None) is None:
+            if not self.times_odds:
                 return
             seq = message["events"][-1].get("seq")
             with self._lock:
@@ -275,9 +278,9 @@ class WorkerMetrics:
         self.server, _thread = start_http_server(port, addr=host, registry=self.registry)
         self.port = self.server.server_port
 
-    def centre(self, service: Any) -> CentreMetrics:
+    def centre(self, service: Any, *, odds: bool = False) -> CentreMetrics:
         self.active.set(1)
-        return CentreMetrics(service, registry=self.registry)
+        return CentreMetrics(service, registry=self.registry, odds=odds)
 
     def close(self) -> None:
         self.server.shutdown()

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from flask import Blueprint, current_app, jsonify, render_template
+from flask import Blueprint, jsonify, render_template
 from pydantic import BaseModel, Field
 
 from alley_poker.service.odds_record import MIN_BIN, MIN_MATCHES, OddsRecordSource
 from alley_poker.web.api_request import API_PREFIX
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.commissioner_pages import commissioner, commissioner_page
 
 #: This module's routes of the JSON API (registered by the app factory).
@@ -68,7 +69,7 @@ class OddsRecordView(BaseModel):
 
 
 def record_source() -> OddsRecordSource | None:
-    return current_app.extensions.get("odds_record")
+    return current_centre().odds_record
 
 
 def current_record() -> dict[str, Any]:

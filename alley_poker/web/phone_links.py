@@ -23,10 +23,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import segno
-from flask import Blueprint, current_app, jsonify, request, url_for
+from flask import Blueprint, jsonify, request, url_for
 from markupsafe import escape
 
-from alley_poker.config import centre_zone
 from alley_poker.ledger import CommandRefused
 from alley_poker.service import AlleyService
 from alley_poker.service.phone_nights import night_of_match
@@ -39,6 +38,7 @@ from alley_poker.web.api_request import (
     validated_body,
 )
 from alley_poker.web.auth import commissioner_actor, commissioner_session_required
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.match_titles import match_title
 from alley_poker.web.phone_schemas import MintPhoneLinkBody
@@ -51,7 +51,7 @@ SEATED = ("open", "playing", "ending")
 
 
 def link_store() -> PhoneLinkStore:
-    links = current_app.extensions.get("phone_links")
+    links = current_centre().phone_links
     if links is None:
         raise ApiError(503, "phones_unavailable", "phone links need the event store's database")
     return links
@@ -82,8 +82,10 @@ def qr_svg(url: str, label: str) -> str:
 
 
 def night_zone():
-    name = current_app.config.get("NIGHT_TIMEZONE")
-    return ZoneInfo(name) if name else centre_zone(current_app.config.get("TIME_ZONE"))
+    """The zone of the night's close: ``[night] timezone``, else the centre's."""
+    config = current_centre().config
+    name = config.night.timezone
+    return ZoneInfo(name) if name else config.centre.zone
 
 
 def mint_code(service: AlleyService, links: PhoneLinkStore, match_id: str, bowler: str, *,
@@ -96,11 +98,11 @@ def mint_code(service: AlleyService, links: PhoneLinkStore, match_id: str, bowle
     if bowler not in state.bowlers:
         raise CommandRefused(f"{bowler} does not bowl in this match", field="bowler")
     now = datetime.now(UTC)
-    night, closes = night_of_match(state.league, now, current_app.config["NIGHT_CLOSE"],
+    night, closes = night_of_match(state.league, now, current_centre().config.night.close,
                                    night_zone())
     if closes <= now:
         raise CommandRefused(f"the night of {night.isoformat()} closed at "
-                             f"{current_app.config['NIGHT_CLOSE']}: no more codes for it",
+                             f"{current_centre().config.night.close}: no more codes for it",
                              field="match_id")
     made = links.mint(match_id, bowler, night, closes, actor=actor)
     url = url_for("phone.open_link", token=made.secret, _external=True)
@@ -173,7 +175,7 @@ def register_kiosk_codes(socketio: Any, service: AlleyService, kiosk_matches: An
         if not isinstance(match_id, str) or match_id not in kiosk_matches(request.sid):
             return error_body("forbidden", "this kiosk's lanes have no such match", 403,
                               "match_id")[0]
-        links = current_app.extensions.get("phone_links")
+        links = current_centre().phone_links
         if links is None:
             return error_body("phones_unavailable", "phone links need the event store's "
                               "database", 503)[0]

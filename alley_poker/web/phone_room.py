@@ -10,6 +10,7 @@ from flask_socketio import SocketIO, emit
 
 from alley_poker.service import AlleyService
 from alley_poker.web.api_screen import screen_facts
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.phone_session import phone_link
 from alley_poker.web.public import public_match_view
@@ -30,7 +31,8 @@ def register_phone_room(socketio: SocketIO, service: AlleyService) -> None:
         if state.status != "new":
             emit("state", {"match_id": link.match_id, "state": public_match_view(state),
                            "screen": screen_facts(service, state)})
-            odds = service.odds.latest(link.match_id) if service.odds is not None else None
+            odds = current_centre().odds
+            odds = odds.latest(link.match_id) if odds is not None else None
             if odds is not None:
                 emit("match_odds", {"match_id": link.match_id, "odds": odds})
         return {"ok": True, "match_id": link.match_id, "bowler": link.bowler}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask import current_app, request
 
 from alley_poker.store.phone_links import LinkCheck, PhoneLink, PhoneLinkStore
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError
 
 COOKIE = "alley_phone"
@@ -32,7 +33,7 @@ CLOSED_PAGES = {
 
 
 def link_store() -> PhoneLinkStore | None:
-    return current_app.extensions.get("phone_links")
+    return current_centre().phone_links
 
 
 def phone_session() -> LinkCheck:

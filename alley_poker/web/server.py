@@ -1,23 +1,26 @@
 """Serving the centre's pages: ``alley-poker serve`` (one box) and ``alley-poker web``.
 
 :class:`AlleyServer` puts the web app (kiosks, commissioner tablet, JSON API, Socket.IO) in
-front of the centre, wired by :class:`alley_poker.centre.Centre` (the alley service on
-``database.url``, the scoreboard feeds and the centre's jobs), and stops them in the reverse
+front of a one-box centre built by :func:`alley_poker.centre.build_centre` (the alley service
+on ``database.url``, the scoreboard feeds and the centre's jobs), and stops them in the reverse
 order.
 
 :class:`WebServer` is one of any number of stateless web processes of a scaled-out centre:
 the web app only, over PostgreSQL, with the Redis bus and the Socket.IO message queue; the
 feeds and jobs run in the centre's ``worker`` (:mod:`alley_poker.cli.centre_worker`).
 
->>> PIN_ENV
-'ALLEY_POKER_COMMISSIONER_PIN'
->>> commissioner_pin({})
+The commissioner's PIN and the session key are the configuration's (``[commissioner]`` and
+``[web]``, set from ALLEY_POKER_COMMISSIONER_PIN(_HASH) and ALLEY_POKER_SECRET_KEY); a
+server refuses to start without them:
+
+>>> from alley_poker.config import load_config_text
+>>> require_commissioner_pin(load_config_text('[centre]\\nname = "X"\\nlanes = 2', env={}))
 Traceback (most recent call last):
 ...
 alley_poker.web.server.MissingPin: set ALLEY_POKER_COMMISSIONER_PIN to the commissioner's PIN \
 (at least 4 characters) before starting the server; the tablet cannot be signed in without one
->>> commissioner_pin({"ALLEY_POKER_COMMISSIONER_PIN": " 2468 "})
-'2468'
+>>> require_commissioner_pin(load_config_text('[centre]\\nname = "X"\\nlanes = 2',
+...     env={PIN_ENV: " 2468 "}))
 """
 
 from __future__ import annotations
@@ -32,9 +35,9 @@ from types import FrameType
 from flask import Flask, Response, jsonify
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from alley_poker.centre import Centre, open_centre_service, scaled_settings
-from alley_poker.config import AlleyConfig
-from alley_poker.service import AlleyService, open_service
+from alley_poker.centre import Centre, Role, build_centre
+from alley_poker.config import MIN_PIN_LENGTH, MIN_SECRET_KEY_LENGTH, AlleyConfig
+from alley_poker.service import AlleyService
 from alley_poker.serving.http_timeouts import GuardedRequestHandler
 from alley_poker.serving.memory_report import write_memory_snapshot
 from alley_poker.serving.process_tuning import tune_garbage_collector, tune_thread_switching
@@ -47,18 +50,46 @@ PIN_ENV = "ALLEY_POKER_COMMISSIONER_PIN"
 #: Or the PIN's scrypt hash (``alley-poker init`` writes this; the PIN itself is kept nowhere).
 PIN_HASH_ENV = "ALLEY_POKER_COMMISSIONER_PIN_HASH"
 SECRET_KEY_ENV = "ALLEY_POKER_SECRET_KEY"
-MIN_PIN_LENGTH = 4
-MIN_SECRET_KEY_LENGTH = 32
 
 
 class MissingPin(RuntimeError):
     """The commissioner's PIN is not configured; the server must not start without one."""
 
 
+def require_commissioner_pin(config: AlleyConfig) -> None:
+    """Refuse a configuration with no commissioner's PIN (the tablet could not sign in)."""
+    if config.commissioner.pin_hash is None:
+        raise MissingPin(
+            f"set {PIN_ENV} to the commissioner's PIN (at least {MIN_PIN_LENGTH} characters) "
+            "before starting the server; the tablet cannot be signed in without one")
+
+
+def require_shared_secret_key(config: AlleyConfig) -> None:
+    """Refuse a scaled-out web process without the session-signing key every web process of
+    the centre shares: a tablet's session cookie and CSRF token, signed by one process, must
+    verify on the next request, which the load balancer may send to another.
+
+    >>> from alley_poker.config import load_config_text
+    >>> require_shared_secret_key(load_config_text('[centre]\\nname = "X"\\nlanes = 2',
+    ...     env={}))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    alley_poker.web.server.MissingPin: set ALLEY_POKER_SECRET_KEY to the same random value ...
+    """
+    if config.web.secret_key is None:
+        raise MissingPin(
+            f"set {SECRET_KEY_ENV} to the same random value (at least {MIN_SECRET_KEY_LENGTH} "
+            "characters, e.g. from 'python -c \"import secrets; print(secrets.token_hex(32))\"') "
+            "for every web process of the centre")
+
+
 def commissioner_pin(env: Mapping[str, str] | None = None) -> str:
-    """The PIN from ``ALLEY_POKER_COMMISSIONER_PIN`` (or its hash from
-    ``ALLEY_POKER_COMMISSIONER_PIN_HASH``, see :func:`pin_settings`); refuses a missing or
-    short one."""
+    """The PIN (or its hash) an environment file sets, for ``doctor``'s advice on it; a
+    server reads it from its configuration (:func:`require_commissioner_pin`).
+
+    >>> commissioner_pin({"ALLEY_POKER_COMMISSIONER_PIN": " 2468 "})
+    '2468'
+    """
     env = os.environ if env is None else env
     pin = env.get(PIN_ENV, "").strip()
     hashed = env.get(PIN_HASH_ENV, "").strip()
@@ -69,39 +100,6 @@ def commissioner_pin(env: Mapping[str, str] | None = None) -> str:
             f"set {PIN_ENV} to the commissioner's PIN (at least {MIN_PIN_LENGTH} characters) "
             "before starting the server; the tablet cannot be signed in without one")
     return pin
-
-
-def pin_settings(pin: str) -> dict[str, str]:
-    """The app's setting for ``pin``: the PIN (hashed by the app at once) or its hash.
-
-    >>> pin_settings("2468")
-    {'COMMISSIONER_PIN': '2468'}
-    >>> list(pin_settings("scrypt:32768:8:1$salt$00"))
-    ['COMMISSIONER_PIN_HASH']
-    """
-    if pin.startswith("scrypt:"):
-        return {"COMMISSIONER_PIN_HASH": pin}
-    return {"COMMISSIONER_PIN": pin}
-
-
-def shared_secret_key(env: Mapping[str, str] | None = None) -> str:
-    """The session-signing key every web process of a centre must share.
-
-    A tablet's session cookie and CSRF token, signed by one process, must verify on the
-    next request, which the load balancer may send to another.
-
-    >>> shared_secret_key({})  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    alley_poker.web.server.MissingPin: set ALLEY_POKER_SECRET_KEY to the same random value ...
-    """
-    key = (os.environ if env is None else env).get(SECRET_KEY_ENV, "").strip()
-    if len(key) < MIN_SECRET_KEY_LENGTH:
-        raise MissingPin(
-            f"set {SECRET_KEY_ENV} to the same random value (at least {MIN_SECRET_KEY_LENGTH} "
-            "characters, e.g. from 'python -c \"import secrets; print(secrets.token_hex(32))\"') "
-            "for every web process of the centre")
-    return key
 
 
 def add_health_check(app: Flask, service: AlleyService, bus: object | None = None) -> None:
@@ -189,33 +187,21 @@ def run_until_signalled(start: Callable[[], None], stop: Callable[[], None],
 class WebServer:
     """One stateless web process of a scaled-out centre (``alley-poker web``)."""
 
-    def __init__(self, config: AlleyConfig, *, pin: str, secret_key: str,
-                 host: str = "127.0.0.1", port: int = 8000, listen: bool = True) -> None:
-        from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
-
+    def __init__(self, config: AlleyConfig, *, host: str = "127.0.0.1", port: int = 8000,
+                 listen: bool = True) -> None:
         self.config = config
-        centre = config.centre.id
-        database_url, redis_url = scaled_settings(config)
-        self.bus = RedisBus(redis_url, channel_prefix=centre_channel_prefix(centre))
+        require_shared_secret_key(config)
+        self.centre = build_centre(config, Role.WEB)
         try:
-            self.service = open_service(database_url, centre=centre, bus=self.bus)
-            self.app = create_app({
-                **pin_settings(pin), "SECRET_KEY": secret_key, "CENTRE": centre,
-                "LANES": config.centre.lanes, "TIME_ZONE": config.centre.time_zone,
-                "NIGHT_CLOSE": config.night.close, "NIGHT_TIMEZONE": config.night.timezone,
-                "DATABASE_URL": database_url, "SOCKETIO_MESSAGE_QUEUE": redis_url,
-                # Sign-in attempts are counted across every web process of the centre (and
-                # per centre: a chain's centres behind one address do not share a count).
-                "RATELIMIT_STORAGE_URI": redis_url,
-                "RATELIMIT_KEY_PREFIX": f"alley:{centre}:limiter",
-                **config.odds.app_settings(), **config.sockets.app_settings(),
-            }, service=self.service)
+            self.service, self.bus = self.centre.service, self.centre.bus
+            self.app = create_app(self.centre)
             add_health_check(self.app, self.service, self.bus)
-            add_metrics_route(self.app, CentreMetrics(self.service))
+            add_metrics_route(self.app, CentreMetrics(self.service,
+                                                      odds=self.centre.odds is not None))
             # listen=False: another server (production_server's gunicorn) serves self.app.
             self.http = HttpThread(self.app, host, port) if listen else None
         except BaseException:
-            self.bus.close()
+            self.centre.stop()
             raise
         self._stopped = threading.Event()
 
@@ -234,12 +220,7 @@ class WebServer:
         self._stopped.set()
         if self.http is not None:
             self.http.stop()
-        if self.service.odds is not None:
-            self.service.odds.stop()
-        self.bus.close()
-        store = getattr(self.service.repository, "store", None)
-        if store is not None:
-            store.close()
+        self.centre.stop()
 
     def serve_until_signalled(self, echo: Callable[[str], None] = print) -> None:
         def start() -> None:
@@ -251,36 +232,40 @@ class WebServer:
 
 
 class AlleyServer:
-    """The service, feeds, scheduler and web app of one centre, started and stopped together."""
+    """The service, feeds, scheduler and web app of one centre, started and stopped together.
 
-    def __init__(self, config: AlleyConfig, *, pin: str, host: str = "127.0.0.1",
-                 port: int = 8000, service: AlleyService | None = None,
-                 listen: bool = True) -> None:
+    The centre is built here (:func:`~alley_poker.centre.build_centre`, one box), with its
+    balls counted for ``GET /metrics``; ``rng_factory`` seeds the deals (demos, tests).  Without
+    ``[web] secret_key`` the app makes its own session key (a tablet then signs in again after
+    a restart; ``init`` sets one).
+    """
+
+    def __init__(self, config: AlleyConfig, *, host: str = "127.0.0.1", port: int = 8000,
+                 listen: bool = True, rng_factory: Callable[[], object] | None = None) -> None:
         self.config = config
-        self.service = service if service is not None else open_centre_service(config)
-        self.metrics = CentreMetrics(self.service)  # GET /metrics (web.metrics)
-        # The centre (feeds, jobs), built before anything starts: a bad feed dialect stops us
-        # with nothing running.
-        self.centre = Centre(config, self.service, count_balls=self.metrics.counting)
-        self.feeds, self.scheduler = self.centre.feeds, self.centre.scheduler
-        # serve makes its own session key unless one is set (init sets one): with it a
-        # tablet stays signed in across a restart.
-        own_key = os.environ.get(SECRET_KEY_ENV, "").strip()
-        self.app = create_app({**pin_settings(pin), "CENTRE": self.service.centre,
-                               **({"SECRET_KEY": own_key}
-                                  if len(own_key) >= MIN_SECRET_KEY_LENGTH else {}),
-                               "LANES": config.centre.lanes,
-                               "TIME_ZONE": config.centre.time_zone,
-                               "NIGHT_CLOSE": config.night.close,
-                               "NIGHT_TIMEZONE": config.night.timezone,
-                               **config.odds.app_settings(),
-                               **config.sockets.app_settings()},
-                              service=self.service)
-        add_health_check(self.app, self.service)
-        add_metrics_route(self.app, self.metrics.watch(feeds=self.feeds,
-                                                       scheduler=self.scheduler))
-        # listen=False: another server (production_server's gunicorn) serves self.app.
-        self.web = HttpThread(self.app, host, port) if listen else None
+        metrics: list[CentreMetrics] = []
+
+        def count_balls(service: AlleyService):
+            # GET /metrics (web.metrics); made before the odds, which it times.
+            metrics.append(CentreMetrics(service, odds=config.odds.enabled))
+            return metrics[0].counting
+
+        # Built before anything starts: a bad feed dialect stops us with nothing running.
+        self.centre: Centre = build_centre(config, Role.ONE_BOX, count_balls=count_balls,
+                                           rng_factory=rng_factory)  # type: ignore[arg-type]
+        try:
+            self.service = self.centre.service
+            self.metrics = metrics[0]
+            self.feeds, self.scheduler = self.centre.feeds, self.centre.scheduler
+            self.app = create_app(self.centre)
+            add_health_check(self.app, self.service)
+            add_metrics_route(self.app, self.metrics.watch(feeds=self.feeds,
+                                                           scheduler=self.scheduler))
+            # listen=False: another server (production_server's gunicorn) serves self.app.
+            self.web = HttpThread(self.app, host, port) if listen else None
+        except BaseException:
+            self.centre.stop()
+            raise
         self.host, self.port = host, (self.web.port if self.web is not None else port)
         self._stopped = threading.Event()
 

@@ -4,7 +4,7 @@ failed sign-ins that ``/metrics`` shows.
 The per-device staircase and the per-address cap (:mod:`alley_poker.web.sign_in_limits`)
 hold one device and one address; twenty addresses on the guest Wi-Fi made 600 guesses in
 54 s with nothing over them (issue 38).  So every PIN tried by a device that has not signed in
-here before counts against a staircase for the whole centre (``SIGN_IN_CENTRE_LIMIT``, by
+here before counts against a staircase for the whole centre (``[sign_in] centre_wide``, by
 default 50 per 10 minutes, 100 an hour, 200 a day): the more guesses, the longer the wait (up
 to a day), and at most 200 a day are ever checked, whatever the number of addresses.  A known
 device (a tablet that signed in with the right PIN before) is not held by it: the desk keeps

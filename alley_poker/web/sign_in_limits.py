@@ -4,14 +4,14 @@ A centre's tablets, phones and kiosks usually share one Wi-Fi address, so counti
 per address would let one device lock every other one out.  Each browser is therefore given
 a long-lived *device* cookie (a random id signed with the app's secret, so it cannot be
 forged) and wrong PINs are counted per device, against a staircase of limits
-(``SIGN_IN_RATE_LIMIT``, by default 5 a minute, 10 a quarter-hour, 20 a day): the more wrong
+(``[sign_in] per_device``, by default 5 a minute, 10 a quarter-hour, 20 a day): the more wrong
 PINs, the longer the wait.  Only wrong PINs count (a sign-in that works costs nothing).  A
 script that throws its cookies away (or fetches fresh ones) is still held by a generous cap
-per address (``SIGN_IN_ADDRESS_LIMIT``).  A device that has signed in with the right PIN
+per address (``[sign_in] per_address``).  A device that has signed in with the right PIN
 before is *known* (its cookie, re-signed on that sign-in, says so) and is not held by the
 address cap, so a guesser on the centre's Wi-Fi cannot lock the desk's tablet out; its own
 per-device staircase still holds it.  Over both, a centre-wide ceiling on PINs tried by
-devices not known yet (``SIGN_IN_CENTRE_LIMIT``, :mod:`alley_poker.web.sign_in_ceiling`)
+devices not known yet (``[sign_in] centre_wide``, :mod:`alley_poker.web.sign_in_ceiling`)
 holds a guesser with many addresses.  When a limit is hit the sign-in page itself says which
 and when to try again (429 with ``Retry-After``); under an address cap or the centre-wide
 ceiling it also says that a tablet that has signed in here before can sign in now.  The wait
@@ -37,6 +37,7 @@ from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from alley_poker.config import SignInConfig
 from alley_poker.web.errors import error_body
 from alley_poker.web.sign_in_ceiling import CentreCeiling, sign_in_failures
 
@@ -152,22 +153,21 @@ def _count_wrong_pins(response: Response) -> Response:
     return response
 
 
-def install_sign_in_limits(app: Flask) -> Limiter:
-    """Limit ``commissioner.sign_in_with_pin`` per device, per address and centre-wide (see
-    the module)."""
+def install_sign_in_limits(app: Flask, limits: SignInConfig, centre: str) -> Limiter:
+    """Limit ``commissioner.sign_in_with_pin`` per device, per address and centre-wide
+    (``limits``, ``[sign_in]`` of alley.toml; see the module)."""
     limiter = Limiter(device_key, app=app, storage_uri=app.config["RATELIMIT_STORAGE_URI"],
                       # Check every limit, so the page names the longest wait, not the first.
                       fail_on_first_breach=False)
     sign_in_failures(app)
-    ceiling = CentreCeiling(limiter, lambda: app.config["SIGN_IN_CENTRE_LIMIT"],
-                            lambda: str(app.config["CENTRE"]))
+    ceiling = CentreCeiling(limiter, lambda: limits.centre_wide, lambda: centre)
     # Innermost: the centre's count is taken only for a PIN the device and address limits let
     # through, right before it is checked.
     view = ceiling.guard(app.view_functions[SIGN_IN_VIEW], exempt=known_device,
                          refused=lambda reset_at: _locked_out("centre", reset_at))
-    view = limiter.limit(lambda: app.config["SIGN_IN_RATE_LIMIT"], key_func=device_key,
+    view = limiter.limit(lambda: limits.per_device, key_func=device_key,
                          deduct_when=_wrong_pin)(view)
-    view = limiter.limit(lambda: app.config["SIGN_IN_ADDRESS_LIMIT"], key_func=address_key,
+    view = limiter.limit(lambda: limits.per_address, key_func=address_key,
                          deduct_when=_wrong_pin, exempt_when=known_device)(view)
     app.view_functions[SIGN_IN_VIEW] = view
     app.after_request(give_device_cookie)

@@ -11,10 +11,10 @@ upgrades to a WebSocket or starts a thread (a refusal takes the worker's request
 moment, as any request does, and holds nothing after its answer):
 
 - a client address (:func:`~alley_poker.web.client_address.client_address`, the same one the
-  sign-in limits count by) may hold ``SOCKETS_PER_ADDRESS`` sessions; one more is refused
+  sign-in limits count by) may hold ``[sockets] per_address`` sessions; one more is refused
   ``429`` with ``Retry-After``;
-- the centre holds at most ``SOCKETS_IN_ALL`` sessions, of which the last
-  ``SOCKETS_KEPT_FOR_KNOWN`` are kept for *known devices*; beyond that a session is refused
+- the centre holds at most ``in_all`` sessions, of which the last
+  ``kept_for_known_devices`` are kept for *known devices*; beyond that a session is refused
   ``503`` with ``Retry-After``.
 
 A known device is a paired kiosk (its device token, which the kiosk page sends in the
@@ -46,6 +46,8 @@ from urllib.parse import parse_qs
 
 from flask import Flask
 
+from alley_poker.config import SocketsConfig
+from alley_poker.web.centre_access import centre_of
 from alley_poker.web.client_address import client_address
 from alley_poker.web.errors import error_body
 
@@ -73,10 +75,10 @@ class SocketLimits:
                              f"in_all ({self.in_all})")
 
     @classmethod
-    def from_app(cls, app: Flask) -> SocketLimits:
-        return cls(per_address=int(app.config["SOCKETS_PER_ADDRESS"]),
-                   in_all=int(app.config["SOCKETS_IN_ALL"]),
-                   kept_for_known=int(app.config["SOCKETS_KEPT_FOR_KNOWN"]))
+    def from_config(cls, sockets: SocketsConfig) -> SocketLimits:
+        """The limits ``[sockets]`` of alley.toml sets."""
+        return cls(per_address=sockets.per_address, in_all=sockets.in_all,
+                   kept_for_known=sockets.kept_for_known_devices)
 
 
 class Slot:
@@ -205,17 +207,17 @@ def known_device(app: Flask, environ: dict[str, Any]) -> bool:
     with app.request_context(environ):
         from flask import request
 
-        kiosks = app.extensions.get("kiosk_devices")
+        kiosks = centre_of(app).kiosk_devices
         token = request.cookies.get(KIOSK_COOKIE)
         if token and kiosks is not None and kiosks.verify(token) is not None:
             return True
         return is_commissioner() or known_tablet()
 
 
-def install_socket_ceiling(app: Flask, socketio: Any) -> SocketCeiling:
+def install_socket_ceiling(app: Flask, socketio: Any, limits: SocketLimits) -> SocketCeiling:
     """Put the ceiling in front of ``socketio`` (Flask-SocketIO's middleware, already in
     ``app.wsgi_app``) and count its Engine.IO sessions' ends."""
-    ceiling = SocketCeiling(SocketLimits.from_app(app))
+    ceiling = SocketCeiling(limits)
     eio = socketio.server.eio
     on_connect, on_disconnect = eio.handlers["connect"], eio.handlers["disconnect"]
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
 from typing import Any
 
 from flask import request
@@ -42,6 +41,7 @@ from flask_socketio import SocketIO, emit
 
 from alley_poker.ledger.match_status import FINISHED
 from alley_poker.service import AlleyService
+from alley_poker.service.odds import LiveOdds
 from alley_poker.web.api_screen import screen_facts
 from alley_poker.web.errors import error_body
 from alley_poker.web.kiosk import centre_lane_pair
@@ -70,33 +70,6 @@ def socketio_channel(centre: str) -> str:
     'alley:north:socketio'
     """
     return f"alley:{centre}:socketio"
-
-
-def socket_heartbeat(config: Mapping[str, Any]) -> dict[str, float]:
-    """Socket.IO's ``ping_interval`` and ``ping_timeout`` from the app's config (seconds).
-
-    A client that hears no ping for interval + timeout takes the server for gone and shows
-    "Reconnecting…": the only way a screen can tell a hung server (stopped, its machine
-    frozen) from a quiet one.  docs/deployment.md ("A hung server") has the choice and cost.
-
-    >>> socket_heartbeat({"SOCKETIO_PING_INTERVAL": 4, "SOCKETIO_PING_TIMEOUT": "4"})
-    {'ping_interval': 4.0, 'ping_timeout': 4.0}
-    >>> socket_heartbeat({"SOCKETIO_PING_INTERVAL": "soon", "SOCKETIO_PING_TIMEOUT": 4})
-    Traceback (most recent call last):
-    ValueError: SOCKETIO_PING_INTERVAL must be seconds from 1 to 60, not 'soon'
-    """
-    heartbeat = {}
-    for key, name in (("SOCKETIO_PING_INTERVAL", "ping_interval"),
-                      ("SOCKETIO_PING_TIMEOUT", "ping_timeout")):
-        value = config[key]
-        try:
-            seconds = float(value)
-        except (TypeError, ValueError):
-            seconds = 0.0
-        if not 1 <= seconds <= 60:
-            raise ValueError(f"{key} must be seconds from 1 to 60, not {value!r}")
-        heartbeat[name] = seconds
-    return heartbeat
 
 
 def match_rooms(service: AlleyService, match_id: str) -> list[str]:
@@ -193,9 +166,10 @@ class SocketBridge:
     """The app's live pushes (:class:`MatchUpdates`) and its clients' ``join`` requests."""
 
     def __init__(self, socketio: SocketIO, service: AlleyService,
-                 gate: KioskGate | None = None):
+                 gate: KioskGate | None = None, *, odds: LiveOdds | None = None):
         self.socketio = socketio
         self.service = service
+        self.odds = odds  # the centre's live odds, when it shows them
         self.gate = gate if gate is not None else KioskGate(None)
         self.gate.is_connected = lambda sid: socketio.server.manager.is_connected(sid, "/")
         self._kiosk_lanes: dict[str, tuple[int, ...]] = {}
@@ -252,7 +226,7 @@ class SocketBridge:
                 if state.status != "new":
                     emit("state", {"match_id": match_id, "state": public_match_view(state),
                                    "screen": screen_facts(self.service, state)})
-                    odds = self.service.odds.latest(match_id) if self.service.odds else None
+                    odds = self.odds.latest(match_id) if self.odds is not None else None
                     if odds is not None:
                         emit("match_odds", {"match_id": match_id, "odds": odds})
             if "lanes" in data:

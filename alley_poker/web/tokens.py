@@ -8,13 +8,14 @@ centre's is refused with 401 before any view runs, whatever the route.
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, current_app, g, jsonify, request
+from flask import Blueprint, Flask, g, jsonify, request
 from flask_wtf.csrf import CSRFProtect
 
 from alley_poker.store.api_tokens import ApiToken, ApiTokenStore
 from alley_poker.store.event_store import as_utc
 from alley_poker.web.api_request import API_PREFIX, validated_body
 from alley_poker.web.auth import commissioner_session_required
+from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError
 from alley_poker.web.schemas import CreateTokenBody
 
@@ -26,7 +27,7 @@ CSRF_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def token_store() -> ApiTokenStore:
-    tokens = current_app.extensions.get("api_tokens")
+    tokens = current_centre().api_tokens
     if tokens is None:
         raise ApiError(503, "tokens_unavailable", "API tokens need the event store's database")
     return tokens

@@ -1,5 +1,5 @@
 """The worker reads its matches from memory on the ball path (no PostgreSQL catch-up per
-read, ``AlleyService.reads_catch_up = False``): a change made by a web process still reaches
+read, a service opened with ``reads_catch_up=False``): a change made by a web process still reaches
 what it decides, even when the bus message announcing that change never comes."""
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ def web_and_deaf_worker(postgresql_url, redis_url, centre):
     web_bus = RedisBus(redis_url, channel_prefix=centre_channel_prefix(centre))
     worker_bus = RedisBus(redis_url, channel_prefix=centre_channel_prefix(f"{centre}-deaf"))
     web = open_service(postgresql_url, centre=centre, bus=web_bus)
-    worker = open_service(postgresql_url, centre=centre, bus=worker_bus)
-    worker.reads_catch_up = False
+    worker = open_service(postgresql_url, centre=centre, bus=worker_bus, reads_catch_up=False)
     yield web, worker
     for bus, service in ((web_bus, web), (worker_bus, worker)):
         bus.close()

@@ -15,6 +15,7 @@ from alley_poker.ledger.context import parse_iso
 from alley_poker.service.league_desk import open_league_desk
 from alley_poker.service.league_nights import LeagueNightError
 from alley_poker.service.scheduler import GRACE, DecisionScheduler, job_id
+from alley_poker.store.leagues import LeagueStore
 
 TUESDAY = date(2026, 11, 24)
 DESK = "commissioner:pat"
@@ -34,7 +35,8 @@ buy_deadline_s = 30
 def league_with_rules(store_service, tmp_path_factory):
     """A Tuesday league on lanes 1-2 whose rule book is a file the test writes."""
     folder = tmp_path_factory.mktemp("rules")
-    desk = open_league_desk(store_service)
+    desk = open_league_desk(store_service, LeagueStore(
+        store_service.repository.store.engine, centre=store_service.centre))
 
     def make(text: str) -> Path:
         book = folder / "tue.toml"

@@ -11,6 +11,7 @@ import pytest
 from alley_poker.league import HandicapRule, League
 from alley_poker.ledger import commands as c
 from alley_poker.service.league_desk import open_league_desk
+from alley_poker.store.leagues import LeagueStore
 from drivers.base import BowlerSlot, LaneOpened
 
 EARLY = """name,scorer_name,average
@@ -31,7 +32,8 @@ DESK = "commissioner:pat"
 
 @pytest.fixture
 def desk(store_service):
-    desk = open_league_desk(store_service)
+    desk = open_league_desk(store_service, LeagueStore(
+        store_service.repository.store.engine, centre=store_service.centre))
     for league_id, name, start, roster in (("early", "Early Birds", time(18), EARLY),
                                            ("late", "Late Owls", time(20, 30), LATE)):
         desk.store.create_league(League(

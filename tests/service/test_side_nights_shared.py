@@ -13,6 +13,7 @@ from alley_poker.service import open_service
 from alley_poker.service.league_desk import open_league_desk
 from alley_poker.service.side_nights import SideNightError, SideNights
 from alley_poker.side_games import BracketSettings, RecordEntry, SetSideGame, SideGameError
+from alley_poker.store.leagues import LeagueStore
 from alley_poker.store.store_errors import ConcurrencyConflict
 
 DESK = "commissioner:pat"
@@ -21,7 +22,8 @@ DESK = "commissioner:pat"
 @pytest.fixture
 def two_processes(store_url):
     first, second = open_service(store_url), open_service(store_url)
-    desk = open_league_desk(first)
+    desk = open_league_desk(first, LeagueStore(
+        first.repository.store.engine, centre=first.centre))
     desk.store.create_league(League(
         "tue", "Tuesday Poker", "house-rev-1.2", ante_cents=100, weekday=1,
         start_time=time(19, 0), time_zone="America/Chicago", lane_pairs=((1, 2),),

@@ -13,6 +13,7 @@ import pytest
 
 from alley_poker.league import HandicapRule, League
 from alley_poker.service.league_desk import open_league_desk
+from alley_poker.store.leagues import LeagueStore
 from drivers.serial_feed import BackoffSchedule, SerialFeed
 from tests.web.conftest import free_port, open_service
 
@@ -28,7 +29,8 @@ MATCH = "tue-2026-11-24-3-4"
 @pytest.mark.slow
 def test_simulate_names_bowls_a_league_night_seated_from_the_scorers_names(tmp_path):
     service = open_service(tmp_path / "ledger.sqlite3")
-    desk = open_league_desk(service)
+    desk = open_league_desk(service, LeagueStore(
+        service.repository.store.engine, centre=service.centre))
     desk.store.create_league(League(
         "tue", "Tuesday Poker", "house-rev-1.2", ante_cents=200, weekday=1,
         start_time=time(19), time_zone="America/Chicago", lane_pairs=((3, 4),), games=1,

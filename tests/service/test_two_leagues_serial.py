@@ -27,11 +27,12 @@ from alley_poker.league import HandicapRule, League
 from alley_poker.ledger import commands as c
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.service.league_desk import open_league_desk
-from alley_poker.web import create_app
+from alley_poker.store.leagues import LeagueStore
 from drivers.base import GameEnded
 from drivers.feed_writer import FeedWriter, ScorerOutput
 from drivers.named_lanes import named_lanes
 from drivers.simulator import Simulator
+from tests.conftest import centre_app
 from tests.service.league_night_runner import wait_until
 from tests.web.conftest import OPEN_NIGHT, PIN, open_service
 
@@ -117,7 +118,8 @@ def ledger_balls(state) -> dict[str, list[tuple]]:
 def test_the_late_league_gets_every_late_ball_and_none_of_the_early_league(
         tmp_path, pty_pair, evening):
     service = open_service(tmp_path / "ledger.sqlite3")
-    desk = open_league_desk(service)
+    desk = open_league_desk(service, LeagueStore(
+        service.repository.store.engine, centre=service.centre))
     for league_id, name, start, people in (("early", "Early Birds", time(18), EARLY),
                                            ("late", "Late Owls", time(20, 30), LATE)):
         desk.store.create_league(League(
@@ -182,8 +184,7 @@ def test_the_late_league_gets_every_late_ball_and_none_of_the_early_league(
         assert ledger_balls(service.state(early)) == early_after
 
         # What the kiosk on lanes 1-2 reads: the late match alone, with the late bowlers.
-        app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN,
-                          "SECRET_KEY": "test-secret", **OPEN_NIGHT}, service=service)
+        app = centre_app(service, testing=True, pin=PIN, secret_key="test-secret", **OPEN_NIGHT)
         client = app.test_client()
         screen = client.get("/api/v1/lanes/1-2/screen").get_json()
         assert [match["match_id"] for match in screen["matches"]] == [late]

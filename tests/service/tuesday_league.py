@@ -8,6 +8,7 @@ from datetime import time
 
 from alley_poker.league import HandicapRule, League
 from alley_poker.service.league_desk import LeagueDesk, open_league_desk
+from alley_poker.store.leagues import LeagueStore
 
 
 def tuesday_league(*, ante_cents: int, games: int) -> League:
@@ -21,7 +22,8 @@ def tuesday_league(*, ante_cents: int, games: int) -> League:
 def tuesday_desk(service, roster: str, *, ante_cents: int, games: int) -> Iterator[LeagueDesk]:
     """A league desk over ``service`` with the Tuesday league and ``roster`` in it (for a
     fixture to yield from: the desk is closed after)."""
-    desk = open_league_desk(service)
+    desk = open_league_desk(service, LeagueStore(service.repository.store.engine,
+                                                 centre=service.centre))
     desk.store.create_league(tuesday_league(ante_cents=ante_cents, games=games))
     desk.store.import_roster("tue", roster)
     yield desk

@@ -17,7 +17,8 @@ from werkzeug.serving import BaseWSGIServer, make_server
 from alley_poker.ledger import commands as c
 from alley_poker.service import AlleyService
 from alley_poker.service import open_service as service_over_store
-from alley_poker.web import create_app
+from alley_poker.web.centre_access import centre_of
+from tests.conftest import centre_app
 from tests.ports import free_port  # noqa: F401  (ports for the tests' servers: tests/ports.py)
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -62,18 +63,17 @@ def service(database: Path) -> AlleyService:
 #: 04:00 UTC once: from 04:00 to 13:00 UTC a code for tonight's league match was refused,
 #: rightly, and the test minting one failed whenever the suite ran then.)  With the default
 #: 23:30 close a code asked for between 23:30 and midnight is refused, as it should be.
-OPEN_NIGHT = {"NIGHT_CLOSE": "11:59", "NIGHT_TIMEZONE": "America/Chicago"}
+OPEN_NIGHT = {"night": {"close": "11:59", "timezone": "America/Chicago"}}
 
 
 @pytest.fixture
 def app(service: AlleyService):
-    return create_app({"TESTING": True, "COMMISSIONER_PIN": PIN,
-                       "SECRET_KEY": "test-secret", **OPEN_NIGHT}, service=service)
+    return centre_app(service, testing=True, pin=PIN, secret_key="test-secret", **OPEN_NIGHT)
 
 
 def pair_kiosk(app, lanes: str = "1-2") -> str:
     """A kiosk for ``lanes`` paired as the commissioner would: its device secret."""
-    devices = app.extensions["kiosk_devices"]
+    devices = centre_of(app).kiosk_devices
     asked = devices.request(lanes)
     assert devices.approve(asked.code, actor="commissioner:test") is not None
     return asked.secret

@@ -11,13 +11,13 @@ from pathlib import Path
 
 from werkzeug.serving import make_server
 
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.web.conftest import open_service
 
 
 def main(database: str, port: str) -> None:
     service = open_service(Path(database))
-    app = create_app({"SECRET_KEY": "restart-test"}, service=service)
+    app = centre_app(service, secret_key="restart-test")
     server = make_server("127.0.0.1", int(port), app, threaded=True)
     print("serving", flush=True)
     server.serve_forever()

@@ -6,6 +6,7 @@ import re
 
 from alley_poker.ledger import commands as c
 from alley_poker.web.schemas import COMMAND_BODIES
+from tests.conftest import centre_app
 from tests.web.conftest import assert_no_pile_order, signed_in_client
 
 
@@ -86,9 +87,8 @@ def test_errors_have_the_right_status_code_and_field(app, service):
 
 
 def test_a_bug_answers_500_without_a_traceback(service):
-    from alley_poker.web import create_app
 
-    app = create_app({"SECRET_KEY": "x"}, service=service)
+    app = centre_app(service, secret_key="x")
 
     def broken_state(match_id):
         raise RuntimeError("secret internals /etc/passwd")

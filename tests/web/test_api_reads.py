@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from alley_poker.ledger import commands as c
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.web.conftest import PIN, assert_no_pile_order
 
 FEED = "feed:test"
@@ -15,7 +15,8 @@ def strike_then_gutter(service):
     service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor=FEED))
 
 
-def test_lanes_name_each_slot_with_its_pair_and_match(app):
+def test_lanes_name_each_slot_with_its_pair_and_match(service):
+    app = centre_app(service, testing=True, pin=PIN, lanes=2)
     lanes = app.test_client().get("/api/v1/lanes").get_json()["lanes"]
     assert lanes == [
         {"lane": 1, "pair": "1-2", "matches": ["m1"],
@@ -26,7 +27,7 @@ def test_lanes_name_each_slot_with_its_pair_and_match(app):
 
 
 def test_lanes_list_every_lane_of_the_centre_when_configured(service):
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "LANES": 4}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, lanes=4)
     lanes = app.test_client().get("/api/v1/lanes").get_json()["lanes"]
     assert [(lane["lane"], lane["pair"], lane["matches"]) for lane in lanes] == [
         (1, "1-2", ["m1"]), (2, "1-2", ["m1"]), (3, "3-4", []), (4, "3-4", [])]

@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 
 from alley_poker.ledger import commands as c
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.web.conftest import PIN, signed_in_client
 
 
@@ -128,8 +128,8 @@ def test_the_audit_shows_who_did_what_filtered_and_as_csv(app, service):
 
 @pytest.mark.slow
 def test_the_audit_reads_newest_first_by_cursor_in_the_centres_zone_in_plain_words(service):
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                      "TIME_ZONE": "America/Chicago"}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="test-secret",
+                     time_zone="America/Chicago")
     client, send = tablet(app)
     for ruling in range(200):  # a long night: more than the old 200 the CSV stopped at
         service.execute("m1", c.HollandDaze("Bob", reason=f"ruling {ruling}",

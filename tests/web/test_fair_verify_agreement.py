@@ -17,7 +17,7 @@ from alley_poker.cli.season_demo import run_season
 from alley_poker.service import open_service
 from alley_poker.service.fair_export import match_export
 from alley_poker.verifier.verify import verify_export
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.fairness_corpus import mutants, varied_exports
 from tests.web.conftest import serve
 
@@ -44,7 +44,7 @@ def browser_verdicts(page, exports: list[dict]) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def verify_page(module_browser):
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": "sqlite://"})
+    app = centre_app(testing=True, secret_key="test", database_url="sqlite://")
     running = serve(app)
     page = module_browser.new_page()
     page.goto(f"{running.url}/verify")

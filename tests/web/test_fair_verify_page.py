@@ -15,7 +15,7 @@ from alley_poker.fairness.chain import link_hash
 from alley_poker.ledger import commands as c
 from alley_poker.service import open_service
 from alley_poker.service.fair_export import match_export
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.web.conftest import DESK, OPEN_NIGHT, PIN, PROJECT_ROOT, serve
 from tests.web.test_accessibility import serious_violations
 from tests.web.test_phone_browser import PHONE, code_url
@@ -34,8 +34,7 @@ def night(tmp_path_factory):
 @pytest.fixture
 def site(night):
     service = open_service(f"sqlite:///{night}")
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "COMMISSIONER_PIN": PIN,
-                      **OPEN_NIGHT}, service=service)
+    app = centre_app(service, testing=True, secret_key="test", pin=PIN, **OPEN_NIGHT)
     running = serve(app)
     yield running, service
     running.stop()

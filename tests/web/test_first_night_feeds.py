@@ -3,7 +3,7 @@ not OK, and the guide says why (issue 37: "1 of 1 feed OK" while all 53 balls we
 
 from __future__ import annotations
 
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.web.conftest import OPEN_NIGHT, PIN, open_service, signed_in_client
 
 
@@ -11,8 +11,7 @@ def test_first_night_counts_a_refusing_feed_not_ok_and_says_why(tmp_path):
     """The tablet's First night guide: a connected feed whose balls are all refused is not
     one of the feeds OK, and the guide gives the feed's reason."""
     service = open_service(tmp_path / "ledger.sqlite3")
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                      **OPEN_NIGHT}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="test-secret", **OPEN_NIGHT)
     client, _token = signed_in_client(app)
     why = ("the last 53 lines were all refused (the last: impossible ball: the game is over; "
            "there is no frame 1 ball 2)")

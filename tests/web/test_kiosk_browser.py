@@ -10,11 +10,11 @@ import pytest
 
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.views import public_match_view
-from alley_poker.web import create_app
 from drivers.base import BallRecorded
 from drivers.dialects.apf1 import Apf1Encoder
 from drivers.serial_feed import SerialFeed
 from drivers.simulator import Simulator
+from tests.conftest import centre_app
 from tests.service.league_night_runner import wait_until
 from tests.web.conftest import (
     DESK,
@@ -342,8 +342,7 @@ def colour_of(page, selector: str) -> str:
 def stacked_kiosk(browser, database):
     """A service with no match yet, served, and a function opening the kiosk of lanes 1-2."""
     service = open_service(database)
-    server = serve(create_app({"TESTING": True, "COMMISSIONER_PIN": PIN,
-                               "SECRET_KEY": "test-secret"}, service=service))
+    server = serve(centre_app(service, testing=True, pin=PIN, secret_key="test-secret"))
     try:
         yield service, lambda: open_kiosk(browser, server.url)
     finally:

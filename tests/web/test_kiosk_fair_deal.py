@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from alley_poker.ledger import commands as c
 from alley_poker.service import open_service
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.web.conftest import DESK, PIN, serve, start_match
 from tests.web.test_kiosk_browser import open_kiosk
 
@@ -14,8 +14,7 @@ def test_the_kiosk_says_the_deal_is_sealed_in_play_and_shows_seed_and_commitment
         browser, tmp_path):
     service = open_service(f"sqlite:///{tmp_path / 'ledger.sqlite3'}")  # fair dealing
     start_match(service)
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret"},
-                     service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="test-secret")
     server = serve(app)
     try:
         fairness = service.state("m1").fairness

@@ -12,7 +12,7 @@ import pytest
 
 from alley_poker.ledger import commands as c
 from alley_poker.service import AlleyService
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.web.conftest import DESK, drawn, open_service, serve
 
 NAMES = ["Ann", "Bob", "Carmen", "Dmitri", "Eve", "Francesca", "Gus", "Hiroko", "Ines",
@@ -81,7 +81,7 @@ def team_server(database):
     def start(count: int):
         service = open_service(database)
         names = bowl_a_team(service, count)
-        server = serve(create_app({"TESTING": True, "SECRET_KEY": "layout"}, service=service))
+        server = serve(centre_app(service, testing=True, secret_key="layout"))
         running.append(server)
         return service, names, server.url
 

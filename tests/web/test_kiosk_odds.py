@@ -7,17 +7,17 @@ import pytest
 
 from alley_poker.config import OddsConfig
 from alley_poker.ledger import commands as c
-from alley_poker.web import create_app
+from alley_poker.web.centre_access import centre_of
 from alley_poker.web.match_view_schema import MatchView
+from tests.conftest import centre_app
 from tests.service.league_night_runner import wait_until
 from tests.web.conftest import PIN, serve
 from tests.web.test_kiosk_browser import open_kiosk
 
 
 def _app(service, processes: int):
-    return create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                       "ODDS_ENABLED": True, "ODDS_ITERATIONS": 120,
-                       "ODDS_PROCESSES": processes}, service=service)
+    return centre_app(service, testing=True, pin=PIN, secret_key="test-secret",
+                      odds={"enabled": True, "iterations": 120, "processes": processes})
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def odds_server(service):
     running = serve(_app(service, processes=1))
     yield running
     running.stop()
-    service.odds.stop()
+    centre_of(running.app).odds.stop()
 
 
 def _shown_odds(page) -> dict[str, tuple[str, str]]:
@@ -50,8 +50,8 @@ def test_the_kiosk_shows_each_bowlers_odds_and_they_change_after_a_ball(
     assert sum(wins) == pytest.approx(1.0, abs=0.001)
     # Settled odds, not the first estimate: the comparison below is between two states, and a
     # first estimate's noise (about 1.3 points) is as large as the change it looks for.
-    assert service.odds.wait_idle(60)
-    odds = service.odds.latest("m1")
+    assert centre_of(odds_server.app).odds.wait_idle(60)
+    odds = centre_of(odds_server.app).odds.latest("m1")
     assert odds["settled"] and odds["seq"] == after_strike
     assert odds["bowlers"]["Ann"]["win"] > odds["bowlers"]["Bob"]["win"]  # Ann holds 3 cards
 
@@ -63,8 +63,8 @@ def test_the_kiosk_shows_each_bowlers_odds_and_they_change_after_a_ball(
         ".length === 2", arg=str(later), timeout=15_000)
     second = _shown_odds(page)
     assert second["Ann"] != first["Ann"]
-    assert service.odds.wait_idle(60)
-    settled = service.odds.latest("m1")
+    assert centre_of(odds_server.app).odds.wait_idle(60)
+    settled = centre_of(odds_server.app).odds.latest("m1")
     assert settled["settled"] and settled["seq"] == later
     print(f"Ann's chance {odds['bowlers']['Ann']['win']} -> {settled['bowlers']['Ann']['win']}")
     assert settled["bowlers"]["Ann"]["win"] > odds["bowlers"]["Ann"]["win"]
@@ -79,7 +79,7 @@ def test_the_api_carries_the_odds_and_a_ball_never_waits_for_them(service):
         service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
         # The ball is done (and its state readable) whether or not the odds are yet.
         assert service.state("m1").balls_recorded == 1
-        assert service.odds.wait_idle(20)
+        assert centre_of(app).odds.wait_idle(20)
         view = client.get("/api/v1/matches/m1").get_json()
         assert view["odds"]["seq"] == view["seq"]
         assert set(view["odds"]["bowlers"]) == {"Ann", "Bob"}
@@ -89,12 +89,12 @@ def test_the_api_carries_the_odds_and_a_ball_never_waits_for_them(service):
         screen = client.get("/api/v1/lanes/1-2/screen").get_json()
         assert screen["matches"][0]["state"]["odds"] == view["odds"]
     finally:
-        service.odds.stop()
+        centre_of(app).odds.stop()
 
 
 def test_only_the_latest_request_of_a_match_is_computed(service):
     app = _app(service, processes=0)
-    odds = app.extensions["alley_service"].odds
+    odds = centre_of(app).odds
     try:
         state = service.state("m1")
         with odds._cond:  # hold the workers so three requests queue up
@@ -112,24 +112,23 @@ def test_a_centre_that_settles_its_odds_sooner_gets_them_in_fewer_runs(service):
     service.execute("m1", c.RecordBall("Ann", 1, 7, actor="feed:test"))
     runs = {}
     for points in (2.0, OddsConfig().settled_points):
-        app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "s",
-                          **OddsConfig(iterations=20_000, first_iterations=20, processes=0,
-                                       settled_points=points).app_settings()},
-                         service=service)
+        app = centre_app(service, testing=True, pin=PIN, secret_key="s",
+                         odds=OddsConfig(iterations=20_000, first_iterations=20, processes=0,
+                                         settled_points=points).model_dump())
+        live_odds = centre_of(app).odds
         try:
-            service.odds.request("m1", service.state("m1"))
-            assert service.odds.wait_idle(60)
+            live_odds.request("m1", service.state("m1"))
+            assert live_odds.wait_idle(60)
             odds = app.test_client().get("/api/v1/matches/m1").get_json()["odds"]
             assert odds["settled"], odds
             runs[points] = odds["iterations"]
         finally:
-            service.odds.stop()
-            service.odds = None
+            live_odds.stop()
     assert runs[2.0] < 1_500 < 4_000 < runs[OddsConfig().settled_points], runs
 
 
 def test_odds_are_off_unless_the_centre_turns_them_on(app, service):
-    assert service.odds is None
+    assert centre_of(app).odds is None
     service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
     assert not wait_until(lambda: "odds" in app.test_client().get(
         "/api/v1/matches/m1").get_json(), 0.3, poll=0.05)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from alley_poker.ledger import commands as c
-from alley_poker.web import create_app
+from alley_poker.web.centre_access import centre_of
+from tests.conftest import centre_app
 from tests.web.conftest import PIN, pair_kiosk, serve, signed_in_client
 from tests.web.test_sockets import KioskClient
 
@@ -100,8 +101,8 @@ def test_a_paired_kiosk_decides_only_on_its_own_lanes(app, live_server, service)
 
 @pytest.fixture
 def strict_server(service):
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                      "KIOSK_DECISIONS_PER_MINUTE": 3}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="test-secret",
+                     kiosks={"decisions_per_minute": 3})
     running = serve(app)
     yield app, running
     running.stop()
@@ -172,7 +173,7 @@ def test_a_reloaded_kiosk_keeps_a_waiting_code_and_asks_again_for_a_gone_one(
     socket joins with the request's secret); once the request is gone (withdrawn, as 2
     minutes after its kiosk left) the reloaded kiosk asks for a new code, and that one
     pairs."""
-    devices = app.extensions["kiosk_devices"]
+    devices = centre_of(app).kiosk_devices
     kiosk = browser.new_page(viewport={"width": 1920, "height": 1080})
     kiosk.set_default_timeout(10_000)
 

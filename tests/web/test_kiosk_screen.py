@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from alley_poker.ledger import commands as c
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.web.conftest import DESK, PIN, open_service, serve
 from tests.web.test_kiosk_browser import (
     ball,
@@ -39,8 +39,7 @@ def open_kiosk(browser, url: str, width: int = 1920, height: int = 1080):
 def stacked_kiosk(browser, database):
     """A service with no match yet, served, and a function opening the kiosk of lanes 1-2."""
     service = open_service(database)
-    server = serve(create_app({"TESTING": True, "COMMISSIONER_PIN": PIN,
-                               "SECRET_KEY": "test-secret"}, service=service))
+    server = serve(centre_app(service, testing=True, pin=PIN, secret_key="test-secret"))
     try:
         yield service, lambda: open_kiosk(browser, server.url)
     finally:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from alley_poker.web.centre_access import centre_of
 from tests.web.conftest import free_port
 from tests.web.test_league_api import ROSTER, TUESDAY, Desk
 
@@ -28,7 +29,7 @@ def test_the_command_line_checks_in_and_starts_the_night(app, live_server, servi
     desk = Desk(app)
     assert desk.send("POST", "/leagues", TUESDAY).status_code == 201
     assert desk.send("POST", "/leagues/tue/roster", {"csv": ROSTER}).status_code == 201
-    token = app.extensions["api_tokens"].create("desk shell").secret
+    token = centre_of(app).api_tokens.create("desk shell").secret
 
     unknown = league_night(live_server, token, "--bowler", "ANN", "--bowler", "ZED",
                            "--date", "2026-11-24")
@@ -71,7 +72,7 @@ def test_a_retired_bowler_is_named_as_retired(app, live_server, service):
     mae = next(b["bowler_id"] for b in bowlers if b["name"] == "Mae West")
     assert desk.send("PATCH", f"/leagues/tue/bowlers/{mae}", {"active": False}).status_code \
         == 200
-    token = app.extensions["api_tokens"].create("desk shell").secret
+    token = centre_of(app).api_tokens.create("desk shell").secret
 
     run = league_night(live_server, token, "--bowler", "ANN", "--bowler", "mae",
                        "--date", "2026-11-24")

@@ -12,6 +12,7 @@ import pytest
 from alley_poker.cards import card_text
 from alley_poker.league.night_sheet import night_sheet
 from alley_poker.store.chain import chain_head
+from alley_poker.web.centre_access import centre_of
 from tests.league.play import bowl_match
 from tests.web.conftest import PIN, signed_in_client
 from tests.web.test_league_api import ROSTER, TUESDAY
@@ -50,7 +51,7 @@ def start_tonights_night(app, client, headers: dict) -> str:
     """Tuesday's night started tonight with every bowler of the roster checked in, through
     the API as ``client`` with ``headers``: the id of its one match."""
     tonight = client.get("/api/v1/leagues/tue", headers=headers).get_json()["tonight"]
-    ids = [b.bowler_id for b in app.extensions["league_desk"].store.bowlers("tue")]
+    ids = [b.bowler_id for b in centre_of(app).league_desk.store.bowlers("tue")]
     started = client.post("/api/v1/leagues/tue/nights", headers=headers,
                           json={"night_date": tonight, "checked_in": ids})
     assert started.status_code == 201, started.get_json()
@@ -59,7 +60,7 @@ def start_tonights_night(app, client, headers: dict) -> str:
 
 
 def roster_names(app, retired=False) -> dict[str, bool]:
-    store = app.extensions["league_desk"].store
+    store = centre_of(app).league_desk.store
     return {b.name: b.active for b in store.bowlers("tue", include_retired=retired)}
 
 
@@ -81,7 +82,7 @@ def test_a_league_is_made_on_the_leagues_page(browser, live_server, app):
     form.locator("button[type=submit]").click()
     page.wait_for_url("**/commissioner/leagues/thu")
     assert "Thursdays at 19:00 (Europe/London)" in page.inner_text("main")
-    league = app.extensions["league_desk"].store.league("thu")
+    league = centre_of(app).league_desk.store.league("thu")
     assert (league.weekday, league.lane_pairs) == (3, ((3, 4), (5, 6)))
 
 
@@ -105,7 +106,7 @@ def test_the_roster_page_adds_edits_retires_and_reactivates(browser, live_server
     editor.locator("[name=team]").fill("Pin Pals")
     editor.locator("button[type=submit]").click()
     page.wait_for_selector("#roster tr.bowler-row[data-name='Dot Cotton'] >> text=Pin Pals")
-    assert app.extensions["league_desk"].store.bowlers("tue")[0].average == 200
+    assert centre_of(app).league_desk.store.bowlers("tue")[0].average == 200
 
     retire = page.locator("#roster tr[data-name='Dot Cotton'] button.retire")
     assert "danger" in retire.get_attribute("class")
@@ -171,7 +172,7 @@ def test_night_check_in_starts_the_matches_on_the_dashboard_and_kiosk(
 
 def play_a_night(app, service) -> str:
     client, csrf = league_with_roster(app)
-    ids = [b.bowler_id for b in app.extensions["league_desk"].store.bowlers("tue")]
+    ids = [b.bowler_id for b in centre_of(app).league_desk.store.bowlers("tue")]
     started = client.post("/api/v1/leagues/tue/nights", headers={"X-CSRFToken": csrf},
                           json={"night_date": "2026-11-24", "checked_in": ids})
     assert started.status_code == 201, started.get_json()
@@ -187,7 +188,7 @@ def money(cents: int) -> str:
 
 def test_the_standings_page_shows_the_projections_figures(browser, live_server, app, service):
     play_a_night(app, service)
-    rebuilt = app.extensions["league_desk"].standings.rebuilt()
+    rebuilt = centre_of(app).league_desk.standings.rebuilt()
     expected = rebuilt.standings("tue")
     assert sum(row.matches_won for row in expected) >= 1
     page = tablet(browser, live_server.url)
@@ -215,7 +216,7 @@ def test_the_standings_page_shows_the_projections_figures(browser, live_server, 
 def test_the_night_sheet_shows_every_match_and_prints_without_the_nav(
         browser, live_server, app, service):
     match_id = play_a_night(app, service)
-    season = app.extensions["league_desk"].standings.rebuilt()
+    season = centre_of(app).league_desk.standings.rebuilt()
     sheet = night_sheet(season, "tue", "tue-2026-11-24")
     (expected,) = sheet.matches
     page = tablet(browser, live_server.url)
@@ -260,7 +261,7 @@ def test_the_dashboard_asks_who_a_scorer_name_is_and_seats_the_pick(
     from drivers.base import BowlerSlot, LaneOpened
 
     client, csrf = league_with_roster(app)
-    ids = [b.bowler_id for b in app.extensions["league_desk"].store.bowlers("tue")]
+    ids = [b.bowler_id for b in centre_of(app).league_desk.store.bowlers("tue")]
     assert client.post("/api/v1/leagues/tue/nights", headers={"X-CSRFToken": csrf}, json={
         "night_date": "2026-11-24", "checked_in": ids}).status_code == 201
     service.handle_lane_event(LaneOpened(

@@ -15,7 +15,7 @@ import schemathesis
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from alley_poker.ledger import commands as c
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.web.conftest import DESK, PIN, open_service, start_match
 
 LEAGUE = {"league_id": "tue", "night_id": "tue-2026-11-24", "night_date": "2026-11-24",
@@ -35,8 +35,7 @@ def league_app(tmp_path_factory):
     service.execute("league", c.StartMatch(actor=DESK))
     for pins in (9, 0):
         service.execute("league", c.RecordBall("Ann", None, pins, actor="feed:test"))
-    return create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "match-view",
-                       "LANES": 4}, service=service)
+    return centre_app(service, testing=True, pin=PIN, secret_key="match-view", lanes=4)
 
 
 @pytest.fixture(scope="module")

@@ -80,7 +80,7 @@ def test_a_ball_moves_the_ball_and_odds_metrics_on_a_served_centre(tmp_path):
         f'[centre]\nname = "T"\nlanes = 2\n[database]\nurl = "sqlite:///{tmp_path}/l.db"\n'
         "[backup]\nenabled = false\n[odds]\nenabled = true\niterations = 20\n"
         "processes = 0\n", env={})
-    server = AlleyServer(config, pin="2468", listen=False)
+    server = AlleyServer(config, listen=False)
     try:
         service = server.service
         service.create_match("m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1, actor="commissioner:t")

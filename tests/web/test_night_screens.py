@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from alley_poker.ledger import commands as c
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.web.conftest import (
     DESK,
     OPEN_NIGHT,
@@ -90,8 +90,7 @@ def centre(tmp_path_factory):
         service.execute("m1", c.DecideBuy(bowler, False, actor=f"bowler:{bowler}"))
     assert service.state("m1").status == "ending"
     bowl_the_team(service)
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "night",
-                      **OPEN_NIGHT}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="night", **OPEN_NIGHT)
     client, csrf = league_with_roster(app)
     league_match = start_tonights_night(app, client, {"X-CSRFToken": csrf})
     server = serve(app)

@@ -12,8 +12,9 @@ import re
 import pytest
 
 from alley_poker.service.odds_record import MIN_MATCHES, OddsRecordSource
-from alley_poker.web import create_app
+from alley_poker.web.centre_access import centre_of
 from benchmarks._generated_centre import generated_matches
+from tests.conftest import centre_app
 from tests.odds.test_odds_history import _stored
 from tests.web.conftest import OPEN_NIGHT, PIN, serve
 from tests.web.test_accessibility import serious_violations, sign_in
@@ -27,11 +28,10 @@ WORKED_OUT_MS = 120_000
 
 
 def _app(service, record_processes: int):
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                      "ODDS_ENABLED": True, "ODDS_ITERATIONS": 120, "ODDS_PROCESSES": 0,
-                      **OPEN_NIGHT}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="test-secret",
+                     odds={"enabled": True, "iterations": 120, "processes": 0}, **OPEN_NIGHT)
     # Fewer runs a prediction than the centre's 400: the same work, sooner.
-    app.extensions["odds_record"] = OddsRecordSource(service.repository.store, iterations=20,
+    centre_of(app).odds_record = OddsRecordSource(service.repository.store, iterations=20,
                                                      processes=record_processes)
     return app
 
@@ -47,7 +47,7 @@ def centre_with_a_record(service, database):
     running = serve(app)
     yield app, running
     running.stop()
-    service.odds.stop()
+    centre_of(app).odds.stop()
 
 
 @pytest.fixture
@@ -57,7 +57,7 @@ def new_centre(service):
     running = serve(app)
     yield app, running
     running.stop()
-    service.odds.stop()
+    centre_of(app).odds.stop()
 
 
 def _fits(page, width: int) -> None:
@@ -100,7 +100,7 @@ def test_the_tablets_odds_page_draws_the_centres_record_at_1280px(
     assert page.get_attribute("nav a[aria-current=page]", "href") == "/commissioner/odds"
     # The first record is worked out in the background: the page says so, then shows it.
     page.wait_for_selector(".odds-record[data-record-state=ready]", timeout=WORKED_OUT_MS)
-    record = app.extensions["odds_record"].current()
+    record = centre_of(app).odds_record.current()
     assert record["enough"] and record["matches"] == 40, record
     assert page.get_attribute(".odds-record", "data-enough") == "yes"
     _shows_the_record(page, record)
@@ -112,8 +112,8 @@ def test_the_tablets_odds_page_draws_the_centres_record_at_1280px(
 def test_the_phones_odds_link_to_the_public_record_at_390px_and_back(
         browser, centre_with_a_record, service, tmp_path):
     app, running = centre_with_a_record
-    app.extensions["odds_record"].current()
-    assert app.extensions["odds_record"].wait(WORKED_OUT_MS / 1000)
+    centre_of(app).odds_record.current()
+    assert centre_of(app).odds_record.wait(WORKED_OUT_MS / 1000)
     page, errors = open_phone(browser, running.url, app)
     link = page.locator("#odds-record-link")
     assert not link.is_visible()  # no odds yet: no line to ask about
@@ -126,7 +126,7 @@ def test_the_phones_odds_link_to_the_public_record_at_390px_and_back(
     link.locator("a").click()
     page.wait_for_selector(".odds-record[data-enough=yes]")
     assert page.url == f"{running.url}/odds"
-    _shows_the_record(page, app.extensions["odds_record"].current())
+    _shows_the_record(page, centre_of(app).odds_record.current())
     # Read-only: nothing of the desk, and the whole record on a phone's screen.
     assert page.locator("form, nav, button, input").count() == 0
     assert not re.search("commissioner|sign out", page.content(), re.IGNORECASE)

@@ -8,6 +8,7 @@ import re
 
 from alley_poker.odds.calibration import Prediction, Report
 from alley_poker.service.odds_record import MIN_MATCHES, OddsRecord
+from alley_poker.web.centre_access import centre_of
 from tests.web.conftest import signed_in_client
 from tests.web.test_phone_odds import odds_app  # noqa: F401  (the centre showing odds)
 
@@ -50,8 +51,8 @@ def test_the_tablets_odds_page_is_signed_in_and_in_its_navigation(odds_app):  # 
     tablet, _csrf = signed_in_client(odds_app)
     dashboard = tablet.get("/commissioner").get_data(as_text=True)
     assert '<a href="/commissioner/odds">Odds</a>' in dashboard
-    odds_app.extensions["odds_record"].current()
-    assert odds_app.extensions["odds_record"].wait(30)
+    centre_of(odds_app).odds_record.current()
+    assert centre_of(odds_app).odds_record.wait(30)
     page = _text(tablet.get("/commissioner/odds").get_data(as_text=True))
     # The centre has no settled match yet (m1 is being bowled): it says so, draws nothing.
     assert "Not enough matches yet to judge the odds: the record rests on 0 settled " \
@@ -60,7 +61,7 @@ def test_the_tablets_odds_page_is_signed_in_and_in_its_navigation(odds_app):  # 
 
 
 def test_the_record_is_drawn_with_its_numbers_once_there_are_enough_matches(odds_app):  # noqa: F811
-    odds_app.extensions["odds_record"] = Recorded(a_record())
+    centre_of(odds_app).odds_record = Recorded(a_record())
     tablet, _csrf = signed_in_client(odds_app)
     html = tablet.get("/commissioner/odds").get_data(as_text=True)
     text = _text(html)
@@ -73,7 +74,7 @@ def test_the_record_is_drawn_with_its_numbers_once_there_are_enough_matches(odds
 
 
 def test_the_public_record_shows_the_same_without_any_desk_control(odds_app):  # noqa: F811
-    odds_app.extensions["odds_record"] = Recorded(a_record())
+    centre_of(odds_app).odds_record = Recorded(a_record())
     html = odds_app.test_client().get("/odds").get_data(as_text=True)
     assert "Our odds: 0.198" in _text(html) and html.count("<circle") == 2
     for desk in ("<form", "<nav", "<button", "/commissioner", "Sign out"):
@@ -81,7 +82,7 @@ def test_the_public_record_shows_the_same_without_any_desk_control(odds_app):  #
 
 
 def test_too_few_matches_are_said_to_be_too_few_on_the_public_page_too(odds_app):  # noqa: F811
-    odds_app.extensions["odds_record"] = Recorded(a_record(matches=MIN_MATCHES - 1))
+    centre_of(odds_app).odds_record = Recorded(a_record(matches=MIN_MATCHES - 1))
     text = _text(odds_app.test_client().get("/odds").get_data(as_text=True))
     assert f"the record rests on {MIN_MATCHES - 1} settled matches" in text
     assert "Our odds" not in text

@@ -17,9 +17,10 @@ from alley_poker.config import FeedConfig
 from alley_poker.ledger import commands as c
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.service.health import FeedHealthCheck
-from alley_poker.web import create_app
+from alley_poker.web.centre_access import centre_of
 from drivers.base import Heartbeat
 from drivers.dialects.apf1 import Apf1Encoder
+from tests.conftest import centre_app
 from tests.web.conftest import DESK, OPEN_NIGHT, PIN, csrf_token_from, signed_in_client
 from tests.web.test_sockets import KioskClient
 
@@ -35,8 +36,7 @@ def _sign_in(client, token, pin):
 
 @pytest.mark.slow
 def test_a_tablet_that_signed_in_before_is_not_locked_out_by_a_guesser_on_its_network(service):
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret"},
-                     service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="test-secret")
     tablet, token = _device(app)
     assert _sign_in(tablet, token, PIN).status_code == 302
     tablet.post("/commissioner/sign-out", headers={"X-CSRFToken": csrf_token_from(
@@ -60,7 +60,7 @@ def test_one_socket_flooding_pairing_requests_does_not_block_a_real_kiosk(live_s
         kiosk = KioskClient(live_server.url, lanes="3-4")
         answer = kiosk.client.call("pair_request", {"lanes": "3-4"}, timeout=5)
         assert answer.get("ok") is True, answer
-        devices = app.extensions["kiosk_devices"]
+        devices = centre_of(app).kiosk_devices
         assert devices.approve(answer["code"], actor="commissioner:test").lanes == "3-4"
         assert len(devices.list()) <= 5  # the flood left at most a few requests waiting
     finally:
@@ -71,8 +71,8 @@ def test_one_socket_flooding_pairing_requests_does_not_block_a_real_kiosk(live_s
 
 def test_a_match_with_a_wrongly_typed_rule_is_422_and_stores_no_seed(tmp_path):
     database = tmp_path / "ledger.sqlite3"
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                      "DATABASE_URL": f"sqlite:///{database}", **OPEN_NIGHT})
+    app = centre_app(testing=True, pin=PIN, secret_key="test-secret",
+                     database_url=f"sqlite:///{database}", **OPEN_NIGHT)
     client, csrf = signed_in_client(app)
     body = {"match_id": "m2", "games": 1, "rules": {"ante_cents": "abc"},
             "slots": [{"lane": 3, "slot": 1, "bowler": "Cy"},
@@ -115,8 +115,8 @@ def test_a_full_width_name_is_the_same_bowler_as_the_plain_one(app, service):
 
 @pytest.fixture
 def eight_lanes(service):
-    return create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                       "LANES": 8, **OPEN_NIGHT}, service=service)
+    return centre_app(service, testing=True, pin=PIN, secret_key="test-secret", lanes=8,
+                      **OPEN_NIGHT)
 
 
 def test_lane_pairs_the_centre_lacks_are_404_on_pages_and_the_api(eight_lanes):

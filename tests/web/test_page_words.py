@@ -20,8 +20,9 @@ import re
 import pytest
 
 from alley_poker.ledger import commands as c
-from alley_poker.web import create_app
+from alley_poker.web.centre_access import centre_of
 from drivers.base import BallRecorded
+from tests.conftest import centre_app
 from tests.web.conftest import (
     OPEN_NIGHT,
     PIN,
@@ -59,13 +60,12 @@ def night(tmp_path_factory):
     bowl(service, DONE, "Dee", 0, gutter=True)
     service.execute(DONE, c.CommissionerSettleAsHandsStand(reason="lanes closing",
                                                            actor="commissioner:test-desk"))
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "words",
-                      **OPEN_NIGHT}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="words", **OPEN_NIGHT)
     league_with_roster(app)
     _client, _csrf, token = make_token(app)
     tonight = app.test_client().get("/api/v1/leagues/tue",
                                     headers=bearer(token["token"])).get_json()["tonight"]
-    ids = [b.bowler_id for b in app.extensions["league_desk"].store.bowlers("tue")]
+    ids = [b.bowler_id for b in centre_of(app).league_desk.store.bowlers("tue")]
     started = app.test_client().post("/api/v1/leagues/tue/nights",
                                      headers=bearer(token["token"]),
                                      json={"night_date": tonight, "checked_in": ids})

@@ -17,9 +17,9 @@ import pytest
 from alley_poker.store import EventStore
 from alley_poker.store import kiosk_devices as store_module
 from alley_poker.store.kiosk_devices import KioskDeviceStore
-from alley_poker.web import create_app
 from alley_poker.web.kiosk_pairing import KioskGate
 from alley_poker.web.metrics import CentreMetrics, add_metrics_route
+from tests.conftest import centre_app
 from tests.web.conftest import PIN, csrf_token_from
 
 
@@ -75,8 +75,8 @@ def test_a_code_lives_with_its_kiosk_and_goes_a_grace_after_it(devices):
 
 @pytest.mark.slow  # six PIN checks (scrypt): over a second on a busy machine
 def test_the_centre_wide_ceiling_holds_every_address_but_not_a_known_tablet(service):
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                      "SIGN_IN_CENTRE_LIMIT": "3 per minute; 4 per hour"}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="test-secret",
+                     sign_in={"centre_wide": "3 per minute; 4 per hour"})
     add_metrics_route(app, CentreMetrics(service))
 
     def attempt(address: str, pin: str = "000000", client=None):
@@ -103,8 +103,8 @@ def test_the_centre_wide_ceiling_holds_every_address_but_not_a_known_tablet(serv
 
 @pytest.mark.slow  # waits out a five-second window
 def test_the_centre_wide_wait_grows_with_the_guesses(service):
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                      "SIGN_IN_CENTRE_LIMIT": "2 per 5 seconds; 3 per hour"}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="test-secret",
+                     sign_in={"centre_wide": "2 per 5 seconds; 3 per hour"})
 
     def attempt(n: int):
         client, environ = app.test_client(), {"REMOTE_ADDR": f"10.0.3.{n}"}

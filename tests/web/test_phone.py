@@ -14,8 +14,8 @@ from sqlalchemy import select, update
 
 from alley_poker.ledger import commands as c
 from alley_poker.store.schema import phone_links
-from alley_poker.web import create_app
 from alley_poker.web.public import public_match_view
+from tests.conftest import centre_app
 from tests.web.conftest import (
     DESK,
     OPEN_NIGHT,
@@ -178,9 +178,8 @@ def test_an_expired_link_is_refused_with_a_clear_page(app, service):
 
 def test_a_link_lasts_until_the_nights_close(service):
     # A close after midnight (01:30 in Chicago) leaves the night going on open at every hour.
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "s",
-                      "NIGHT_CLOSE": "01:30", "NIGHT_TIMEZONE": "America/Chicago"},
-                     service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="s",
+                     night={"close": "01:30", "timezone": "America/Chicago"})
     link = mint(app)["link"]
     closes = datetime.fromisoformat(link["expires_at"])
     assert closes.astimezone(UTC).minute == 30 and closes > datetime.now(UTC)
@@ -216,8 +215,8 @@ def test_no_code_for_a_stranger_or_a_finished_match(app, service):
 
 
 def test_decisions_are_rate_limited_per_link(service):
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "s",
-                      "PHONE_DECISIONS_PER_MINUTE": 3, **OPEN_NIGHT}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="s",
+                     phones={"decisions_per_minute": 3}, **OPEN_NIGHT)
     ann, ann_csrf, _ = phone_of(app, "Ann")
     statuses = [decide(ann, ann_csrf, kind="guess", request_id=f"tap-rate-{n:04}",
                        side="left").status_code for n in range(4)]

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from alley_poker.ledger import commands as c
+from alley_poker.web.centre_access import centre_of
 from drivers.base import BallRecorded
 from tests.web.conftest import PIN, pair_kiosk, signed_in_client
 from tests.web.test_kiosk_browser import open_kiosk
@@ -148,8 +149,8 @@ def test_an_expired_or_revoked_phone_shows_a_clear_page(browser, live_server, ap
     # The page has read its lanes (/api/v1/phone/me): no read of its own is left to race
     # the navigation below (a read refused after the revocation reloads the page).
     page.wait_for_function("document.querySelector('#my-score').textContent.includes('Lane')")
-    link_id = app.extensions["phone_links"].list("m1")[-1].id
-    app.extensions["phone_links"].revoke(link_id)
+    link_id = centre_of(app).phone_links.list("m1")[-1].id
+    centre_of(app).phone_links.revoke(link_id)
     # The bowler opens the phone page again.  A fresh tab, as the old one reloads itself when
     # its next read is refused, and that reload would abort a navigation of the same tab.
     page.close()

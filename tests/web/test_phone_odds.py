@@ -12,7 +12,8 @@ import time
 import pytest
 
 from alley_poker.ledger import commands as c
-from alley_poker.web import create_app
+from alley_poker.web.centre_access import centre_of
+from tests.conftest import centre_app
 from tests.web.conftest import DESK, OPEN_NIGHT, PIN, serve
 from tests.web.test_accessibility import serious_violations
 from tests.web.test_kiosk_browser import ball
@@ -26,11 +27,10 @@ ODDS_KINDS = ("state", "match_update", "match_odds")
 @pytest.fixture
 def odds_app(service):
     # The odds computed in the service's own worker thread: no pool process to start.
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                      "ODDS_ENABLED": True, "ODDS_ITERATIONS": 120, "ODDS_PROCESSES": 0,
-                      **OPEN_NIGHT}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="test-secret",
+                     odds={"enabled": True, "iterations": 120, "processes": 0}, **OPEN_NIGHT)
     yield app
-    service.odds.stop()
+    centre_of(app).odds.stop()
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ def next_odds(phone: PhoneClient, seq: int, timeout: float = 20.0) -> dict:
 
 
 def test_the_bowlers_room_receives_the_odds_after_a_ball_and_on_joining(
-        odds_server, service):
+        odds_server, odds_app, service):
     ann = PhoneClient(odds_server.url, phone_session(service), kinds=ODDS_KINDS)
     bob = None
     try:
@@ -81,8 +81,8 @@ def test_the_bowlers_room_receives_the_odds_after_a_ball_and_on_joining(
         assert sum(b["win"] for b in message["odds"]["bowlers"].values()) == pytest.approx(
             1, abs=0.001)
         # The first estimate is refined until the odds settle: the phone gets the latest.
-        assert service.odds.wait_idle(30)
-        odds = service.odds.latest("m1")
+        assert centre_of(odds_app).odds.wait_idle(30)
+        odds = centre_of(odds_app).odds.latest("m1")
         assert odds["seq"] == seq and odds["settled"]
 
         # A phone that joins later (a reload, a reconnection) gets them at once, after the
@@ -106,9 +106,10 @@ def _me(app, service) -> dict:
 
 def test_the_phones_read_carries_the_odds(odds_app, service):
     service.execute("m1", ball("Ann", 10))
-    assert service.odds.wait_idle(20)
+    assert centre_of(odds_app).odds.wait_idle(20)
     state = _me(odds_app, service)["screen"]["state"]
-    assert state["odds"] == service.odds.latest("m1") and state["odds"]["seq"] == state["seq"]
+    assert state["odds"] == centre_of(odds_app).odds.latest("m1")
+    assert state["odds"]["seq"] == state["seq"]
 
 
 def test_the_phones_read_carries_no_odds_when_the_centre_shows_none(app, service):
@@ -152,8 +153,8 @@ def test_the_phone_shows_the_bowlers_odds_at_390px_and_they_change_after_a_ball(
     page.wait_for_selector(f"#my-odds[data-seq='{seq}']")
     page.wait_for_selector(f".board-odds[data-seq='{seq}']")
     # A first estimate comes at once and is refined until settled: the page ends on those.
-    assert service.odds.wait_idle(30)
-    odds = service.odds.latest("m1")["bowlers"]
+    assert centre_of(odds_app).odds.wait_idle(30)
+    odds = centre_of(odds_app).odds.latest("m1")["bowlers"]
     ann, bob = odds["Ann"], odds["Bob"]
     first = {
         "me": f"{_percent(ann['win'])}% to win · expect {_money(ann['expected_cents'])}",
@@ -170,14 +171,14 @@ def test_the_phone_shows_the_bowlers_odds_at_390px_and_they_change_after_a_ball(
     service.execute("m1", ball("Bob", 0, gutter=True))
     later = service.state("m1").seq
     page.wait_for_selector(f"#my-odds[data-seq='{later}']")
-    assert service.odds.wait_idle(30)
-    settled = service.odds.latest("m1")["bowlers"]
+    assert centre_of(odds_app).odds.wait_idle(30)
+    settled = centre_of(odds_app).odds.latest("m1")["bowlers"]
     second = {"me": f"{_percent(settled['Ann']['win'])}% to win · expect "
                     f"{_money(settled['Ann']['expected_cents'])}",
               "Bob": f" · {_percent(settled['Bob']['win'])}% to win"}
     _wait_shown(page, second)
     assert second["me"] != first["me"] and second["Bob"] != first["Bob"]
-    assert service.odds.latest("m1")["bowlers"]["Ann"]["win"] > ann["win"]
+    assert centre_of(odds_app).odds.latest("m1")["bowlers"]["Ann"]["win"] > ann["win"]
 
     page.reload()  # a reload (or a phone that slept) has them again at once
     page.wait_for_selector(f"#my-odds[data-seq='{later}']")
@@ -192,8 +193,8 @@ def test_a_read_that_lands_after_a_refinement_never_brings_back_an_older_estimat
     # same event's first estimate.  CI once saw the page stay on that estimate.
     page, errors = open_phone(browser, odds_server.url, odds_app)
     service.execute("m1", ball("Ann", 10))
-    assert service.odds.wait_idle(30)
-    settled = service.odds.latest("m1")
+    assert centre_of(odds_app).odds.wait_idle(30)
+    settled = centre_of(odds_app).odds.latest("m1")
     assert settled["settled"] and settled["iterations"] > 1
 
     def shown_for(odds: dict) -> dict[str, str]:
@@ -293,7 +294,7 @@ def test_a_split_pot_shows_as_split_with_the_share(browser, odds_server, odds_ap
 
 def test_with_the_odds_off_nothing_of_them_shows_on_the_phone(
         browser, live_server, app, service):
-    assert service.odds is None  # the bare app (create_app) computes no odds
+    assert centre_of(app).odds is None  # the test centre computes no odds unless told
     page, errors = open_phone(browser, live_server.url, app)
     service.execute("m1", ball("Ann", 10))
     page.wait_for_function("document.querySelectorAll('#my-hand .card').length === 3")

@@ -3,7 +3,7 @@
 The probe, against ``alley-poker serve`` on gunicorn: 20 addresses (127.0.0.2 .. 127.0.0.21)
 each make 30 wrong-PIN guesses, every guess with fresh cookies (so the per-device staircase
 never holds them).  Before, each address met only its own cap of 30, so all 600 guesses were
-checked against the PIN.  Now at most the centre-wide ceiling (``SIGN_IN_CENTRE_LIMIT``'s
+checked against the PIN.  Now at most the centre-wide ceiling (``[sign_in] centre_wide``'s
 first tier, 50) are; the rest are 429 unheard.  The desk's tablet, which signed in before
 the attack (its cookies kept), still signs in during it, from one of the attacked addresses;
 a new tablet is told the centre is being guessed at and when to try again; /metrics counts it.
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from limits import parse_many
 
-from alley_poker.web import DEFAULTS
+from alley_poker.config import SignInConfig
 from benchmarks._service_process import BENCH_PIN
 from tests.web.from_address import BrowserAt, serving
 
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.slow
 
 GUESSERS = [f"127.0.0.{n}" for n in range(2, 22)]
 GUESSES_PER_ADDRESS = 30
-CEILING = parse_many(DEFAULTS["SIGN_IN_CENTRE_LIMIT"])[0].amount
+CEILING = parse_many(SignInConfig().centre_wide)[0].amount
 WRONG = "000000"
 
 

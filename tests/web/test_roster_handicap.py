@@ -8,7 +8,8 @@ import pytest
 from alley_poker.cli.season_demo import LEAGUE_ID, demo_league, run_season
 from alley_poker.league.roster import MIN_LEAGUE_GAMES
 from alley_poker.service.league_nights import handicap_of
-from alley_poker.web import create_app
+from alley_poker.web.centre_access import centre_of
+from tests.conftest import centre_app
 from tests.web.conftest import OPEN_NIGHT, PIN, open_service
 from tests.web.test_league_api import Desk
 
@@ -19,8 +20,7 @@ def test_after_a_four_week_season_the_roster_shows_the_rules_handicap(tmp_path):
     season = run_season(weeks=4, seed=11, database=database, echo=lambda line: None)
     averages = {row.name: (row.games, row.average) for row in season.standings}
     service = open_service(database)
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                      **OPEN_NIGHT}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="test-secret", **OPEN_NIGHT)
     try:
         roster = Desk(app).get(f"/leagues/{LEAGUE_ID}/bowlers").get_json()["bowlers"]
         rule = demo_league().handicap
@@ -35,12 +35,12 @@ def test_after_a_four_week_season_the_roster_shows_the_rules_handicap(tmp_path):
                 assert bowler["handicap"] == rule.for_average(bowler["average"]), bowler
         # The roster and a night's start agree for everyone.
         records = {row.bowler_id: (row.games, row.average) for row in season.standings}
-        desk = app.extensions["league_desk"]
+        desk = centre_of(app).league_desk
         for person in desk.store.bowlers(LEAGUE_ID):
             shown = next(b["handicap"] for b in roster if b["bowler_id"] == person.bowler_id)
             assert shown == handicap_of(person, demo_league(), records.get)
         # The season moved some league averages away from the book's: those show it.
         assert any(b["handicap"] != rule.for_average(b["average"]) for b in league_basis)
     finally:
-        app.extensions["league_desk"].close()
+        centre_of(app).league_desk.close()
         service.repository.store.close()

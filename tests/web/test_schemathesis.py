@@ -19,7 +19,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.web.conftest import PIN, open_service, signed_in_client, start_match
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
@@ -30,8 +30,7 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 def fuzzed_app(tmp_path_factory):
     service = open_service(tmp_path_factory.mktemp("schemathesis") / "ledger.sqlite3")
     start_match(service)
-    return create_app({"TESTING": True, "COMMISSIONER_PIN": PIN,
-                       "SECRET_KEY": "schemathesis", "LANES": 4}, service=service)
+    return centre_app(service, testing=True, pin=PIN, secret_key="schemathesis", lanes=4)
 
 
 @pytest.fixture(scope="module")

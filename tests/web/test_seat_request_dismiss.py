@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from alley_poker.ledger import commands as c
+from alley_poker.web.centre_access import centre_of
 from drivers.base import BowlerSlot, LaneOpened
 from tests.web.conftest import DESK
 from tests.web.test_accessibility import serious_violations
@@ -63,4 +64,4 @@ def test_the_tablet_dismisses_a_settled_matchs_seat_request(browser, live_server
     request.get_by_role("button", name="Dismiss").click()
     page.wait_for_selector("#notice >> text=nobody is seated for the scorer's 'SUB'")
     page.wait_for_selector("#seat-requests", state="hidden")
-    assert app.extensions["league_desk"].store.open_seat_requests() == []
+    assert centre_of(app).league_desk.store.open_seat_requests() == []

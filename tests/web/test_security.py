@@ -9,8 +9,9 @@ import time
 
 import pytest
 
-from alley_poker.web import create_app
+from alley_poker.web.centre_access import centre_of
 from alley_poker.web.schemas import COMMAND_BODIES
+from tests.conftest import centre_app
 from tests.web.conftest import PIN, csrf_token_from, signed_in_client
 
 STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
@@ -74,8 +75,10 @@ def test_session_cookie_is_httponly_and_samesite_lax(app):
 
 
 def test_the_pin_is_kept_only_as_a_password_hash(app):
-    stored = app.config["COMMISSIONER_PIN_HASH"]
+    commissioner = centre_of(app).config.commissioner
+    stored = commissioner.pin_hash
     assert stored.startswith("scrypt:") and PIN not in stored
+    assert commissioner.model_dump() == {"pin_hash": stored}  # the PIN itself is not kept
     assert "COMMISSIONER_PIN" not in app.config
 
 
@@ -145,9 +148,9 @@ def test_money_and_the_audit_are_not_for_the_settee(app):
 @pytest.mark.slow
 def test_wrong_pins_wait_longer_and_longer_per_device_under_a_cap_per_address(service):
     """The staircase of per-device limits grows the wait; fresh devices hit the address cap."""
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                      "SIGN_IN_RATE_LIMIT": "2 per 2 seconds; 3 per minute",
-                      "SIGN_IN_ADDRESS_LIMIT": "5 per minute"}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="test-secret",
+                     sign_in={"per_device": "2 per 2 seconds; 3 per minute",
+                              "per_address": "5 per minute"})
 
     def device():
         client = app.test_client()

@@ -14,6 +14,7 @@ from alley_poker.cli.root import main
 from alley_poker.ledger import commands as c
 from alley_poker.side_games import RecordScore
 from alley_poker.verifier.side_night import verify_side_export
+from alley_poker.web.centre_access import centre_of
 from tests.web.test_league_api import Desk, refused
 from tests.web.test_phone import path_of
 
@@ -69,7 +70,7 @@ class Night:
 
     @property
     def side(self):
-        return self.app.extensions["league_desk"].side_games
+        return centre_of(self.app).league_desk.side_games
 
     def bowled_and_paid(self):
         """The draw made, every game in (a higher name in NAMES bowls better), the bracket

@@ -14,6 +14,7 @@ import re
 from datetime import date
 
 from alley_poker.side_games import RecordScore
+from alley_poker.web.centre_access import centre_of
 from drivers.base import BallCorrected, BallRecorded, Flags
 from tests.league.play import decide_all
 from tests.web.conftest import PIN
@@ -40,7 +41,7 @@ class Lanes:
     lane path (router, ledger, the side games' feed), every decision made as it opens."""
 
     def __init__(self, app, service, night: Night):
-        desk = app.extensions["league_desk"]
+        desk = centre_of(app).league_desk
         started = desk.nights.start("tue", list(night.ids.values()), actor=DESK,
                                     night_date=date.fromisoformat(night.date))
         self.service = service

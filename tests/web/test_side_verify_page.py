@@ -16,7 +16,8 @@ from alley_poker.cli.root import main
 from alley_poker.service import open_service
 from alley_poker.service.side_export import side_night_export
 from alley_poker.verifier.side_night import verify_side_export
-from alley_poker.web import create_app
+from alley_poker.web.centre_access import centre_of
+from tests.conftest import centre_app
 from tests.web.conftest import OPEN_NIGHT, PIN, serve
 from tests.web.test_refusal_words import page_leaks
 
@@ -36,10 +37,9 @@ def league_night(tmp_path_factory):
 def site(league_night):
     database, night_id = league_night
     service = open_service(f"sqlite:///{database}")
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "COMMISSIONER_PIN": PIN,
-                      **OPEN_NIGHT}, service=service)
+    app = centre_app(service, testing=True, secret_key="test", pin=PIN, **OPEN_NIGHT)
     running = serve(app)
-    export = side_night_export(app.extensions["league_desk"].side_games, night_id)
+    export = side_night_export(centre_of(app).league_desk.side_games, night_id)
     yield running, export
     running.stop()
     service.repository.store.close()

@@ -13,9 +13,10 @@ import json
 
 import pytest
 
-from alley_poker.web import create_app
+from alley_poker.web.centre_access import centre_of
 from alley_poker.web.metrics import CentreMetrics, add_metrics_route
 from alley_poker.web.socket_ceiling import KIOSK_COOKIE, SocketLimits
+from tests.conftest import centre_app
 from tests.web.conftest import OPEN_NIGHT, PIN, csrf_token_from, pair_kiosk, signed_in_client
 
 HANDSHAKE = "/socket.io/?EIO=4&transport=polling"
@@ -23,9 +24,9 @@ HANDSHAKE = "/socket.io/?EIO=4&transport=polling"
 
 @pytest.fixture
 def app(service):
-    return create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                       "SOCKETS_PER_ADDRESS": 2, "SOCKETS_IN_ALL": 5,
-                       "SOCKETS_KEPT_FOR_KNOWN": 2, **OPEN_NIGHT}, service=service)
+    return centre_app(service, testing=True, pin=PIN, secret_key="test-secret",
+                      sockets={"per_address": 2, "in_all": 5, "kept_for_known_devices": 2},
+                      **OPEN_NIGHT)
 
 
 def open_session(client, address: str, **headers: str):
@@ -90,7 +91,7 @@ def test_a_kiosk_cookie_that_is_not_a_paired_kiosks_gets_no_kept_place(app):
     stranger = app.test_client()
     stranger.set_cookie(KIOSK_COOKIE, "made-up", path="/socket.io/")
     assert open_session(stranger, "10.0.2.1")[0] == 503
-    waiting = app.extensions["kiosk_devices"].request("3-4")  # asked, never paired
+    waiting = centre_of(app).kiosk_devices.request("3-4")  # asked, never paired
     stranger.set_cookie(KIOSK_COOKIE, waiting.secret, path="/socket.io/")
     assert open_session(stranger, "10.0.2.1")[0] == 503
 
@@ -138,8 +139,8 @@ def test_the_settings_come_from_alley_toml():
     config = load_config_text('[centre]\nid = "x"\nname = "X"\nlanes = 4\n'
                               "[sockets]\nper_address = 8\nin_all = 300\n"
                               "kept_for_known_devices = 40\n")
-    assert config.sockets.app_settings() == {"SOCKETS_PER_ADDRESS": 8, "SOCKETS_IN_ALL": 300,
-                                             "SOCKETS_KEPT_FOR_KNOWN": 40}
+    assert SocketLimits.from_config(config.sockets) == SocketLimits(
+        per_address=8, in_all=300, kept_for_known=40)
     with pytest.raises(ConfigError, match="kept_for_known_devices"):
         load_config_text('[centre]\nid = "x"\nname = "X"\nlanes = 4\n'
                          "[sockets]\nin_all = 30\nkept_for_known_devices = 30\n")
@@ -147,8 +148,8 @@ def test_the_settings_come_from_alley_toml():
 
 def test_the_sign_in_limits_count_by_the_same_address(service):
     """Behind nginx, wrong PINs from one device's address do not hold another's."""
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                      "SIGN_IN_ADDRESS_LIMIT": "2 per minute"}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="test-secret",
+                     sign_in={"per_address": "2 per minute"})
 
     def wrong_pin(address: str) -> int:
         client = app.test_client()  # a fresh device cookie each time: the address cap counts

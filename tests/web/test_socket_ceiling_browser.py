@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.web.conftest import OPEN_NIGHT, PIN, pair_kiosk, serve
 from tests.web.test_socket_ceiling import close_session, open_session
 
@@ -21,9 +21,9 @@ KIOSK = "127.0.0.1"  # where Chromium connects from
 
 @pytest.fixture
 def app(service):
-    return create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                       "SOCKETS_PER_ADDRESS": 2, "SOCKETS_IN_ALL": 10,
-                       "SOCKETS_KEPT_FOR_KNOWN": 2, **OPEN_NIGHT}, service=service)
+    return centre_app(service, testing=True, pin=PIN, secret_key="test-secret",
+                      sockets={"per_address": 2, "in_all": 10, "kept_for_known_devices": 2},
+                      **OPEN_NIGHT)
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ import json
 
 import pytest
 
-from alley_poker.web import create_app
+from alley_poker.config import load_config_text
+from tests.conftest import centre_app
 
 
 def handshake(app) -> dict:
@@ -25,13 +26,14 @@ def handshake(app) -> dict:
 
 
 def test_clients_are_told_to_give_the_server_up_after_8_s_of_silence():
-    opened = handshake(create_app({"TESTING": True}))
+    opened = handshake(centre_app(testing=True))
     assert (opened["pingInterval"], opened["pingTimeout"]) == (4000, 4000)
 
 
 def test_the_heartbeat_can_be_set_and_a_bad_setting_is_named():
-    opened = handshake(create_app({"TESTING": True, "SOCKETIO_PING_INTERVAL": 10,
-                                   "SOCKETIO_PING_TIMEOUT": 5}))
+    opened = handshake(centre_app(testing=True,
+                                  sockets={"ping_interval_s": 10, "ping_timeout_s": 5}))
     assert (opened["pingInterval"], opened["pingTimeout"]) == (10_000, 5_000)
-    with pytest.raises(ValueError, match="SOCKETIO_PING_TIMEOUT must be seconds from 1 to 60"):
-        create_app({"TESTING": True, "SOCKETIO_PING_TIMEOUT": 0})
+    with pytest.raises(ValueError, match=r"sockets\.ping_timeout_s"):
+        load_config_text('[centre]\nname = "X"\nlanes = 2\n[sockets]\nping_timeout_s = 0',
+                         env={})

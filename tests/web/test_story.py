@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.ledger.story_match import bowl_varied_match, play_varied_match, start_varied_match
 from tests.web.conftest import OPEN_NIGHT, PIN, open_service, serve, signed_in_client
 from tests.web.test_accessibility import serious_violations
@@ -20,8 +20,7 @@ def story_app(tmp_path):
     """A service whose match m1 is the varied match, bowled to its settlement."""
     service = open_service(tmp_path / "story.sqlite3")
     play_varied_match(service)
-    return create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "story",
-                       **OPEN_NIGHT}, service=service)
+    return centre_app(service, testing=True, pin=PIN, secret_key="story", **OPEN_NIGHT)
 
 
 @pytest.fixture
@@ -106,8 +105,7 @@ def test_the_story_page_at_a_tablets_and_a_phones_width(browser, story_server, s
 def test_the_bowlers_phone_shows_the_story_with_their_own_moments(browser, tmp_path):
     service = open_service(tmp_path / "phone.sqlite3")
     start_varied_match(service)
-    app = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "story",
-                      **OPEN_NIGHT}, service=service)
+    app = centre_app(service, testing=True, pin=PIN, secret_key="story", **OPEN_NIGHT)
     client, csrf = signed_in_client(app)
     made = client.post("/api/v1/matches/m1/phone-links", json={"bowler": "Cy"},
                        headers={"X-CSRFToken": csrf})

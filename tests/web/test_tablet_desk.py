@@ -15,8 +15,8 @@ import pytest
 from alley_poker.ledger import commands as c
 from alley_poker.service.audit import audit_entries
 from alley_poker.service.health import feed_report
-from alley_poker.web import create_app
 from alley_poker.web.api_request import known_match_ids
+from tests.conftest import centre_app
 from tests.web.conftest import PIN, start_match
 from tests.web.test_tablet_browser import tablet_words
 
@@ -118,8 +118,8 @@ def test_a_device_with_too_many_wrong_pins_waits_on_a_styled_page_and_others_sti
 @pytest.fixture
 def app(service):
     """The tablet's app, for a centre whose clock is Chicago's (whatever the machine's)."""
-    return create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                       "TIME_ZONE": "America/Chicago"}, service=service)
+    return centre_app(service, testing=True, pin=PIN, secret_key="test-secret",
+                      time_zone="America/Chicago")
 
 
 def test_the_audit_page_reads_newest_first_in_pages_on_the_centres_clock_in_plain_words(

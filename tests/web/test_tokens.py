@@ -7,7 +7,7 @@ import hashlib
 
 import sqlalchemy as sa
 
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.web.conftest import PIN, signed_in_client
 
 
@@ -69,8 +69,8 @@ def test_a_bad_or_revoked_token_is_refused_with_401_and_changes_nothing(app, ser
 
 def test_a_token_of_another_centre_is_refused(app, service):
     _client, _csrf, made = make_token(app)
-    other_centre = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "s",
-                               "CENTRE": "riverside"}, service=service)
+    other_centre = centre_app(service, testing=True, pin=PIN, secret_key="s",
+                              centre_id="riverside")
     answer = other_centre.test_client().post(
         "/api/v1/matches/m1/commands/record-ball", headers=bearer(made["token"]),
         json={"bowler": "Ann", "pins": 10})
@@ -79,9 +79,8 @@ def test_a_token_of_another_centre_is_refused(app, service):
 
 def test_a_session_of_another_centre_is_not_the_commissioner_here(app, service):
     client, csrf = signed_in_client(app)
-    other_centre = create_app({"TESTING": True, "COMMISSIONER_PIN": PIN,
-                               "SECRET_KEY": "test-secret", "CENTRE": "riverside"},
-                              service=service)
+    other_centre = centre_app(service, testing=True, pin=PIN, secret_key="test-secret",
+                              centre_id="riverside")
     # The same signed cookie (same secret key) presented to the other centre's app.
     stranger = other_centre.test_client()
     stranger.set_cookie("session", client.get_cookie("session").value)

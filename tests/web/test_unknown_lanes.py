@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from alley_poker.web import create_app
+from tests.conftest import centre_app
 from tests.web.conftest import PIN, signed_in_client
 
 
 @pytest.fixture
 def eight_lane_app(service):
-    return create_app({"TESTING": True, "COMMISSIONER_PIN": PIN, "SECRET_KEY": "test-secret",
-                       "LANES": 8}, service=service)
+    return centre_app(service, testing=True, pin=PIN, secret_key="test-secret", lanes=8)
 
 
 def test_a_match_on_lane_150_of_an_8_lane_centre_is_refused_naming_its_lanes(
