@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from tests.conftest import skip_or_fail
+from tests.conftest import serve_output_until_serving, skip_or_fail
 from tests.ports import free_port
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -207,13 +207,9 @@ def test_init_then_doctor_then_serve_from_a_clean_venv(clean_venv: Path, outside
         [command, "serve", "--config", str(config), "--port", str(port)],
         cwd=centre, env=served_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        lines = []
-        for line in process.stdout:
-            lines.append(line)
-            if "press Ctrl-C" in line:
-                break
-        assert any("North Lanes: serving on" in line for line in lines), "".join(lines)
-        assert any("Using worker: BufferingThreadWorker" in line for line in lines)
+        output = serve_output_until_serving(process)
+        assert "North Lanes: serving on" in output, output
+        assert "Using worker: BufferingThreadWorker" in output, output
         status, body = fetch(f"http://127.0.0.1:{port}/healthz")
         assert status == 200 and json.loads(body)["ok"] is True
         status, metrics = fetch(f"http://127.0.0.1:{port}/metrics")
@@ -226,5 +222,5 @@ def test_init_then_doctor_then_serve_from_a_clean_venv(clean_venv: Path, outside
             process.kill()
             rest, _ = process.communicate()
     assert process.returncode == 0, rest
-    assert "Traceback" not in "".join(lines) + rest
+    assert "Traceback" not in output + rest
     assert (centre / "var" / "alley-poker.sqlite3").exists()

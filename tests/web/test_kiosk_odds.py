@@ -10,8 +10,7 @@ from alley_poker.ledger import commands as c
 from alley_poker.web import create_app
 from alley_poker.web.match_view_schema import MatchView
 from tests.service.league_night_runner import wait_until
-from tests.web.conftest import PIN, serve
-from tests.web.test_kiosk_browser import open_kiosk
+from tests.web.conftest import PIN, open_kiosk, serve
 
 
 def _app(service, processes: int):

@@ -16,7 +16,7 @@ import pytest
 from alley_poker.cards import card_text
 from alley_poker.ledger import commands as c
 from alley_poker.service.health import feed_report
-from tests.web.conftest import PIN, press_on, signed_in_client
+from tests.web.conftest import press_on, signed_in_client, signed_in_desk
 
 RED = "rgb(208, 2, 27)"  # --red in shared_base.css
 
@@ -39,12 +39,7 @@ def feed_health(source: str, state: str, **extra) -> dict:
 @pytest.fixture
 def tablet(browser, live_server):
     """A signed-in tablet page (1280x800, the tablet's size)."""
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(8_000)
-    page.goto(f"{live_server.url}/commissioner")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.wait_for_selector("#live-state[data-state=live]")
+    page = signed_in_desk(browser, live_server.url)
     page.on("dialog", lambda dialog: dialog.accept())  # every ruling's confirm: yes
     script_errors: list[str] = []
     page.on("pageerror", lambda error: script_errors.append(str(error)))
@@ -343,12 +338,7 @@ def test_the_dashboard_follows_the_lanes_live_and_shows_feed_health(browser, liv
         feed_health("east", "down", lines_rejected=3, reconnects=2,
                     last_error="cannot open /dev/ttyUSB0: gone"),
     ]})
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(8_000)
-    page.goto(f"{live_server.url}/commissioner")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.wait_for_selector("tr.feed[data-source=east]")
+    page = signed_in_desk(browser, live_server.url, ready="tr.feed[data-source=east]")
     words = page.eval_on_selector_all(
         "tr.feed .feed-state", "cells => cells.map(c => c.textContent)")
     assert words == ["● OK", "▲ LATE", "■ DOWN"]  # shape and word, not colour alone
