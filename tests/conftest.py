@@ -112,6 +112,17 @@ def pty_pair(tmp_path: Path):
     pair.unplug()
 
 
+def serve_output_until_serving(process: subprocess.Popen) -> str:
+    """What ``alley-poker serve`` (its stdout, stderr merged in) printed up to its "press
+    Ctrl-C" line, or until it ended without serving."""
+    lines = []
+    for line in process.stdout:
+        lines.append(line)
+        if "press Ctrl-C" in line:
+            break
+    return "".join(lines)
+
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",

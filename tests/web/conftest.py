@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import subprocess
@@ -95,6 +96,29 @@ def signed_in_client(app):
     return client, token
 
 
+#: A centre of four lanes over SQLite with one feed, for ``alley-poker serve`` in a test.
+SERVE_CONFIG = """
+[centre]
+id = "test-centre"
+name = "Test Lanes"
+lanes = 4
+
+[database]
+url = "sqlite:///{database}"
+
+[[feeds]]
+name = "scorer"
+url = "{feed_url}"
+lanes = [1, 2]
+{feed_extra}"""
+
+
+def serve_config(database: Path, feed_url: str, feed_extra: str = "") -> str:
+    """``SERVE_CONFIG`` for a ledger at ``database`` and a feed at ``feed_url``, with
+    ``feed_extra`` lines in the feed's table."""
+    return SERVE_CONFIG.format(database=database, feed_url=feed_url, feed_extra=feed_extra)
+
+
 @dataclass
 class LiveServer:
     app: object
@@ -124,6 +148,52 @@ def live_server(app) -> Iterator[LiveServer]:
     running = serve(app)
     yield running
     running.stop()
+
+
+#: The desk page's socket is live: what a signed-in desk waits for before a test uses it.
+DESK_LIVE = "#live-state[data-state=live]"
+
+
+def signed_in_desk(browser, url: str, *, width: int = 1280, height: int = 800,
+                   timeout_ms: int = 8_000, ready: str = DESK_LIVE):
+    """A new page of ``browser`` (a tablet's 1280x800 unless told) signed in at the
+    commissioner's desk of the centre at ``url`` with the PIN, once ``ready`` is drawn."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(timeout_ms)
+    page.goto(f"{url}/commissioner")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_selector(ready)
+    return page
+
+
+def open_kiosk(browser, url: str, width: int = 1920, height: int = 1080, *,
+               device_token: str | None = None,
+               showing: str = "section.bowler[data-bowler=Ann]"):
+    """The kiosk of lanes 1-2, live and ``showing`` (Ann's panel unless told); with
+    ``device_token`` (see ``pair_kiosk``) a paired one, whose bowlers may answer their
+    decisions."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(10_000)
+    if device_token is not None:
+        page.add_init_script(f"localStorage.setItem('alley-poker-kiosk-device:1-2', "
+                             f"{json.dumps(device_token)})")
+    page.goto(f"{url}/kiosk/1-2")
+    page.wait_for_selector("#connection[data-state=live]")
+    page.wait_for_selector(showing)
+    return page
+
+
+@pytest.fixture
+def stacked_kiosk(browser, database):
+    """A service with no match yet, served, and a function opening the kiosk of lanes 1-2
+    once it shows a match's panels (the test starts the match first)."""
+    service = open_service(database)
+    server = serve(centre_app(service, testing=True, pin=PIN, secret_key="test-secret"))
+    try:
+        yield service, lambda: open_kiosk(browser, server.url, showing="section.bowler")
+    finally:
+        server.stop()
 
 
 def assert_no_pile_order(payload: object, pile: list[str]) -> None:

@@ -14,8 +14,8 @@ import pytest
 
 from alley_poker.ledger import commands as c
 from tests.conftest import skip_or_fail
-from tests.web.conftest import PIN
-from tests.web.test_kiosk_screen import open_kiosk, settle_a_split_pot
+from tests.web.conftest import PIN, open_kiosk
+from tests.web.test_kiosk_screen import settle_a_split_pot
 
 AXE = Path(__file__).resolve().parents[2] / "kiosk" / "static" / "vendor" / "axe.min.js"
 SERIOUS = ("serious", "critical")

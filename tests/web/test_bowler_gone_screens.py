@@ -7,7 +7,7 @@ bowl, and nothing is cut off."""
 from __future__ import annotations
 
 from alley_poker.ledger import commands as c
-from tests.web.test_kiosk_browser import open_kiosk
+from tests.web.conftest import open_kiosk
 from tests.web.test_kiosk_layout import LAYOUT_PROBLEMS, SHOWN_WHOLE
 from tests.web.test_phone_browser import kiosk, phone  # noqa: F401
 

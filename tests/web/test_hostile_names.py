@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from alley_poker.ledger import commands as c
-from tests.web.conftest import DESK, PIN, signed_in_client
+from tests.web.conftest import DESK, signed_in_client, signed_in_desk
 
 RECORD_BALL = "/api/v1/matches/m1/commands/record-ball"
 
@@ -77,12 +77,7 @@ def test_names_stored_before_the_rule_show_as_text_on_kiosk_tablet_and_audit(
     assert kiosk.locator("img[src=x]").count() == 0
     assert kiosk.evaluate("window.__pwned") is None
 
-    tablet = browser.new_page(viewport={"width": 1280, "height": 800})
-    tablet.set_default_timeout(10_000)
-    tablet.goto(f"{live_server.url}/commissioner")
-    tablet.fill("#pin", PIN)
-    tablet.click("button[type=submit]")
-    tablet.wait_for_selector("#live-state[data-state=live]")
+    tablet = signed_in_desk(browser, live_server.url, timeout_ms=10_000)
     tablet.wait_for_selector("article.match-card[data-match='m2']")
     card = tablet.inner_text("article.match-card[data-match='m2']")
     assert all(name in card for name in HOSTILE), card

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import signal
 import time
 
@@ -14,33 +13,16 @@ from drivers.base import BallRecorded
 from drivers.dialects.apf1 import Apf1Encoder
 from drivers.serial_feed import SerialFeed
 from drivers.simulator import Simulator
-from tests.conftest import centre_app
 from tests.service.league_night_runner import wait_until
 from tests.web.conftest import (
     DESK,
     PIN,
     free_port,
-    open_service,
+    open_kiosk,
     pair_kiosk,
     press_on,
-    serve,
     serve_in_process,
 )
-
-
-def open_kiosk(browser, url: str, width: int = 1920, height: int = 1080, *,
-               device_token: str | None = None):
-    """The kiosk of lanes 1-2; with ``device_token`` (see ``pair_kiosk``) a paired one, whose
-    bowlers may answer their decisions."""
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.set_default_timeout(10_000)
-    if device_token is not None:
-        page.add_init_script(f"localStorage.setItem('alley-poker-kiosk-device:1-2', "
-                             f"{json.dumps(device_token)})")
-    page.goto(f"{url}/kiosk/1-2")
-    page.wait_for_selector("#connection[data-state=live]")
-    page.wait_for_selector("section.bowler[data-bowler=Ann]")
-    return page
 
 
 def test_kiosk_shows_a_strikes_cards(browser, live_server, service, tmp_path, report):
@@ -336,17 +318,6 @@ def colour_of(page, selector: str) -> str:
     # Found and read in one script: the kiosk re-renders its panels on every change, and a
     # card found first and read later may be a detached one by then (no colour at all).
     return page.evaluate("sel => getComputedStyle(document.querySelector(sel)).color", selector)
-
-
-@pytest.fixture
-def stacked_kiosk(browser, database):
-    """A service with no match yet, served, and a function opening the kiosk of lanes 1-2."""
-    service = open_service(database)
-    server = serve(centre_app(service, testing=True, pin=PIN, secret_key="test-secret"))
-    try:
-        yield service, lambda: open_kiosk(browser, server.url)
-    finally:
-        server.stop()
 
 
 def test_the_kiosk_announces_each_moment_of_a_match_and_has_a_four_colour_deck(stacked_kiosk):

@@ -6,8 +6,7 @@ from __future__ import annotations
 from alley_poker.ledger import commands as c
 from alley_poker.service import open_service
 from tests.conftest import centre_app
-from tests.web.conftest import DESK, PIN, serve, start_match
-from tests.web.test_kiosk_browser import open_kiosk
+from tests.web.conftest import DESK, PIN, open_kiosk, serve, start_match
 
 
 def test_the_kiosk_says_the_deal_is_sealed_in_play_and_shows_seed_and_commitment_after(

@@ -6,7 +6,6 @@ from __future__ import annotations
 from alley_poker.ledger import commands as c
 from tests.web.conftest import DESK
 from tests.web.test_kiosk_browser import ball
-from tests.web.test_kiosk_screen import stacked_kiosk  # noqa: F401  (the fixture, by name)
 
 LEAGUE = {"league_id": "tue", "night_id": "tue-2026-11-24", "night_date": "2026-11-24",
           "people": {"Ann": 17, "Bob": 18}}
@@ -23,7 +22,7 @@ def _start(service, handicaps):
     service.assignments.record("m1", slots, actor=DESK, reason="match created")
 
 
-def test_the_kiosk_shows_the_handicap_beside_the_natural_score(stacked_kiosk):  # noqa: F811
+def test_the_kiosk_shows_the_handicap_beside_the_natural_score(stacked_kiosk):
     service, open_page = stacked_kiosk
     _start(service, {"Ann": 31, "Bob": 0})
     page = open_page()
@@ -37,7 +36,7 @@ def test_the_kiosk_shows_the_handicap_beside_the_natural_score(stacked_kiosk):  
     page.close()
 
 
-def test_a_match_without_handicaps_shows_the_natural_score_alone(stacked_kiosk):  # noqa: F811
+def test_a_match_without_handicaps_shows_the_natural_score_alone(stacked_kiosk):
     service, open_page = stacked_kiosk
     _start(service, None)
     page = open_page()

@@ -8,7 +8,6 @@ import re
 from alley_poker.ledger import commands as c
 from tests.web.conftest import DESK
 from tests.web.test_kiosk_browser import ball, wait_for_banner
-from tests.web.test_kiosk_screen import stacked_kiosk  # noqa: F401 (a fixture)
 
 #: A card written as a code (4H, TD) where a person reads it.
 CARD_CODE = re.compile(r"\b(?:[2-9TJQKA])[SHDC]\b")
@@ -27,7 +26,7 @@ def start_ten_card_strikes(service, bowlers=("Ann", "Bob")) -> None:
     service.execute("m1", c.StartMatch(actor=DESK))
 
 
-def test_the_empty_pile_draw_is_no_steal_and_cards_show_their_suits(stacked_kiosk):  # noqa: F811
+def test_the_empty_pile_draw_is_no_steal_and_cards_show_their_suits(stacked_kiosk):
     service, open_page = stacked_kiosk
     start_ten_card_strikes(service)
     page = open_page()
@@ -52,7 +51,7 @@ def test_the_empty_pile_draw_is_no_steal_and_cards_show_their_suits(stacked_kios
         assert (colour == RED) == (text[-1] in "♥♦"), (text, colour, classes)
 
 
-def test_a_split_steal_names_the_card_with_its_suit(stacked_kiosk):  # noqa: F811
+def test_a_split_steal_names_the_card_with_its_suit(stacked_kiosk):
     service, open_page = stacked_kiosk
     service.lanes.assign("m1", {(1, 1): "Ann", (2, 1): "Bob"})
     service.execute("m1", c.CreateMatch("m1", ["Ann", "Bob"], games=1, test_mode=True,
@@ -109,7 +108,7 @@ def assert_moment_readable(page, min_font_px: float) -> dict:
     return box
 
 
-def test_a_burst_of_moments_shows_the_latest_at_once_and_keeps_the_others(stacked_kiosk):  # noqa: F811
+def test_a_burst_of_moments_shows_the_latest_at_once_and_keeps_the_others(stacked_kiosk):
     service, open_page = stacked_kiosk
     ann, bob = start_long_named_match(service)
     page = open_page()
@@ -130,7 +129,7 @@ def test_a_burst_of_moments_shows_the_latest_at_once_and_keeps_the_others(stacke
     assert "HOLLAND-DAZE" in page.locator("#recent li").first.inner_text()
 
 
-def test_a_long_moment_wraps_in_its_own_area_and_never_covers_a_hand(stacked_kiosk):  # noqa: F811
+def test_a_long_moment_wraps_in_its_own_area_and_never_covers_a_hand(stacked_kiosk):
     service, open_page = stacked_kiosk
     ann, bob = start_long_named_match(service)
     page = open_page()

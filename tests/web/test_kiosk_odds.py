@@ -11,8 +11,7 @@ from alley_poker.web.centre_access import centre_of
 from alley_poker.web.match_view_schema import MatchView
 from tests.conftest import centre_app
 from tests.service.league_night_runner import wait_until
-from tests.web.conftest import PIN, serve
-from tests.web.test_kiosk_browser import open_kiosk
+from tests.web.conftest import PIN, open_kiosk, serve
 
 
 def _app(service, processes: int):

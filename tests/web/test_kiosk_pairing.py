@@ -9,7 +9,7 @@ import pytest
 from alley_poker.ledger import commands as c
 from alley_poker.web.centre_access import centre_of
 from tests.conftest import centre_app
-from tests.web.conftest import PIN, pair_kiosk, serve, signed_in_client
+from tests.web.conftest import PIN, pair_kiosk, serve, signed_in_client, signed_in_desk
 from tests.web.test_sockets import KioskClient
 
 
@@ -142,12 +142,7 @@ def test_the_kiosk_shows_its_code_and_the_tablet_pairs_it(browser, live_server, 
     kiosk.wait_for_function("document.getElementById('pairing-code').textContent.length === 6")
     code = kiosk.inner_text("#pairing-code")
 
-    tablet = browser.new_page(viewport={"width": 1280, "height": 800})
-    tablet.set_default_timeout(10_000)
-    tablet.goto(f"{live_server.url}/commissioner")
-    tablet.fill("#pin", PIN)
-    tablet.click("button[type=submit]")
-    tablet.wait_for_selector("#live-state[data-state=live]")
+    tablet = signed_in_desk(browser, live_server.url, timeout_ms=10_000)
     tablet.goto(f"{live_server.url}/commissioner/tokens")
     tablet.fill("#pair-kiosk input[name=code]", code)
     tablet.click("#pair-kiosk button[type=submit]")

@@ -3,11 +3,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 from alley_poker.ledger import commands as c
-from tests.conftest import centre_app
-from tests.web.conftest import DESK, PIN, open_service, serve
+from tests.web.conftest import DESK
 from tests.web.test_kiosk_browser import (
     ball,
     bowl_to_a_bought_automatic_win,
@@ -22,28 +19,8 @@ def start_stacked_match(service, match_id: str, slots: dict) -> None:
     start_unlogged(service, match_id, slots)
     service.assignments.record(match_id, slots, actor=DESK, reason="match created")
 
+
 RESULT = "#result"
-
-
-def open_kiosk(browser, url: str, width: int = 1920, height: int = 1080):
-    """The kiosk of lanes 1-2, live and showing a match's panels."""
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.set_default_timeout(10_000)
-    page.goto(f"{url}/kiosk/1-2")
-    page.wait_for_selector("#connection[data-state=live]")
-    page.wait_for_selector("section.bowler")
-    return page
-
-
-@pytest.fixture
-def stacked_kiosk(browser, database):
-    """A service with no match yet, served, and a function opening the kiosk of lanes 1-2."""
-    service = open_service(database)
-    server = serve(centre_app(service, testing=True, pin=PIN, secret_key="test-secret"))
-    try:
-        yield service, lambda: open_kiosk(browser, server.url)
-    finally:
-        server.stop()
 
 
 def settle_a_split_pot(service) -> None:

@@ -34,6 +34,7 @@ from tests.web.conftest import (
     pair_kiosk,
     serve,
     signed_in_client,
+    signed_in_desk,
     start_match,
 )
 from tests.web.test_accessibility import serious_violations
@@ -107,13 +108,7 @@ def phone_url(centre, match_id: str, bowler: str) -> str:
 
 
 def sign_in(module_browser, url: str, width: int, height: int):
-    page = module_browser.new_page(viewport={"width": width, "height": height})
-    page.set_default_timeout(10_000)
-    page.goto(f"{url}/commissioner")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.wait_for_selector("#live-state[data-state=live]")
-    return page
+    return signed_in_desk(module_browser, url, width=width, height=height, timeout_ms=10_000)
 
 
 def one_line(page, selector: str) -> bool:

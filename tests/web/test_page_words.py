@@ -29,6 +29,7 @@ from tests.web.conftest import (
     open_service,
     serve,
     signed_in_client,
+    signed_in_desk,
     start_match,
 )
 from tests.web.test_league_pages import league_with_roster
@@ -83,13 +84,7 @@ def night(tmp_path_factory):
 
 
 def signed_in(module_browser, url: str, width: int = 1280, height: int = 800):
-    page = module_browser.new_page(viewport={"width": width, "height": height})
-    page.set_default_timeout(15_000)
-    page.goto(f"{url}/commissioner")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.wait_for_selector("#live-state[data-state=live]")
-    return page
+    return signed_in_desk(module_browser, url, width=width, height=height, timeout_ms=15_000)
 
 
 def read(page) -> str:

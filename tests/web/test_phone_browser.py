@@ -12,8 +12,7 @@ import pytest
 from alley_poker.ledger import commands as c
 from alley_poker.web.centre_access import centre_of
 from drivers.base import BallRecorded
-from tests.web.conftest import PIN, pair_kiosk, signed_in_client
-from tests.web.test_kiosk_browser import open_kiosk
+from tests.web.conftest import open_kiosk, pair_kiosk, signed_in_client, signed_in_desk
 
 PHONE = {"width": 390, "height": 844}
 
@@ -55,12 +54,7 @@ def kiosk(browser, live_server):
 
 @pytest.fixture
 def tablet(browser, live_server):
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(8_000)
-    page.goto(f"{live_server.url}/commissioner")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.wait_for_selector("#live-state[data-state=live]")
+    page = signed_in_desk(browser, live_server.url)
     yield page
     page.close()
 

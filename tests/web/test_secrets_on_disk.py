@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import serve_output_until_serving
 from tests.web.conftest import PROJECT_ROOT, free_port
 
 PIN = "135790"
@@ -97,12 +98,8 @@ def test_init_serve_and_backup_write_every_file_for_their_owner_only(tmp_path):
                     preexec=loose_umask_and_no_writable_code if no_writable_code
                     else loose_umask)
     try:
-        lines = []
-        for line in serve.stdout:
-            lines.append(line)
-            if "press Ctrl-C" in line:
-                break
-        assert serve.poll() is None, "".join(lines)
+        output = serve_output_until_serving(serve)
+        assert serve.poll() is None, output
         for page in ("/kiosk/1-2", "/commissioner", "/api/v1/matches", "/healthz"):
             with urllib.request.urlopen(f"http://127.0.0.1:{port}{page}", timeout=10) as got:
                 assert got.status == 200, page
@@ -118,11 +115,11 @@ def test_init_serve_and_backup_write_every_file_for_their_owner_only(tmp_path):
 
         serve.send_signal(signal.SIGTERM)
         rest, _ = serve.communicate(timeout=30)
-        assert serve.returncode == 0, "".join(lines) + rest
+        assert serve.returncode == 0, output + rest
     finally:
         if serve.poll() is None:
             serve.kill()
             serve.wait()
     after = modes(centre)
     assert wrongly_open(after) == {}, after
-    assert "Traceback" not in "".join(lines) + rest
+    assert "Traceback" not in output + rest

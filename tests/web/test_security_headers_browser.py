@@ -10,8 +10,7 @@ there, and it stops what an injection would try.
 from __future__ import annotations
 
 from alley_poker.ledger import commands as c
-from tests.web.conftest import PIN
-from tests.web.test_kiosk_browser import open_kiosk
+from tests.web.conftest import PIN, open_kiosk
 from tests.web.test_story import story_app, story_server  # noqa: F401  (fixtures)
 
 #: What injected markup would try: a script element, an inline handler, an inline style.

@@ -11,29 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import PROJECT_ROOT, free_port
-
-CONFIG = """
-[centre]
-id = "test-centre"
-name = "Test Lanes"
-lanes = 4
-
-[database]
-url = "sqlite:///{database}"
-
-[[feeds]]
-name = "scorer"
-url = "socket://127.0.0.1:{feed_port}"   # nobody listens: the feed keeps retrying quietly
-lanes = [1, 2]
-"""
+from tests.conftest import serve_output_until_serving
+from tests.web.conftest import PROJECT_ROOT, free_port, serve_config
 
 
 @pytest.fixture
 def config_file(tmp_path: Path) -> Path:
     path = tmp_path / "alley.toml"
-    path.write_text(CONFIG.format(database=tmp_path / "data" / "alley.sqlite3",
-                                  feed_port=free_port()), encoding="utf-8")
+    # Nobody listens on the feed's port: the feed keeps retrying quietly.
+    path.write_text(serve_config(tmp_path / "data" / "alley.sqlite3",
+                                 f"socket://127.0.0.1:{free_port()}"), encoding="utf-8")
     return path
 
 
@@ -53,12 +40,7 @@ def test_serve_answers_the_kiosk_and_stops_cleanly_on_sigterm(config_file, tmp_p
     port = free_port()
     process = run_serve(config_file, port, pin="2468")
     try:
-        lines = []
-        for line in process.stdout:
-            lines.append(line)
-            if "press Ctrl-C" in line:
-                break
-        output = "".join(lines)
+        output = serve_output_until_serving(process)
         assert f"http://127.0.0.1:{port}/kiosk/1-2" in output, output
         assert f"http://127.0.0.1:{port}/kiosk/3-4" in output
         assert f"http://127.0.0.1:{port}/commissioner" in output

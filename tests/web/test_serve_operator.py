@@ -15,23 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import PROJECT_ROOT, free_port
+from tests.conftest import serve_output_until_serving
+from tests.web.conftest import PROJECT_ROOT, free_port, serve_config
 
-CONFIG = """
-[centre]
-id = "test-centre"
-name = "Test Lanes"
-lanes = 4
-
-[database]
-url = "sqlite:///{database}"
-
-[[feeds]]
-name = "scorer"
-url = "{device}"
-lanes = [1, 2]
-heartbeat_s = 0.5   # the feed check runs every 0.25 s: a chatty scheduler would show at once
-"""
+# The feed check runs every 0.25 s: a chatty scheduler would show at once.
+HEARTBEAT = "heartbeat_s = 0.5\n"
 
 
 def serve(args: list[str], cwd: Path) -> subprocess.Popen:
@@ -43,12 +31,9 @@ def serve(args: list[str], cwd: Path) -> subprocess.Popen:
 
 
 def until_serving(process: subprocess.Popen) -> str:
-    lines = []
-    for line in process.stdout:
-        lines.append(line)
-        if "press Ctrl-C" in line:
-            return "".join(lines)
-    raise AssertionError("serve stopped before serving:\n" + "".join(lines))
+    output = serve_output_until_serving(process)
+    assert "press Ctrl-C" in output, "serve stopped before serving:\n" + output
+    return output
 
 
 def stop(process: subprocess.Popen) -> str:
@@ -63,7 +48,7 @@ def test_serve_logs_changes_not_every_check_and_says_what_to_check_on_a_missing_
         tmp_path):
     device = tmp_path / "ttyUSB-missing"
     config = tmp_path / "alley.toml"
-    config.write_text(CONFIG.format(database=tmp_path / "alley.sqlite3", device=device),
+    config.write_text(serve_config(tmp_path / "alley.sqlite3", device, HEARTBEAT),
                       encoding="utf-8")
     port = free_port()
     process = serve(["--config", str(config), "--port", str(port)], PROJECT_ROOT)

@@ -11,7 +11,14 @@ import pytest
 
 from tests.conftest import centre_app
 from tests.ledger.story_match import bowl_varied_match, play_varied_match, start_varied_match
-from tests.web.conftest import OPEN_NIGHT, PIN, open_service, serve, signed_in_client
+from tests.web.conftest import (
+    OPEN_NIGHT,
+    PIN,
+    open_service,
+    serve,
+    signed_in_client,
+    signed_in_desk,
+)
 from tests.web.test_accessibility import serious_violations
 
 
@@ -79,12 +86,7 @@ def no_clipping(page, width: int) -> list[str]:
 def test_the_story_page_at_a_tablets_and_a_phones_width(browser, story_server, story_app,
                                                         tmp_path):
     entries = story_app.test_client().get("/api/v1/matches/m1/story").get_json()["entries"]
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(10_000)
-    page.goto(f"{story_server.url}/commissioner")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.wait_for_selector(".tablet-header")
+    page = signed_in_desk(browser, story_server.url, timeout_ms=10_000, ready=".tablet-header")
     page.goto(f"{story_server.url}/commissioner/settlement")
     page.click("#story-links a")  # the settlement page links every finished match's story
     page.wait_for_selector("ol.story .story-entry.kind-showdown")
@@ -173,12 +175,7 @@ def test_the_night_sheet_with_stories_fits_the_paper(browser, live_server, app, 
     from tests.web.test_league_pages import play_a_night
 
     match_id = play_a_night(app, service)
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(10_000)
-    page.goto(f"{live_server.url}/commissioner")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.wait_for_selector(".tablet-header")
+    page = signed_in_desk(browser, live_server.url, timeout_ms=10_000, ready=".tablet-header")
     page.goto(f"{live_server.url}/commissioner/leagues/tue/nights/2026-11-24")
     page.click("#with-stories")
     page.wait_for_selector(f".sheet-match[data-match='{match_id}'] ol.story .kind-showdown")

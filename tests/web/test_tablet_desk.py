@@ -17,19 +17,14 @@ from alley_poker.service.audit import audit_entries
 from alley_poker.service.health import feed_report
 from alley_poker.web.api_request import known_match_ids
 from tests.conftest import centre_app
-from tests.web.conftest import PIN, start_match
+from tests.web.conftest import PIN, signed_in_desk, start_match
 from tests.web.test_tablet_browser import tablet_words
 
 
 def open_tablet(browser, live_server, *, width: int = 1280, height: int = 800,
                 answer: bool = True):
     """A signed-in tablet page whose confirms are recorded in ``page.asked`` and answered."""
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.set_default_timeout(8_000)
-    page.goto(f"{live_server.url}/commissioner")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.wait_for_selector("#live-state[data-state=live]")
+    page = signed_in_desk(browser, live_server.url, width=width, height=height)
     page.asked = []
 
     def on_dialog(dialog):
