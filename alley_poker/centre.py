@@ -24,6 +24,7 @@ from alley_poker.service import AlleyService, open_service
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.service.league_desk import attach_scorer_seating, bowler_averages
 from alley_poker.service.odds import LiveOdds
+from alley_poker.service.odds_helpers import SharedChunks
 from alley_poker.service.odds_history import CentreKnowledgeSource
 from alley_poker.service.scheduler import centre_scheduler
 from alley_poker.service.side_nights import attach_side_games
@@ -75,7 +76,7 @@ def open_worker_service(config: AlleyConfig, bus: Any) -> AlleyService:
     """The service of a scaled-out centre's active worker, over the shared ``bus``: it reads
     the feeds, so it seats league matches from the scorer's lines and (when the centre shows
     them) makes the live odds of the balls it deals."""
-    database_url, _redis_url = scaled_settings(config)
+    database_url, redis_url = scaled_settings(config)
     service = open_service(database_url, centre=config.centre.id, bus=bus)
     service.reads_catch_up = False  # the bus and the appends keep it current
     seating = attach_scorer_seating(service)
@@ -89,7 +90,9 @@ def open_worker_service(config: AlleyConfig, bus: Any) -> AlleyService:
                                 settled_error=odds.settled_points / 100,
                                 averages=bowler_averages(seating.requests),
                                 knowledge=CentreKnowledgeSource(
-                                    service.repository.store, average=odds.centre_average))
+                                    service.repository.store, average=odds.centre_average),
+                                shared=(SharedChunks(redis_url, config.centre.id)
+                                        if odds.shared else None))
     return service
 
 

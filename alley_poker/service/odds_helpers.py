@@ -1,0 +1,298 @@
+"""The odds pool's work shared through the centre's Redis: helpers on any machine that
+reaches it (docs/odds.md, "Where one box is not enough"; docs/deployment.md).
+
+A chunk of runs (:func:`~alley_poker.service.odds_pool.odds_chunk`: pure, seeded by the
+state's event number and the chunk's number) is the unit of work.  With ``[odds] shared =
+true`` the active worker's :class:`~alley_poker.service.odds.LiveOdds` hands chunks to
+:class:`SharedChunks` beside its own pool, one chunk in flight per live helper, and an
+``alley-poker odds-helper`` process (:func:`run_helper`) anywhere takes them, runs them
+(``nice``, as the pool does) and sends the runs back.  Plain Redis lists through redis-py,
+the library the bus already uses, and no job framework: a chunk is 10-30 ms of CPU, and a
+round trip here is four commands (a pipelined push, the helper's blocking pop and its check
+that the state is still wanted, a pipelined reply): about a millisecond on a LAN
+(``benchmarks.odds --helpers`` reports it), where a job queue's per-job bookkeeping (a job
+hash, registries, status updates) would cost several times that.
+
+Keys, all under the centre's prefix (:func:`~alley_poker.service.redis_bus.
+centre_channel_prefix`), so two centres on one Redis never take each other's work:
+
+- ``<prefix>:odds:chunks``: the queue (a list: pushed left, popped right);
+- ``<prefix>:odds:latest:<owner>``: per match, the event number the owner (one
+  ``LiveOdds``) computes now; a helper drops a chunk of an older state unrun (superseded
+  while it waited);
+- ``<prefix>:odds:result:<task>``: one chunk's runs, as JSON, for the owner's waiting thread;
+- ``<prefix>:odds:helpers``: the live helpers (a sorted set of heartbeats) and
+  ``<prefix>:odds:helper-chunks``: the chunks each helper ran (for operators and tests).
+
+What holds: a helper killed mid-chunk costs a timeout, not the odds (the owner takes its
+chunk back from the queue, or, when a helper had taken it, stops waiting after
+:data:`TIMEOUT_S` or ten times the chunk's expected time and runs it in its own pool; a late
+reply is ignored); results are the same as the local pool's for the same seed (JSON carries a
+float exactly); a centre without the setting opens no connection at all.
+
+Tasks are pickled (a match state, as the local pool sends it) and unpickled by the helper
+with only the project's own classes and a few of the standard library's allowed
+(:func:`_load_task`): Redis must still be reachable only from the centre's machines
+(docs/deployment.md), since whoever can write to it can already forge the bus's messages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import json
+import logging
+import os
+import pickle
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from alley_poker.service.odds_pool import POOL_NICENESS, odds_chunk
+from alley_poker.service.redis_bus import centre_channel_prefix
+
+log = logging.getLogger(__name__)
+
+#: How long the owner waits for a chunk at least before it runs it itself (a helper killed,
+#: or none left): long enough for a niced helper on a busy machine, short enough that a
+#: screen's settled odds are late by seconds, not lost.
+TIMEOUT_S = 2.0
+#: A helper's heartbeat, and how long one silent counts as gone.
+HEARTBEAT_S = 1.0
+HELPER_GONE_S = 5.0
+#: How long a reply or an owner's "latest" entries are kept when nobody reads them.
+_REPLY_KEPT_S = 60
+_LATEST_KEPT_S = 6 * 3600
+
+
+class SharedChunkLost(RuntimeError):
+    """No reply in time: ``taken`` when a helper had taken the chunk (killed or stalled)."""
+
+    def __init__(self, taken: bool) -> None:
+        super().__init__("a helper took the chunk and sent nothing back in time" if taken
+                         else "no helper took the chunk in time")
+        self.taken = taken
+
+
+def queue_keys(centre: str) -> dict[str, str]:
+    """The centre's odds keys.
+
+    >>> queue_keys("north")["chunks"]
+    'alley:north:odds:chunks'
+    """
+    prefix = f"{centre_channel_prefix(centre)}:odds"
+    return {"prefix": prefix, "chunks": f"{prefix}:chunks", "helpers": f"{prefix}:helpers",
+            "helper_chunks": f"{prefix}:helper-chunks"}
+
+
+def _client(url: str, name: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_connect_timeout=2, socket_keepalive=True,
+                                health_check_interval=10, client_name=name)
+
+
+class SharedChunks:
+    """The owner's side (one per :class:`~alley_poker.service.odds.LiveOdds`): hands a chunk
+    to the helpers and waits for its runs.  Thread-safe: each of the owner's shared threads
+    waits for its own chunk."""
+
+    def __init__(self, redis_url: str, centre: str, *, timeout_s: float = TIMEOUT_S) -> None:
+        self.keys = queue_keys(centre)
+        self.centre = centre
+        self.timeout_s = timeout_s
+        self.owner = f"{socket.gethostname()}-{os.getpid()}-{os.urandom(4).hex()}"
+        self._latest = f"{self.keys['prefix']}:latest:{self.owner}"
+        self._redis = _client(redis_url, f"alley-odds-owner-{self.owner}")
+        self._redis.ping()  # a wrong URL is said now, not at the first ball
+        self._numbers = itertools.count()
+        #: Each answered chunk's wait beyond the helper's own time on it (pickling, Redis,
+        #: the helper's pop): what sharing costs a chunk, in seconds (benchmarks report it).
+        self.overheads: deque[float] = deque(maxlen=5000)
+        # The live helpers, counted by a thread of its own once a second: the owner's
+        # threads read the count holding their lock, and must never wait on Redis for it.
+        self.helpers = 0
+        self._closed = threading.Event()
+        self._count_helpers()
+        self._watcher = threading.Thread(target=self._watch_helpers, daemon=True,
+                                         name=f"odds helpers {centre}")
+        self._watcher.start()
+
+    def live_helpers(self) -> int:
+        """Helpers heard from within :data:`HELPER_GONE_S` (as counted a second ago)."""
+        return self.helpers
+
+    def _count_helpers(self) -> None:
+        try:
+            self.helpers = int(self._redis.zcount(self.keys["helpers"],
+                                                  time.time() - HELPER_GONE_S, "+inf"))
+        except (redis.RedisError, OSError) as error:
+            if not self._closed.is_set():
+                log.warning("odds: cannot count the helpers (%s); the pool goes on alone",
+                            error)
+            self.helpers = 0
+
+    def _watch_helpers(self) -> None:
+        while not self._closed.wait(HEARTBEAT_S):
+            self._count_helpers()
+
+    def run(self, match_id: str, state: Any, iterations: int, chunk: int,
+            centre_average: int, averages: Any, engine: str, known: Any,
+            expected_s: float = 0.0) -> dict | None:
+        """The chunk's runs (as :func:`odds_chunk` returns them), ``{"dropped": True}``
+        when a helper found the state superseded, or :class:`SharedChunkLost`."""
+        task = f"{self.owner}:{next(self._numbers)}"
+        reply_key = f"{self.keys['prefix']}:result:{task}"
+        payload = pickle.dumps((task, self._latest, match_id, state.seq,
+                                (state, iterations, chunk, centre_average, averages, engine,
+                                 known)), protocol=pickle.HIGHEST_PROTOCOL)
+        timeout = max(self.timeout_s, 10 * expected_s)
+        started = time.perf_counter()
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.hset(self._latest, match_id, state.seq)
+        pipe.expire(self._latest, _LATEST_KEPT_S)
+        pipe.lpush(self.keys["chunks"], payload)
+        pipe.execute()
+        reply = self._redis.blpop([reply_key], timeout=timeout)
+        if reply is None:
+            # Taken back if no helper took it; else a helper died or stalled under it.
+            taken = not self._redis.lrem(self.keys["chunks"], 1, payload)
+            raise SharedChunkLost(taken)
+        answer = json.loads(reply[1])
+        if "seconds" in answer:
+            self.overheads.append(time.perf_counter() - started - answer["seconds"])
+        return answer
+
+    def forget(self, match_id: str) -> None:
+        with contextlib.suppress(redis.RedisError):  # else it expires by itself
+            self._redis.hdel(self._latest, match_id)
+
+    def close(self) -> None:
+        self._closed.set()
+        with contextlib.suppress(redis.RedisError):
+            self._redis.delete(self._latest)
+        self._redis.close()
+
+
+# --- the helper's side ------------------------------------------------------------------------
+
+#: What a task may be made of: the project's classes and these (a match state's dates,
+#: ordered dicts, frozen sets).  Anything else in a task stops it unrun.
+_ALLOWED = {("builtins", name) for name in ("set", "frozenset", "dict", "list", "tuple",
+                                            "bytearray", "complex", "slice", "range")} | {
+    ("datetime", "datetime"), ("datetime", "date"), ("datetime", "timedelta"),
+    ("datetime", "timezone"), ("datetime", "time"), ("collections", "OrderedDict"),
+    ("collections", "defaultdict"), ("collections", "deque"), ("copyreg", "_reconstructor"),
+    ("zoneinfo", "ZoneInfo"), ("zoneinfo._zoneinfo", "ZoneInfo"), ("decimal", "Decimal"),
+    ("array", "array"), ("array", "_array_reconstructor"), ("types", "MappingProxyType")}
+
+
+class _TaskUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "alley_poker" or module.startswith("alley_poker.") or (
+                (module, name) in _ALLOWED):
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"a task may not hold {module}.{name}")
+
+
+def _load_task(payload: bytes) -> tuple:
+    return _TaskUnpickler(io.BytesIO(payload)).load()
+
+
+@dataclass
+class HelperCounts:
+    """What a helper did (its exit line, and tests)."""
+
+    ran: int = 0
+    dropped: int = 0
+    refused: int = 0
+    cpu: float = 0.0
+
+
+def run_helper(redis_url: str, centre: str, stop: threading.Event, *,
+               say: Callable[[str], None] = log.warning, nice: bool = True) -> HelperCounts:
+    """Take the centre's chunks and send their runs back until ``stop`` is set (a helper
+    process's life: ``alley-poker odds-helper``).  Runs below the balls (``nice``), as the
+    pool does, so a helper on the centre's own box never slows the screens."""
+    if nice:
+        os.nice(POOL_NICENESS)
+    keys = queue_keys(centre)
+    me = f"{socket.gethostname()}-{os.getpid()}"
+    client = _client(redis_url, f"alley-odds-helper-{me}")
+    client.ping()
+    counts = HelperCounts()
+    _warm_up()  # announced only once its first chunk will not pay for the engine's start
+    beat = 0.0
+    say(f"odds helper {me} taking chunks for centre {centre} from {keys['chunks']}")
+    try:
+        while not stop.is_set():
+            now = time.time()
+            if now - beat >= HEARTBEAT_S:
+                pipe = client.pipeline(transaction=False)
+                pipe.zadd(keys["helpers"], {me: now})
+                pipe.zremrangebyscore(keys["helpers"], "-inf", now - 60 * HELPER_GONE_S)
+                pipe.execute()
+                beat = now
+            try:
+                popped = client.brpop([keys["chunks"]], timeout=HEARTBEAT_S)
+            except (redis.ConnectionError, redis.TimeoutError) as error:
+                say(f"odds helper {me}: lost Redis ({error}); trying again")
+                stop.wait(1.0)
+                continue
+            if popped is not None:
+                _serve(client, keys, me, popped[1], counts)
+    finally:
+        with contextlib.suppress(redis.RedisError):
+            client.zrem(keys["helpers"], me)
+        client.close()
+        say(f"odds helper {me} stopped: {counts.ran} chunks run ({counts.cpu:.1f} s of CPU), "
+            f"{counts.dropped} dropped as superseded, {counts.refused} refused")
+    return counts
+
+
+def _warm_up() -> None:
+    """A few runs of a practice match: the engine's first chunk in a process costs a few
+    tenths of a second more than the next (its tables, the compiled card play), enough to
+    miss :data:`TIMEOUT_S` on a busy machine."""
+    from alley_poker.odds.practice import PracticeMatch
+
+    match = PracticeMatch(("Ann", "Bob"), seed=1, match_id="odds-helper-warm-up")
+    match.play(4)
+    odds_chunk(match.state, 50, 0, 150)
+
+
+def _serve(client: redis.Redis, keys: dict[str, str], me: str, payload: bytes,
+           counts: HelperCounts) -> None:
+    try:
+        task, latest_key, match_id, seq, arguments = _load_task(payload)
+    except Exception as error:  # not a task of ours: nobody can be waiting for it
+        counts.refused += 1
+        log.warning("odds helper: refused a task it cannot read (%s)", error)
+        return
+    reply_key = f"{keys['prefix']}:result:{task}"
+    latest = client.hget(latest_key, match_id)
+    if latest is not None and int(latest) > seq:
+        counts.dropped += 1
+        reply: dict | None = {"dropped": True}
+    else:
+        try:
+            reply = odds_chunk(*arguments)
+        except Exception:
+            log.exception("odds helper: the chunk of match %s at #%s failed", match_id, seq)
+            reply = {"failed": True}
+        else:
+            counts.ran += 1
+            counts.cpu += (reply or {}).get("cpu", 0.0)
+        if reply is None:
+            reply = {"not_live": True}
+    pipe = client.pipeline(transaction=False)
+    pipe.lpush(reply_key, json.dumps({**reply, "helper": me}))
+    pipe.expire(reply_key, _REPLY_KEPT_S)
+    if "wins" in reply:
+        pipe.hincrby(keys["helper_chunks"], me, 1)
+    pipe.execute()
