@@ -21,14 +21,17 @@ centre_channel_prefix`), so two centres on one Redis never take each other's wor
   ``LiveOdds``) computes now; a helper drops a chunk of an older state unrun (superseded
   while it waited);
 - ``<prefix>:odds:result:<task>``: one chunk's runs, as JSON, for the owner's waiting thread;
+- ``<prefix>:odds:running:<task>``: the helper running the chunk (expires unless renewed);
 - ``<prefix>:odds:helpers``: the live helpers (a sorted set of heartbeats) and
   ``<prefix>:odds:helper-chunks``: the chunks each helper ran (for operators and tests).
 
 What holds: a helper killed mid-chunk costs a timeout, not the odds (the owner takes its
-chunk back from the queue, or, when a helper had taken it, stops waiting after
-:data:`TIMEOUT_S` or ten times the chunk's expected time and runs it in its own pool; a late
-reply is ignored); results are the same as the local pool's for the same seed (JSON carries a
-float exactly); a centre without the setting opens no connection at all.
+chunk back from the queue when no helper took it; a helper holds the chunk it runs under
+``<prefix>:odds:running:<task>``, renewed by its heartbeat thread, so the owner waits on for
+a live helper however busy its machine, and runs the chunk in its own pool once the hold
+lapses: :data:`TIMEOUT_S` plus at most :data:`HELPER_GONE_S`; a late reply is ignored);
+results are the same as the local pool's for the same seed (JSON carries a float exactly);
+a centre without the setting opens no connection at all.
 
 Tasks are pickled (a match state, as the local pool sends it) and unpickled by the helper
 with only the project's own classes and a few of the standard library's allowed
@@ -60,15 +63,19 @@ from alley_poker.service.redis_bus import centre_channel_prefix
 
 log = logging.getLogger(__name__)
 
-#: How long the owner waits for a chunk at least before it runs it itself (a helper killed,
-#: or none left): long enough for a niced helper on a busy machine, short enough that a
-#: screen's settled odds are late by seconds, not lost.
+#: How long the owner waits for a chunk at least before it asks what became of it: taken
+#: back from the queue when no helper took it, run in the owner's pool when the helper that
+#: took it stopped beating (killed: its hold on the chunk lapses within HELPER_GONE_S), and
+#: waited for, a beat at a time, while that helper lives (a niced helper on a busy machine).
 TIMEOUT_S = 2.0
 #: A helper's heartbeat, and how long one silent counts as gone.
 HEARTBEAT_S = 1.0
 HELPER_GONE_S = 5.0
 #: How long a reply or an owner's "latest" entries are kept when nobody reads them.
 _REPLY_KEPT_S = 60
+#: The longest an owner waits for a chunk a live helper holds (a machine so busy that its
+#: helper cannot finish a chunk in a minute is no help).
+_LONGEST_WAIT_S = 60.0
 _LATEST_KEPT_S = 6 * 3600
 
 
@@ -111,6 +118,8 @@ class SharedChunks:
         self._redis = _client(redis_url, f"alley-odds-owner-{self.owner}")
         self._redis.ping()  # a wrong URL is said now, not at the first ball
         self._numbers = itertools.count()
+        self.outstanding = 0  # chunks handed out and not answered yet (tests, benchmarks)
+        self._outstanding_lock = threading.Lock()
         #: Each answered chunk's wait beyond the helper's own time on it (pickling, Redis,
         #: the helper's pop): what sharing costs a chunk, in seconds (benchmarks report it).
         self.overheads: deque[float] = deque(maxlen=5000)
@@ -153,16 +162,41 @@ class SharedChunks:
                                  known)), protocol=pickle.HIGHEST_PROTOCOL)
         timeout = max(self.timeout_s, 10 * expected_s)
         started = time.perf_counter()
+        with self._outstanding_lock:
+            self.outstanding += 1
+        try:
+            return self._hand_out(match_id, state.seq, payload, reply_key, task, timeout,
+                                  started)
+        finally:
+            with self._outstanding_lock:
+                self.outstanding -= 1
+
+    def _hand_out(self, match_id: str, seq: int, payload: bytes, reply_key: str,
+                  task: str, timeout: float, started: float) -> dict:
         pipe = self._redis.pipeline(transaction=False)
-        pipe.hset(self._latest, match_id, state.seq)
+        pipe.hset(self._latest, match_id, seq)
         pipe.expire(self._latest, _LATEST_KEPT_S)
         pipe.lpush(self.keys["chunks"], payload)
         pipe.execute()
-        reply = self._redis.blpop([reply_key], timeout=timeout)
-        if reply is None:
-            # Taken back if no helper took it; else a helper died or stalled under it.
-            taken = not self._redis.lrem(self.keys["chunks"], 1, payload)
-            raise SharedChunkLost(taken)
+        deadline = started + timeout
+        while True:
+            reply = self._redis.blpop([reply_key],
+                                      timeout=max(0.05, deadline - time.perf_counter()))
+            if reply is not None:
+                break
+            if self._redis.lrem(self.keys["chunks"], 1, payload):
+                raise SharedChunkLost(taken=False)  # no helper took it: taken back
+            if not self._redis.exists(_running_key(self.keys, task)):
+                # The helper that took it stopped beating (killed), unless it answered
+                # just now.
+                reply = self._redis.lpop(reply_key)
+                if reply is None:
+                    raise SharedChunkLost(taken=True)
+                reply = (reply_key, reply)
+                break
+            if time.perf_counter() - started > _LONGEST_WAIT_S:
+                raise SharedChunkLost(taken=True)  # live, but starved for a minute
+            deadline = time.perf_counter() + HEARTBEAT_S  # live and on it: wait a beat more
         answer = json.loads(reply[1])
         if "seconds" in answer:
             self.overheads.append(time.perf_counter() - started - answer["seconds"])
@@ -221,44 +255,36 @@ def run_helper(redis_url: str, centre: str, stop: threading.Event, *,
     pool does, so a helper on the centre's own box never slows the screens."""
     if nice:
         os.nice(POOL_NICENESS)
-    keys = queue_keys(centre)
-    me = f"{socket.gethostname()}-{os.getpid()}"
-    client = _client(redis_url, f"alley-odds-helper-{me}")
-    client.ping()
-    counts = HelperCounts()
+    helper = _Helper(redis_url, centre)
     _warm_up()  # announced only once its first chunk will not pay for the engine's start
-    beat = 0.0
-    say(f"odds helper {me} taking chunks for centre {centre} from {keys['chunks']}")
+    beating = threading.Thread(target=helper.beat, args=(stop,), daemon=True,
+                               name="odds helper heartbeat")
+    beating.start()
+    say(f"odds helper {helper.me} taking chunks for centre {centre} from "
+        f"{helper.keys['chunks']}")
+    counts = helper.counts
     try:
         while not stop.is_set():
-            now = time.time()
-            if now - beat >= HEARTBEAT_S:
-                pipe = client.pipeline(transaction=False)
-                pipe.zadd(keys["helpers"], {me: now})
-                pipe.zremrangebyscore(keys["helpers"], "-inf", now - 60 * HELPER_GONE_S)
-                pipe.execute()
-                beat = now
             try:
-                popped = client.brpop([keys["chunks"]], timeout=HEARTBEAT_S)
+                popped = helper.client.brpop([helper.keys["chunks"]], timeout=HEARTBEAT_S)
             except (redis.ConnectionError, redis.TimeoutError) as error:
-                say(f"odds helper {me}: lost Redis ({error}); trying again")
+                say(f"odds helper {helper.me}: lost Redis ({error}); trying again")
                 stop.wait(1.0)
                 continue
             if popped is not None:
-                _serve(client, keys, me, popped[1], counts)
+                helper.serve(popped[1])
     finally:
-        with contextlib.suppress(redis.RedisError):
-            client.zrem(keys["helpers"], me)
-        client.close()
-        say(f"odds helper {me} stopped: {counts.ran} chunks run ({counts.cpu:.1f} s of CPU), "
-            f"{counts.dropped} dropped as superseded, {counts.refused} refused")
+        stop.set()
+        beating.join(timeout=5)
+        helper.close()
+        say(f"odds helper {helper.me} stopped: {counts.ran} chunks run ({counts.cpu:.1f} s "
+            f"of CPU), {counts.dropped} dropped as superseded, {counts.refused} refused")
     return counts
 
 
 def _warm_up() -> None:
     """A few runs of a practice match: the engine's first chunk in a process costs a few
-    tenths of a second more than the next (its tables, the compiled card play), enough to
-    miss :data:`TIMEOUT_S` on a busy machine."""
+    tenths of a second more than the next (its tables, the compiled card play)."""
     from alley_poker.odds.practice import PracticeMatch
 
     match = PracticeMatch(("Ann", "Bob"), seed=1, match_id="odds-helper-warm-up")
@@ -266,33 +292,78 @@ def _warm_up() -> None:
     odds_chunk(match.state, 50, 0, 150)
 
 
-def _serve(client: redis.Redis, keys: dict[str, str], me: str, payload: bytes,
-           counts: HelperCounts) -> None:
-    try:
-        task, latest_key, match_id, seq, arguments = _load_task(payload)
-    except Exception as error:  # not a task of ours: nobody can be waiting for it
-        counts.refused += 1
-        log.warning("odds helper: refused a task it cannot read (%s)", error)
-        return
-    reply_key = f"{keys['prefix']}:result:{task}"
-    latest = client.hget(latest_key, match_id)
-    if latest is not None and int(latest) > seq:
-        counts.dropped += 1
-        reply: dict | None = {"dropped": True}
-    else:
+class _Helper:
+    """One helper's connection, heartbeat and the chunk it runs now."""
+
+    def __init__(self, redis_url: str, centre: str) -> None:
+        self.keys = queue_keys(centre)
+        self.me = f"{socket.gethostname()}-{os.getpid()}"
+        self.client = _client(redis_url, f"alley-odds-helper-{self.me}")
+        self.client.ping()
+        self.counts = HelperCounts()
+        self.running: str | None = None  # the running-chunk key of the chunk in hand
+
+    def beat(self, stop: threading.Event) -> None:
+        """Every second, even mid-chunk (a thread of its own): the helper is live, and so
+        is its hold on the chunk it runs, however slowly a busy machine lets it."""
+        while True:
+            now = time.time()
+            try:
+                pipe = self.client.pipeline(transaction=False)
+                pipe.zadd(self.keys["helpers"], {self.me: now})
+                pipe.zremrangebyscore(self.keys["helpers"], "-inf", now - 60 * HELPER_GONE_S)
+                if (running := self.running) is not None:
+                    pipe.expire(running, int(HELPER_GONE_S))
+                pipe.execute()
+            except (redis.RedisError, OSError) as error:
+                log.warning("odds helper %s: no heartbeat (%s)", self.me, error)
+            if stop.wait(HEARTBEAT_S):
+                return
+
+    def serve(self, payload: bytes) -> None:
+        counts = self.counts
         try:
-            reply = odds_chunk(*arguments)
-        except Exception:
-            log.exception("odds helper: the chunk of match %s at #%s failed", match_id, seq)
-            reply = {"failed": True}
+            task, latest_key, match_id, seq, arguments = _load_task(payload)
+        except Exception as error:  # not a task of ours: nobody can be waiting for it
+            counts.refused += 1
+            log.warning("odds helper: refused a task it cannot read (%s)", error)
+            return
+        reply_key = f"{self.keys['prefix']}:result:{task}"
+        # Held while it runs (the heartbeat renews it): the owner waits on while it is.
+        self.running = running = _running_key(self.keys, task)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(running, self.me, ex=int(HELPER_GONE_S))
+        pipe.hget(latest_key, match_id)
+        latest = pipe.execute()[1]
+        if latest is not None and int(latest) > seq:
+            counts.dropped += 1
+            reply: dict | None = {"dropped": True}
         else:
-            counts.ran += 1
-            counts.cpu += (reply or {}).get("cpu", 0.0)
-        if reply is None:
-            reply = {"not_live": True}
-    pipe = client.pipeline(transaction=False)
-    pipe.lpush(reply_key, json.dumps({**reply, "helper": me}))
-    pipe.expire(reply_key, _REPLY_KEPT_S)
-    if "wins" in reply:
-        pipe.hincrby(keys["helper_chunks"], me, 1)
-    pipe.execute()
+            try:
+                reply = odds_chunk(*arguments)
+            except Exception:
+                log.exception("odds helper: the chunk of match %s at #%s failed", match_id,
+                              seq)
+                reply = {"failed": True}
+            else:
+                counts.ran += 1
+                counts.cpu += (reply or {}).get("cpu", 0.0)
+            if reply is None:
+                reply = {"not_live": True}
+        self.running = None
+        pipe = self.client.pipeline(transaction=False)
+        pipe.lpush(reply_key, json.dumps({**reply, "helper": self.me}))
+        pipe.expire(reply_key, _REPLY_KEPT_S)
+        pipe.delete(running)
+        if "wins" in reply:
+            pipe.hincrby(self.keys["helper_chunks"], self.me, 1)
+        pipe.execute()
+
+    def close(self) -> None:
+        with contextlib.suppress(redis.RedisError):
+            self.client.zrem(self.keys["helpers"], self.me)
+        self.client.close()
+
+
+def _running_key(keys: dict[str, str], task: str) -> str:
+    return f"{keys['prefix']}:running:{task}"
