@@ -115,7 +115,7 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
         costs = [cpu for _match, _seq, _runs, cpu in live.costs][1:]  # after the warm-up
         pool_cpu = live.pool_cpu - warm_up_cpu
         reused = live.reused
-        shared = _shared_figures(live, warm_up_shared, seconds, helpers)
+        shared = _shared_figures(live, warm_up_shared, seconds, helpers, pool_cpu)
     finally:
         live.stop()
         if helping is not None:
@@ -178,16 +178,20 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
     }
 
 
-def _shared_figures(live, warm_up: tuple[float, int], seconds: float, helpers: int) -> dict:
+def _shared_figures(live, warm_up: tuple[float, int], seconds: float, helpers: int,
+                    pool_cpu: float) -> dict:
     """The helpers' part (``--helpers``): chunks they ran, their CPU over the night's
     seconds (cores' worth), the chunks handed back to the pool, and what a round trip
     through Redis added to a chunk beyond the helper's own time on it."""
     if not helpers:
         return {"league_night_helpers": 0}
     overheads = [1000 * seconds for seconds in live.shared.overheads]
+    helper_cpu = live.shared_cpu - warm_up[0]
     return {"league_night_helpers": helpers,
             "league_night_helper_chunks": live.shared_chunks - warm_up[1],
-            "league_night_helper_cpu_share": round((live.shared_cpu - warm_up[0]) / seconds, 3),
+            "league_night_helper_cpu_share": round(helper_cpu / seconds, 3),
+            # The worker's own pool's part of pool_cpu_share_all.
+            "league_night_local_pool_cpu_share": round((pool_cpu - helper_cpu) / seconds, 3),
             "league_night_helper_chunks_redone_in_pool": live.shared_redone,
             "league_night_helper_chunks_dropped_as_superseded": live.shared_dropped,
             **_spread("league_night_helper_round_trip_overhead_ms", overheads, 2)}

@@ -517,7 +517,7 @@ class LiveOdds:
 
     def _slot_open(self, shared_slot: int | None) -> bool:
         """A pool thread always works; a shared one while its helper is live (called
-        holding the lock: the count is read from Redis at most once a second, else kept)."""
+        holding the lock: the count is kept by SharedChunks' own thread, never read here)."""
         return shared_slot is None or (self.shared is not None
                                        and self.shared.live_helpers() > shared_slot)
 
