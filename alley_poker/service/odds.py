@@ -590,6 +590,8 @@ class LiveOdds:
         with self._cond:
             self._stopped = True
             self._cond.notify_all()
+        if self.shared is not None:
+            self.shared.stop_waiting()  # a live helper's slow chunk is not waited for
         for thread in self._threads:
             thread.join(timeout=5)
         if self.shared is not None:

@@ -194,8 +194,8 @@ class SharedChunks:
                     raise SharedChunkLost(taken=True)
                 reply = (reply_key, reply)
                 break
-            if time.perf_counter() - started > _LONGEST_WAIT_S:
-                raise SharedChunkLost(taken=True)  # live, but starved for a minute
+            if time.perf_counter() - started > _LONGEST_WAIT_S or self._closed.is_set():
+                raise SharedChunkLost(taken=True)  # starved for a minute, or stopping
             deadline = time.perf_counter() + HEARTBEAT_S  # live and on it: wait a beat more
         answer = json.loads(reply[1])
         if "seconds" in answer:
@@ -205,6 +205,10 @@ class SharedChunks:
     def forget(self, match_id: str) -> None:
         with contextlib.suppress(redis.RedisError):  # else it expires by itself
             self._redis.hdel(self._latest, match_id)
+
+    def stop_waiting(self) -> None:
+        """No chunk is waited for beyond the beat in progress (the owner stops)."""
+        self._closed.set()
 
     def close(self) -> None:
         self._closed.set()
