@@ -6,6 +6,7 @@ over the real Redis."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -37,8 +38,6 @@ class Helpers:
     """``alley-poker odds-helper`` processes of one centre; kills them all at the end."""
 
     def __init__(self, tmp_path: Path, redis_url: str) -> None:
-        import os
-
         self.tmp_path, self.redis_url = tmp_path, redis_url
         self.env = {**os.environ, "ALLEY_POKER_REDIS_URL": redis_url,
                     "PYTHONUNBUFFERED": "1"}
@@ -98,7 +97,10 @@ def _helper_chunks(redis_url: str, centre: str) -> int:
 def test_a_helper_runs_a_chunk_as_the_pool_does(helpers, shared, centre):
     """The same chunks (state, runs, chunk number: the seed) in the same order give the same
     runs in a helper as in a pool process: the odds do not depend on where they ran."""
-    helpers.start(centre)
+    helper = helpers.start(centre)
+    # Below the balls, as the pool's processes are.
+    assert os.getpriority(os.PRIO_PROCESS, helper.popen.pid) == min(
+        19, os.getpriority(os.PRIO_PROCESS, 0) + 10)
     chunks = shared()
     _until(lambda: chunks.live_helpers() >= 1, 10, "the helper's heartbeat")
     work = [(_state(1), 300, 0), (_state(1), 600, 1), (_state(2, balls=20), 500, 0)]
