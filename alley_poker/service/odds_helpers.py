@@ -282,7 +282,8 @@ def run_helper(redis_url: str, centre: str, stop: threading.Event, *,
         beating.join(timeout=5)
         helper.close()
         say(f"odds helper {helper.me} stopped: {counts.ran} chunks run ({counts.cpu:.1f} s "
-            f"of CPU), {counts.dropped} dropped as superseded, {counts.refused} refused")
+            f"of CPU), {counts.dropped} dropped unrun (superseded, or their owner gone), "
+            f"{counts.refused} refused")
     return counts
 
 
@@ -339,7 +340,9 @@ class _Helper:
         pipe.set(running, self.me, ex=int(HELPER_GONE_S))
         pipe.hget(latest_key, match_id)
         latest = pipe.execute()[1]
-        if latest is not None and int(latest) > seq:
+        # None: the owner is gone (it stopped, or a killed worker's chunks were left queued),
+        # and nobody will read the runs.
+        if latest is None or int(latest) > seq:
             counts.dropped += 1
             reply: dict | None = {"dropped": True}
         else:

@@ -231,7 +231,7 @@ def test_a_chunk_of_a_superseded_state_is_dropped_unrun(helpers, shared, centre)
     assert replies["older"].get("dropped") and "wins" not in replies["older"]
     assert replies["newer"]["iterations"] == 300
     helper.popen.terminate()
-    helper.wait_for(r"stopped: 1 chunks run .* 1 dropped as superseded", timeout=20)
+    helper.wait_for(r"stopped: 1 chunks run .* 1 dropped unrun", timeout=20)
 
 
 def test_without_the_setting_nothing_is_shared():
@@ -289,3 +289,23 @@ def test_a_scaled_out_workers_odds_are_shared_with_a_helper(
         writer.stop()
         desk_bus.close()
         desk.repository.store.close()
+
+
+def test_a_chunk_whose_owner_is_gone_is_dropped_unrun(helpers, shared, centre, redis_url):
+    """A worker killed with chunks still queued: a helper that pops them later finds no
+    owner's entry for the match and runs nothing for nobody."""
+    chunks = shared(timeout_s=30)
+    state = _state(6)
+    replies: list[dict] = []
+    waiting = threading.Thread(target=lambda: replies.append(
+        chunks.run(state.match_id, state, 300, 0, 150, {}, "fast", None)))
+    waiting.start()
+    _until(lambda: chunks.outstanding == 1, 10, "the chunk queued")
+    client = redis.Redis.from_url(redis_url)
+    client.delete(chunks._latest)  # what the owner's close (or its entries' expiry) does
+    client.close()
+    helper = helpers.start(centre)
+    waiting.join(30)
+    assert replies and replies[0].get("dropped")
+    helper.popen.terminate()
+    helper.wait_for(r"stopped: 0 chunks run .* 1 dropped unrun", timeout=20)
