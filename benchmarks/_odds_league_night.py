@@ -83,10 +83,15 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
         from benchmarks._odds_helper_processes import HelperProcesses
 
         helping = HelperProcesses(helpers, redis_url or "redis://127.0.0.1:6379/0")
-    live = LiveOdds(bus, iterations=settled, first_iterations=first, processes=processes,
-                    engine=engine, settled_error=(SETTLED_ERROR if settled_points is None
-                                                  else settled_points / 100),
-                    shared=None if helping is None else helping.shared)
+    try:
+        live = LiveOdds(bus, iterations=settled, first_iterations=first, processes=processes,
+                        engine=engine, settled_error=(SETTLED_ERROR if settled_points is None
+                                                      else settled_points / 100),
+                        shared=None if helping is None else helping.shared)
+    except BaseException:
+        if helping is not None:
+            helping.stop()
+        raise
     matches = {f"pair-{pair}": _new_match(pair) for pair in range(pairs)}
     started_matches = pairs
     requests: list[tuple[str, int, float, object]] = []
