@@ -98,8 +98,6 @@ REFINE_CHUNK = 5000
 #: A run's cost before any was measured for the match: per ball left to bowl, and per run
 #: (the compiled engine's; the Python one's are several times dearer).
 _GUESS_PER_BALL, _GUESS_PER_RUN = (1e-6, 40e-6) if compiled.AVAILABLE else (10e-6, 1e-4)
-#: The fewest runs of a chunk whose time is taken as the match's time a run.
-_TIMED_RUNS = 100
 #: Balls in a game, near enough, to guess how many are left.
 _BALLS_PER_GAME = 17
 
@@ -392,7 +390,7 @@ class LiveOdds:
                 if job.published or chunk is None or chunk["exact"] or chunk.get("enumerated"):
                     return None
                 job.count(chunk)
-                self._time_runs(job.match_id, chunk)
+                self._run_seconds[job.match_id] = chunk["seconds"] / chunk["iterations"]
                 return self._publishable(job, self._corrected(job, job.as_json(settled=False)))
             if chunk is None or chunk["exact"] or chunk.get("enumerated"):
                 job.finished = True
@@ -404,7 +402,7 @@ class LiveOdds:
                     self._remember(job, odds)
             else:
                 job.count(chunk)
-                self._time_runs(job.match_id, chunk)
+                self._run_seconds[job.match_id] = chunk["seconds"] / chunk["iterations"]
                 # At least the first estimate's runs: a lopsided state (one bowler at 95 %+)
                 # is known to the target from them and settles with its first estimate
                 # (twice the first estimate was asked before: 4,800 runs on a league night
@@ -428,15 +426,6 @@ class LiveOdds:
             if odds is None:
                 return None
             return self._publishable(job, odds)
-
-    def _time_runs(self, match_id: str, chunk: dict) -> None:
-        """What one run of the match takes, from a chunk big enough to tell: a chunk's own
-        cost (a millisecond or two) spread over a few runs would make a run seem several
-        times dearer, and the next state's first estimate that many times smaller (with
-        helpers, or a pool of several processes, the last chunk of a state is often a
-        remainder of MIN_CHUNK runs, which cost 5-8 times a big chunk's a run)."""
-        if chunk["iterations"] >= _TIMED_RUNS or match_id not in self._run_seconds:
-            self._run_seconds[match_id] = chunk["seconds"] / chunk["iterations"]
 
     def _corrected(self, job: _Job, odds: dict) -> dict:
         """Simulated odds as the centre's earlier nights correct them (the exact result and
