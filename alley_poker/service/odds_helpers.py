@@ -77,6 +77,8 @@ _REPLY_KEPT_S = 60
 #: helper cannot finish a chunk in a minute is no help).
 _LONGEST_WAIT_S = 60.0
 _LATEST_KEPT_S = 6 * 3600
+#: How long a centre's helper list and chunk counts outlive its last helper.
+_COUNTS_KEPT_S = 7 * 24 * 3600
 
 
 class SharedChunkLost(RuntimeError):
@@ -316,6 +318,7 @@ class _Helper:
             try:
                 pipe = self.client.pipeline(transaction=False)
                 pipe.zadd(self.keys["helpers"], {self.me: now})
+                pipe.expire(self.keys["helpers"], _COUNTS_KEPT_S)
                 pipe.zremrangebyscore(self.keys["helpers"], "-inf", now - 60 * HELPER_GONE_S)
                 if (running := self.running) is not None:
                     pipe.expire(running, int(HELPER_GONE_S))
@@ -364,6 +367,7 @@ class _Helper:
         pipe.delete(running)
         if "wins" in reply:
             pipe.hincrby(self.keys["helper_chunks"], self.me, 1)
+            pipe.expire(self.keys["helper_chunks"], _COUNTS_KEPT_S)  # a centre gone: gone too
         pipe.execute()
 
     def close(self) -> None:
