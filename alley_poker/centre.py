@@ -39,6 +39,7 @@ from alley_poker.service.health import FeedStatusBoard
 from alley_poker.service.league_desk import LeagueDesk, bowler_averages, open_league_desk
 from alley_poker.service.night_close import NightCloseBoard
 from alley_poker.service.odds import LiveOdds
+from alley_poker.service.odds_helpers import SharedChunks
 from alley_poker.service.odds_history import CentreKnowledgeSource
 from alley_poker.service.odds_record import OddsRecordSource
 from alley_poker.service.scheduler import CentreScheduler, centre_scheduler
@@ -239,7 +240,12 @@ def _build(config: AlleyConfig, role: Role, bus: Any,
                         settled_error=odds_settings.settled_points / 100,
                         service=service, averages=averages,
                         knowledge=CentreKnowledgeSource(
-                            service.repository.store, average=odds_settings.centre_average))
+                            service.repository.store, average=odds_settings.centre_average),
+                        # A scaled-out centre's chunks of runs shared with odds-helper
+                        # processes through its Redis (a one-box serve has no Redis to share).
+                        shared=(SharedChunks(config.redis.url, centre_id)
+                                if odds_settings.shared and role is not Role.ONE_BOX
+                                and config.redis.url else None))
         if role is not Role.WORKER:
             # The odds' record (the tablet's Odds page, the phone's link): worked out in a
             # process of its own, or in a thread where the odds themselves are (processes=0).

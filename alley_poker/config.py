@@ -304,6 +304,10 @@ class OddsConfig(_Strict):
     #: standard error; ±1.5 points at 3.75 of them).  More settles a busier centre sooner
     #: and less precisely (docs/performance.md: the centre sizes each keeps up with).
     settled_points: Annotated[float, Field(ge=0.1, le=5.0)] = round(SETTLED_ERROR * 100, 6)
+    #: A scaled-out centre's worker also hands chunks of runs to ``alley-poker odds-helper``
+    #: processes, on any machine that reaches its Redis (docs/deployment.md: when it is
+    #: worth it).  Without helpers running, nothing changes; a one-box ``serve`` ignores it.
+    shared: bool = False
 
     @property
     def first_estimate(self) -> int:

@@ -62,7 +62,8 @@ def _reference(args: tuple) -> dict[str, float]:
 
 def league_night(*, pairs: int, rate: float, commands: int, processes: int, first: int,
                  settled: int, reference_runs: int, reference_every: int,
-                 engine: str = "fast", settled_points: float | None = None) -> dict:
+                 engine: str = "fast", settled_points: float | None = None,
+                 helpers: int = 0, redis_url: str | None = None) -> dict:
     from alley_poker.odds.stopping import SETTLED_ERROR
     from alley_poker.service.bus import InProcessBus
     from alley_poker.service.odds import LiveOdds
@@ -77,9 +78,20 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
                 (time.perf_counter(), odds))
 
     bus.subscribe(arrived)
-    live = LiveOdds(bus, iterations=settled, first_iterations=first, processes=processes,
-                    engine=engine, settled_error=(SETTLED_ERROR if settled_points is None
-                                                  else settled_points / 100))
+    helping = None
+    if helpers:
+        from benchmarks._odds_helper_processes import HelperProcesses
+
+        helping = HelperProcesses(helpers, redis_url or "redis://127.0.0.1:6379/0")
+    try:
+        live = LiveOdds(bus, iterations=settled, first_iterations=first, processes=processes,
+                        engine=engine, settled_error=(SETTLED_ERROR if settled_points is None
+                                                      else settled_points / 100),
+                        shared=None if helping is None else helping.shared)
+    except BaseException:
+        if helping is not None:
+            helping.stop()
+        raise
     matches = {f"pair-{pair}": _new_match(pair) for pair in range(pairs)}
     started_matches = pairs
     requests: list[tuple[str, int, float, object]] = []
@@ -87,7 +99,7 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
     try:
         live.request("warm-up", _new_match(999).state.clone())  # the pool starts once
         live.wait_idle(600)
-        warm_up_cpu = live.pool_cpu
+        warm_up_cpu, warm_up_shared = live.pool_cpu, (live.shared_cpu, live.shared_chunks)
         clock = time.perf_counter()
         names = list(matches)
         for number in range(commands):
@@ -108,8 +120,11 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
         costs = [cpu for _match, _seq, _runs, cpu in live.costs][1:]  # after the warm-up
         pool_cpu = live.pool_cpu - warm_up_cpu
         reused = live.reused
+        shared = _shared_figures(live, warm_up_shared, seconds, helpers, pool_cpu)
     finally:
         live.stop()
+        if helping is not None:
+            helping.stop()
     load_after = os.getloadavg()
     firsts, settles, runs = [], [], []
     overtaken = 0
@@ -158,6 +173,7 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
         "league_night_pool_cpu_share": round(sum(costs) / seconds, 3),
         "league_night_pool_cpu_share_all": round(pool_cpu / seconds, 3),
         "league_night_reused_settled": reused,
+        **shared,
         "league_night_settled_iterations_p50": int(statistics.median(runs)) if runs else 0,
         "league_night_checked_states": len(measured),
         "league_night_reference_runs": reference_runs,
@@ -165,6 +181,25 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
         **_spread("league_night_settled_error_pp", settled_errors, 2),
         "league_night_loadavg_1m": [round(load_before[0], 2), round(load_after[0], 2)],
     }
+
+
+def _shared_figures(live, warm_up: tuple[float, int], seconds: float, helpers: int,
+                    pool_cpu: float) -> dict:
+    """The helpers' part (``--helpers``): chunks they ran, their CPU over the night's
+    seconds (cores' worth), the chunks handed back to the pool, and what a round trip
+    through Redis added to a chunk beyond the helper's own time on it."""
+    if not helpers:
+        return {"league_night_helpers": 0}
+    overheads = [1000 * seconds for seconds in live.shared.overheads]
+    helper_cpu = live.shared_cpu - warm_up[0]
+    return {"league_night_helpers": helpers,
+            "league_night_helper_chunks": live.shared_chunks - warm_up[1],
+            "league_night_helper_cpu_share": round(helper_cpu / seconds, 3),
+            # The worker's own pool's part of pool_cpu_share_all.
+            "league_night_local_pool_cpu_share": round((pool_cpu - helper_cpu) / seconds, 3),
+            "league_night_helper_chunks_redone_in_pool": live.shared_redone,
+            "league_night_helper_chunks_dropped_as_superseded": live.shared_dropped,
+            **_spread("league_night_helper_round_trip_overhead_ms", overheads, 2)}
 
 
 def _spread(name: str, values: list[float], digits: int = 1) -> dict:

@@ -34,7 +34,12 @@ docs/performance.md come from the same command with each engine, one after the o
   (1), ``--league-night-commands`` of them, each state's odds through ``LiveOdds`` as the
   service requests them: first estimate and settled, p50/p95/max, and their errors against
   a reference of ``--league-night-reference-runs`` runs for every
-  ``--league-night-reference-every``-th state.  ``loadavg`` figures are the machine's
+  ``--league-night-reference-every``-th state.  With ``--helpers N`` the league night's
+  ``LiveOdds`` also hands chunks to N ``alley-poker odds-helper`` processes through Redis
+  (``--redis-url``; ``[odds] shared``, :mod:`benchmarks._odds_helper_processes`): the
+  chunks they ran, their CPU as a share of a core, the chunks handed back to the pool and
+  a round trip's overhead (``league_night_helper_*``).  ``--league-night-only`` skips the
+  parts above.  ``loadavg`` figures are the machine's
   one-minute load average when each part starts and ends (a shared machine shows it).
 """
 
@@ -250,6 +255,14 @@ def main(argv: list[str] | None = None) -> None:
                         help="league night: commands bowled (0: no league night)")
     parser.add_argument("--league-night-reference-runs", type=int, default=40_000)
     parser.add_argument("--league-night-reference-every", type=int, default=6)
+    parser.add_argument("--helpers", type=int, default=0,
+                        help="league night: also hand chunks to this many 'alley-poker "
+                             "odds-helper' processes through Redis ([odds] shared)")
+    parser.add_argument("--redis-url", default=os.environ.get("ALLEY_POKER_REDIS_URL",
+                                                             "redis://127.0.0.1:6379/0"),
+                        help="the Redis the helpers share (--helpers)")
+    parser.add_argument("--league-night-only", action="store_true",
+                        help="skip the accuracy, calibration and one-state parts")
     args = parser.parse_args(argv)
     try:
         levels = [int(level) for level in args.levels.split(",")]
@@ -268,17 +281,20 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("the run counts and --processes must be at least 1")
     if args.pairs < 1 or args.rate <= 0 or args.league_night_commands < 0:
         parser.error("--pairs and --rate must be positive")
+    if not 0 <= args.helpers <= 8:
+        parser.error("--helpers must be 0 to 8")
     started = time.monotonic()
     result = {"engine": args.engine, "loadavg_1m_start": round(os.getloadavg()[0], 2)}
-    with get_context("spawn").Pool(args.processes) as pool:
-        accurate, refs = accuracy(args.states, levels, args.reference_iterations, pool,
-                                  args.engine)
-        result.update(accurate)
-        result.update(calibration(args.calibration_matches, args.calibration_iterations,
-                                  args.predict_every, pool, args.plot, args.engine))
-    result["loadavg_1m_cold_latency_start"] = round(os.getloadavg()[0], 2)
-    result.update(latency(args.states, args.first_iterations, args.settled_iterations,
-                          args.processes, refs, args.engine, args.settled_points))
+    if not args.league_night_only:
+        with get_context("spawn").Pool(args.processes) as pool:
+            accurate, refs = accuracy(args.states, levels, args.reference_iterations, pool,
+                                      args.engine)
+            result.update(accurate)
+            result.update(calibration(args.calibration_matches, args.calibration_iterations,
+                                      args.predict_every, pool, args.plot, args.engine))
+        result["loadavg_1m_cold_latency_start"] = round(os.getloadavg()[0], 2)
+        result.update(latency(args.states, args.first_iterations, args.settled_iterations,
+                              args.processes, refs, args.engine, args.settled_points))
     if args.league_night_commands:
         result.update(league_night(
             pairs=args.pairs, rate=args.rate, commands=args.league_night_commands,
@@ -286,7 +302,8 @@ def main(argv: list[str] | None = None) -> None:
             settled=args.settled_iterations,
             reference_runs=args.league_night_reference_runs,
             reference_every=args.league_night_reference_every, engine=args.engine,
-            settled_points=args.settled_points))
+            settled_points=args.settled_points, helpers=args.helpers,
+            redis_url=args.redis_url))
     result["loadavg_1m_end"] = round(os.getloadavg()[0], 2)
     result["seconds"] = round(time.monotonic() - started, 1)
     print_result(result, as_json=args.json)

@@ -44,6 +44,7 @@ from alley_poker.cli import (  # noqa: F401
     init,
     league,
     odds,
+    odds_helper,
     scenario,
     serve,
     set_pin,

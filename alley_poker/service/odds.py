@@ -23,9 +23,13 @@ engine with a seed of its own, whose runs' balls each pool process keeps from on
 next, so a ball's odds start warm; once only the cards are left, the odds are enumerated
 exactly and settle at once) to a pool of processes, so the simulation never
 competes with the balls for the interpreter's lock (with ``processes=0`` a thread computes
-them: tests, tiny centres).  Every publication is kept as the match's latest odds and
-published on the bus, topic ``match:<id>``, kind ``odds``; the web layer pushes it to the
-kiosks.
+them: tests, tiny centres).  With ``shared`` (:class:`~alley_poker.service.odds_helpers.
+SharedChunks`: ``[odds] shared`` in a scaled-out centre) more threads hand chunks to helper
+processes through the centre's Redis, one per live helper, beside the pool; a chunk no
+helper answers in time is run in the pool instead.
+
+Every publication is kept as the match's latest odds and published on the bus, topic
+``match:<id>``, kind ``odds``; the web layer pushes it to the kiosks.
 
 >>> import random
 >>> from datetime import datetime, timezone
@@ -65,6 +69,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
+import redis
+
 from alley_poker.ledger import MatchState
 from alley_poker.odds import ENGINES, CentreAverages, compiled
 from alley_poker.odds.correction import Correction, correct_odds
@@ -72,6 +78,7 @@ from alley_poker.odds.fast import odds_inputs
 from alley_poker.odds.stopping import SETTLED_ERROR, has_settled, runs_wanted
 from alley_poker.service.bus import EventBus
 from alley_poker.service.odds_correction import night_of
+from alley_poker.service.odds_helpers import SharedChunkLost, SharedChunks
 from alley_poker.service.odds_history import CentreKnowledge
 from alley_poker.service.odds_pool import odds_chunk, start_pool_process
 
@@ -147,7 +154,8 @@ class LiveOdds:
                  centre_average: int = 150, service: Any = None,
                  averages: Callable[[MatchState], Mapping[str, int]] | None = None,
                  settled_error: float = SETTLED_ERROR, engine: str = "fast",
-                 knowledge: Callable[[], CentreKnowledge] | None = None):
+                 knowledge: Callable[[], CentreKnowledge] | None = None,
+                 shared: SharedChunks | None = None, shared_most: int = 8):
         if first_iterations is None:
             first_iterations = min(400, iterations)
         if first_iterations < 1:
@@ -195,6 +203,14 @@ class LiveOdds:
         self.dropped = 0
         self.reused = 0        # states whose odds were a settled state's, no run made
         self.pool_cpu = 0.0    # the pool's CPU seconds on every chunk, settled or not
+        # The helpers' share (shared through Redis; their CPU is in pool_cpu too), and the
+        # chunks given to them that came back from the pool instead (a helper killed, none
+        # left, a reply later than the timeout).
+        self.shared = shared
+        self.shared_chunks = 0
+        self.shared_cpu = 0.0
+        self.shared_redone = 0
+        self.shared_dropped = 0
         # Per match, the inputs and settled odds of its last few states
         # (:meth:`_reuse_settled`).
         self._settled: dict[str, deque[tuple[_Job, dict]]] = {}
@@ -211,6 +227,11 @@ class LiveOdds:
         self._pool: Executor | None = self._new_pool() if processes else None
         self._threads = [threading.Thread(target=self._work, name=f"odds-{index}", daemon=True)
                          for index in range(max(processes, 1))]
+        # One more thread per helper, up to shared_most, each waiting on its helper's chunk.
+        if shared is not None:
+            self._threads += [threading.Thread(target=self._work, args=(slot,),
+                                               name=f"odds-shared-{slot}", daemon=True)
+                              for slot in range(shared_most)]
         for thread in self._threads:
             thread.start()
         self.unsubscribe = (bus.subscribe(self._on_bus_message) if service is not None
@@ -250,7 +271,7 @@ class LiveOdds:
             self._jobs[match_id] = _Job(match_id, state, self.iterations, chunk,
                                         min(self.first_iterations, chunk * self.processes),
                                         order=self._requests)
-            self._cond.notify()
+            self._cond.notify_all()  # a shared thread may be waiting for its helper too
 
     def _keep(self, match_id: str, odds: dict) -> None:
         with self._cond:
@@ -314,11 +335,17 @@ class LiveOdds:
         job.in_flight += size
         return job, number, size
 
-    def _work(self) -> None:
+    def _work(self, shared_slot: int | None = None) -> None:
+        """A thread's life: the most urgent chunk, run in the pool (or this thread), or by
+        a helper when ``shared_slot`` is given (then only while more helpers are live
+        than the slot's number)."""
         while True:
             with self._cond:
-                while not self._stopped and (picked := self._next_chunk()) is None:
-                    self._cond.wait()
+                while not self._stopped and (
+                        not self._slot_open(shared_slot)
+                        or (picked := self._next_chunk()) is None):
+                    # A shared thread looks at the helpers' count again now and then.
+                    self._cond.wait(None if shared_slot is None else 0.5)
                 if self._stopped:
                     return
             job, number, size = picked
@@ -330,8 +357,11 @@ class LiveOdds:
                             "kind": "odds", "match_id": job.match_id, "odds": odds})
                     continue
             try:
-                chunk = self._compute(job.state, size, number, self._known_averages(job),
-                                      self._known_centre(job))
+                if shared_slot is None:
+                    chunk = self._compute(job.state, size, number, self._known_averages(job),
+                                          self._known_centre(job))
+                else:
+                    chunk = self._compute_shared(job, size, number)
             except Exception:
                 if not self._stopped:  # at stop, the pool's processes end under their chunks
                     log.exception("odds of match %s at #%s failed", job.match_id,
@@ -486,6 +516,46 @@ class LiveOdds:
                 self._known[job.match_id] = None
         return self._known[job.match_id]
 
+    def _slot_open(self, shared_slot: int | None) -> bool:
+        """A pool thread always works; a shared one while its helper is live (called
+        holding the lock: the count is kept by SharedChunks' own thread, never read here)."""
+        return shared_slot is None or (self.shared is not None
+                                       and self.shared.live_helpers() > shared_slot)
+
+    def _compute_shared(self, job: _Job, size: int, number: int) -> dict | None:
+        """A chunk run by a helper through Redis; in the pool when none answers in time (a
+        helper killed mid-chunk), so its runs are never lost; None when the helper found
+        the state superseded (the job is dropped then)."""
+        averages, known = self._known_averages(job), self._known_centre(job)
+        per_run = self._run_seconds.get(job.match_id) or _guess_run_seconds(job.state)
+        try:
+            reply = self.shared.run(job.match_id, job.state, size, number,
+                                    self.centre_average, averages, self.engine, known,
+                                    expected_s=size * per_run)
+        except (SharedChunkLost, OSError, redis.RedisError) as problem:
+            if self._stopped:
+                return None
+            log.warning("odds of match %s at #%s: %s; running the chunk in the pool",
+                        job.match_id, job.state.seq, problem)
+            with self._cond:
+                self.shared_redone += 1
+            return self._compute(job.state, size, number, averages, known)
+        if reply.get("dropped"):
+            with self._cond:
+                self.shared_dropped += 1
+                current = self._jobs.get(job.match_id) is job
+            # Superseded, as the helper saw; a state still wanted (a match forgotten and
+            # begun again) is run here.
+            return self._compute(job.state, size, number, averages, known) if current else None
+        if reply.get("failed"):
+            raise RuntimeError(f"a helper ({reply.get('helper')}) failed the chunk")
+        if reply.get("not_live"):
+            return None
+        with self._cond:
+            self.shared_chunks += 1
+            self.shared_cpu += reply.get("cpu", 0.0)
+        return reply
+
     def _compute(self, state: MatchState, iterations: int, number: int,
                  averages: Mapping[str, int],
                  known: tuple[CentreAverages, Mapping, Mapping] | None = None) -> dict | None:
@@ -521,8 +591,12 @@ class LiveOdds:
         with self._cond:
             self._stopped = True
             self._cond.notify_all()
+        if self.shared is not None:
+            self.shared.stop_waiting()  # a live helper's slow chunk is not waited for
         for thread in self._threads:
             thread.join(timeout=5)
+        if self.shared is not None:
+            self.shared.close()
         if self._pool is not None:
             # The executor's processes (CPython's ProcessPoolExecutor keeps them by pid).
             processes = list(getattr(self._pool, "_processes", None) or {})

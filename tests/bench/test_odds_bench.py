@@ -5,6 +5,7 @@ The figures themselves are for the record (docs/odds.md), never asserted."""
 from __future__ import annotations
 
 import importlib.util
+import os
 
 import pytest
 
@@ -39,3 +40,16 @@ def test_the_odds_benchmark_prints_accuracy_calibration_and_latency(tmp_path):
     # take longer than another ball's whole settling, when only cards were left to enumerate).
     assert result["league_night_first_estimate_ms_p95"] > 0
     assert result["league_night_settled_ms_max"] > 0
+
+
+def test_the_odds_benchmark_shares_the_league_nights_chunks_with_helpers():
+    """``--helpers 1``: an ``alley-poker odds-helper`` process through the real Redis runs
+    some of the league night's chunks, and the figures say how many and at what cost."""
+    redis_url = os.environ.get("ALLEY_POKER_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    result = run_benchmark("odds", "--quick", "--league-night-only", "--helpers", "1",
+                           "--redis-url", redis_url)
+    assert result["league_night_helpers"] == 1
+    assert result["league_night_helper_chunks"] > 0
+    assert result["league_night_helper_cpu_share"] > 0
+    assert result["league_night_helper_round_trip_overhead_ms_p50"] is not None
+    assert "brier" not in result  # --league-night-only
