@@ -37,8 +37,8 @@ from alley_poker.service import AlleyService, EventBus, open_service
 from alley_poker.service.feeds import FeedSupervisor
 from alley_poker.service.health import FeedStatusBoard
 from alley_poker.service.league_desk import LeagueDesk, bowler_averages, open_league_desk
+from alley_poker.service.live_odds import LiveOdds
 from alley_poker.service.night_close import NightCloseBoard
-from alley_poker.service.odds import LiveOdds
 from alley_poker.service.odds_helpers import SharedChunks
 from alley_poker.service.odds_history import CentreKnowledgeSource
 from alley_poker.service.odds_record import OddsRecordSource

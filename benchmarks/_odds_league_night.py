@@ -1,5 +1,5 @@
 """The odds on a league night: lane pairs bowling at once, each ball's odds through the
-service's own :class:`~alley_poker.service.odds.LiveOdds`, timed and checked against a
+service's own :class:`~alley_poker.service.live_odds.LiveOdds`, timed and checked against a
 reference (:mod:`benchmarks.odds`, ``--league-night``).
 
 ``pairs`` practice matches (2-4 bowlers, one to three games, bowlers of different averages,
@@ -66,7 +66,7 @@ def league_night(*, pairs: int, rate: float, commands: int, processes: int, firs
                  helpers: int = 0, redis_url: str | None = None) -> dict:
     from alley_poker.odds.stopping import SETTLED_ERROR
     from alley_poker.service.bus import InProcessBus
-    from alley_poker.service.odds import LiveOdds
+    from alley_poker.service.live_odds import LiveOdds
 
     bus = InProcessBus()
     arrivals: dict[tuple[str, int], list[tuple[float, dict]]] = {}

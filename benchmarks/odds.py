@@ -180,7 +180,7 @@ def latency(states: int, first: int, settled: int, processes: int,
     """Request to first estimate, and to settled odds, through the service's LiveOdds; and
     how far the first estimates and the settled odds are from the reference."""
     from alley_poker.service.bus import InProcessBus
-    from alley_poker.service.odds import LiveOdds
+    from alley_poker.service.live_odds import LiveOdds
 
     bus = InProcessBus()
     arrivals: list[tuple[float, dict]] = []

@@ -123,8 +123,8 @@ def test_a_command_that_opens_the_service_or_the_odds_itself_is_named(tree: Path
     serve = tree / "alley_poker" / "cli" / "serve.py"
     _append(serve, "\n\ndef _shortcut(url, bus):\n"
                    "    from alley_poker.service import open_service\n"
-                   "    from alley_poker.service import odds\n"
-                   "    return open_service(url), odds.LiveOdds(bus)\n")
+                   "    from alley_poker.service import live_odds\n"
+                   "    return open_service(url), live_odds.LiveOdds(bus)\n")
     found = architecture.problems(tree)
     assert [each.split(" (line")[0] for each in found] == [
         "built outside alley_poker.centre: alley_poker.cli.serve builds open_service",

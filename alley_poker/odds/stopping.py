@@ -2,7 +2,7 @@
 every chunk of runs, and the runs a chunk should still ask for.
 
 Plain arithmetic on the runs made and each bowler's wins (a tie of *k* counted 1/*k*), kept
-apart from the service that schedules the runs (:mod:`alley_poker.service.odds`).
+apart from the service that schedules the runs (:mod:`alley_poker.service.live_odds`).
 
 >>> runs_wanted(4800, [2400, 2400], SETTLED_ERROR)   # a coin toss needs the most runs
 15625

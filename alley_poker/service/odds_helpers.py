@@ -3,7 +3,7 @@ reaches it (docs/odds.md, "Where one box is not enough"; docs/deployment.md).
 
 A chunk of runs (:func:`~alley_poker.service.odds_pool.odds_chunk`: pure, seeded by the
 state's event number and the chunk's number) is the unit of work.  With ``[odds] shared =
-true`` the active worker's :class:`~alley_poker.service.odds.LiveOdds` hands chunks to
+true`` the active worker's :class:`~alley_poker.service.live_odds.LiveOdds` hands chunks to
 :class:`SharedChunks` beside its own pool, one chunk in flight per live helper, and an
 ``alley-poker odds-helper`` process (:func:`run_helper`) anywhere takes them, runs them
 (``nice``, as the pool does) and sends the runs back.  Plain Redis lists through redis-py,
@@ -107,7 +107,7 @@ def _client(url: str, name: str) -> redis.Redis:
 
 
 class SharedChunks:
-    """The owner's side (one per :class:`~alley_poker.service.odds.LiveOdds`): hands a chunk
+    """The owner's side (one per :class:`~alley_poker.service.live_odds.LiveOdds`): hands a chunk
     to the helpers and waits for its runs.  Thread-safe: each of the owner's shared threads
     waits for its own chunk."""
 

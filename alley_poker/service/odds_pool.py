@@ -1,4 +1,4 @@
-"""The pool's side of the live odds: what each process of :class:`~alley_poker.service.odds.
+"""The pool's side of the live odds: what each process of :class:`~alley_poker.service.live_odds.
 LiveOdds`'s pool runs (a chunk of runs of one match state), and what it keeps from chunk to
 chunk (the runs' balls, the bowlers' models), and how it starts (below the balls, ending
 with the process that needs its odds)."""

@@ -14,7 +14,7 @@ each bowler's lane, whether they are up, running score and balls held for the de
 every ball — however fast they come — without a read of its own.  A ball held or taken off
 the desk's held-ball list, or bowlers moved to other lane slots, change no state: the facts
 are pushed as ``match_screen`` ``{"match_id", "seq", "screen"}`` to the rooms of the matches
-concerned.  The live win odds, when the centre shows them (:mod:`alley_poker.service.odds`),
+concerned.  The live win odds, when the centre shows them (:mod:`alley_poker.service.live_odds`),
 follow each change as a ``match_odds`` message ``{"match_id", "odds"}`` (and after the
 ``state`` of a join).
 Bowlers' answers from the kiosk are handled in :mod:`alley_poker.web.kiosk_decisions`; a
@@ -41,7 +41,7 @@ from flask_socketio import SocketIO, emit
 
 from alley_poker.ledger.match_status import FINISHED
 from alley_poker.service import AlleyService
-from alley_poker.service.odds import LiveOdds
+from alley_poker.service.live_odds import LiveOdds
 from alley_poker.web.api_screen import screen_facts
 from alley_poker.web.errors import error_body
 from alley_poker.web.kiosk import centre_lane_pair

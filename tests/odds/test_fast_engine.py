@@ -13,7 +13,7 @@ from alley_poker.ledger import commands as c
 from alley_poker.odds import BowlerProfile, WarmRuns, win_odds
 from alley_poker.odds.fast import fast_win_odds
 from alley_poker.service.bus import InProcessBus
-from alley_poker.service.odds import LiveOdds
+from alley_poker.service.live_odds import LiveOdds
 from benchmarks._practice_match import PracticeMatch
 from tests.odds.test_fast_engine_differential import compare
 

@@ -12,7 +12,7 @@ import pytest
 from alley_poker.config import OddsConfig
 from alley_poker.odds.stopping import SETTLED_ERROR
 from alley_poker.service.bus import InProcessBus
-from alley_poker.service.odds import LiveOdds
+from alley_poker.service.live_odds import LiveOdds
 from benchmarks._practice_match import PracticeMatch
 
 
@@ -165,7 +165,7 @@ def test_the_pool_ends_with_a_server_killed_by_sigkill(tmp_path):
         "import multiprocessing, sys, time\n"
         "from benchmarks._practice_match import PracticeMatch\n"
         "from alley_poker.service.bus import InProcessBus\n"
-        "from alley_poker.service.odds import LiveOdds\n"
+        "from alley_poker.service.live_odds import LiveOdds\n"
         "if __name__ == '__main__':\n"
         "    odds = LiveOdds(InProcessBus(), iterations=200_000, first_iterations=20,\n"
         "                    processes=2)\n"

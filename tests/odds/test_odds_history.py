@@ -16,7 +16,7 @@ from alley_poker.odds.calibration import games_of
 from alley_poker.odds.correction import Correction
 from alley_poker.odds.profiles import count_games
 from alley_poker.service.bus import InProcessBus
-from alley_poker.service.odds import LiveOdds
+from alley_poker.service.live_odds import LiveOdds
 from alley_poker.service.odds_correction import CorrectionLearner
 from alley_poker.service.odds_history import (
     CentreKnowledge,

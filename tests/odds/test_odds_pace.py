@@ -18,7 +18,7 @@ from alley_poker.ledger import commands as c
 from alley_poker.odds.fast import fast_win_odds, odds_inputs
 from alley_poker.odds.stopping import SETTLED_ERROR, has_settled
 from alley_poker.service.bus import InProcessBus
-from alley_poker.service.odds import LiveOdds
+from alley_poker.service.live_odds import LiveOdds
 from benchmarks._practice_match import PracticeMatch
 
 # --- the stopping rule -------------------------------------------------------------------

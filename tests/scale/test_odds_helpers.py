@@ -1,6 +1,6 @@
 """The odds pool's work shared through the centre's Redis: ``alley-poker odds-helper``
 processes (real subprocesses, one killed with SIGKILL) take chunks that a
-:class:`~alley_poker.service.odds.LiveOdds` hands out (:mod:`alley_poker.service.odds_helpers`),
+:class:`~alley_poker.service.live_odds.LiveOdds` hands out (:mod:`alley_poker.service.odds_helpers`),
 over the real Redis."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import redis
 
 from alley_poker.config import load_config_text
 from alley_poker.service.bus import InProcessBus
-from alley_poker.service.odds import LiveOdds
+from alley_poker.service.live_odds import LiveOdds
 from alley_poker.service.odds_helpers import SharedChunkLost, SharedChunks, queue_keys
 from alley_poker.service.odds_pool import odds_chunk
 from benchmarks._practice_match import PracticeMatch

@@ -11,7 +11,7 @@ from alley_poker.league import BowlerDraft, League
 from alley_poker.odds import win_odds
 from alley_poker.service.bus import InProcessBus
 from alley_poker.service.league_desk import bowler_averages
-from alley_poker.service.odds import LiveOdds
+from alley_poker.service.live_odds import LiveOdds
 from alley_poker.store import EventStore
 from alley_poker.store.leagues import LeagueStore
 from benchmarks._practice_match import PracticeMatch
