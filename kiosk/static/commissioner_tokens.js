@@ -13,6 +13,18 @@
                : "";
   }
 
+  // A row's Revoke: asked first, then deleted at once; the list is read again.
+  function revokeButton(question, url, said, reload) {
+    return T.button("Revoke", async function () {
+      if (!window.confirm(question)) return;
+      try {
+        await T.call("DELETE", url);
+        T.say(said);
+        reload();
+      } catch (problem) { T.say("Refused: " + problem.message, "refused"); }
+    });
+  }
+
   async function load() {
     try {
       const reply = await T.call("GET", "/api/v1/tokens");
@@ -21,14 +33,9 @@
         row.dataset.token = token.id;
         row.append(T.el("td", "", token.name), T.el("td", "", when(token.created_at)));
         const cell = T.el("td");
-        cell.append(T.button("Revoke", async function () {
-          if (!window.confirm("Revoke the token " + token.name + "?")) return;
-          try {
-            await T.call("DELETE", "/api/v1/tokens/" + encodeURIComponent(token.id));
-            T.say("Token " + token.name + " revoked");
-            load();
-          } catch (problem) { T.say("Refused: " + problem.message, "refused"); }
-        }));
+        cell.append(revokeButton("Revoke the token " + token.name + "?",
+                                 "/api/v1/tokens/" + encodeURIComponent(token.id),
+                                 "Token " + token.name + " revoked", load));
         row.append(cell);
         return row;
       }));
@@ -49,14 +56,9 @@
                                                    : when(kiosk.paired_at)));
         const cell = T.el("td");
         if (!kiosk.revoked_at) {
-          cell.append(T.button("Revoke", async function () {
-            if (!window.confirm("Revoke the kiosk of lanes " + kiosk.lanes + "?")) return;
-            try {
-              await T.call("DELETE", "/api/v1/kiosks/" + encodeURIComponent(kiosk.id));
-              T.say("Kiosk of lanes " + kiosk.lanes + " revoked");
-              loadKiosks();
-            } catch (problem) { T.say("Refused: " + problem.message, "refused"); }
-          }));
+          cell.append(revokeButton("Revoke the kiosk of lanes " + kiosk.lanes + "?",
+                                   "/api/v1/kiosks/" + encodeURIComponent(kiosk.id),
+                                   "Kiosk of lanes " + kiosk.lanes + " revoked", loadKiosks));
         }
         row.append(cell);
         return row;
