@@ -13,55 +13,59 @@
                : "";
   }
 
-  async function load() {
+  // A row's Revoke: asked first, then deleted at once; the list is read again.
+  function revokeButton(question, url, said, reload) {
+    return T.button("Revoke", async function () {
+      if (!window.confirm(question)) return;
+      try {
+        await T.call("DELETE", url);
+        T.say(said);
+        reload();
+      } catch (problem) { T.say("Refused: " + problem.message, "refused"); }
+    });
+  }
+
+  // A table of the API's list: one row an item (its id on the row), its cells and a last cell
+  // holding its Revoke (none for one already revoked).  A refusal is said; the table stays.
+  async function list(tbody, url, plural, rowOf) {
     try {
-      const reply = await T.call("GET", "/api/v1/tokens");
-      tbody.replaceChildren(...(reply.tokens || []).map(function (token) {
+      const reply = await T.call("GET", url);
+      tbody.replaceChildren(...(reply[plural] || []).map(function (item) {
+        const shown = rowOf(item);
         const row = T.el("tr");
-        row.dataset.token = token.id;
-        row.append(T.el("td", "", token.name), T.el("td", "", when(token.created_at)));
+        row.dataset[shown.kind] = item.id;
         const cell = T.el("td");
-        cell.append(T.button("Revoke", async function () {
-          if (!window.confirm("Revoke the token " + token.name + "?")) return;
-          try {
-            await T.call("DELETE", "/api/v1/tokens/" + encodeURIComponent(token.id));
-            T.say("Token " + token.name + " revoked");
-            load();
-          } catch (problem) { T.say("Refused: " + problem.message, "refused"); }
-        }));
-        row.append(cell);
+        if (shown.revoke) cell.append(shown.revoke);
+        row.append(...shown.cells, cell);
         return row;
       }));
-    } catch (problem) { T.say("Cannot list tokens: " + problem.message, "refused"); }
+    } catch (problem) { T.say("Cannot list " + plural + ": " + problem.message, "refused"); }
+  }
+
+  function load() {
+    return list(tbody, "/api/v1/tokens", "tokens", function (token) {
+      return { kind: "token",
+               cells: [T.el("td", "", token.name), T.el("td", "", when(token.created_at))],
+               revoke: revokeButton("Revoke the token " + token.name + "?",
+                                    "/api/v1/tokens/" + encodeURIComponent(token.id),
+                                    "Token " + token.name + " revoked", load) };
+    });
   }
 
   // Kiosks: paired by the code an unpaired kiosk shows; revoked here at once.
   const pairForm = document.getElementById("pair-kiosk");
   const kiosks = document.querySelector("#kiosks tbody");
-  async function loadKiosks() {
-    try {
-      const reply = await T.call("GET", "/api/v1/kiosks");
-      kiosks.replaceChildren(...(reply.kiosks || []).map(function (kiosk) {
-        const row = T.el("tr");
-        row.dataset.kiosk = kiosk.id;
-        row.append(T.el("td", "", "Lanes " + kiosk.lanes),
-                   T.el("td", "", kiosk.revoked_at ? "revoked " + when(kiosk.revoked_at)
-                                                   : when(kiosk.paired_at)));
-        const cell = T.el("td");
-        if (!kiosk.revoked_at) {
-          cell.append(T.button("Revoke", async function () {
-            if (!window.confirm("Revoke the kiosk of lanes " + kiosk.lanes + "?")) return;
-            try {
-              await T.call("DELETE", "/api/v1/kiosks/" + encodeURIComponent(kiosk.id));
-              T.say("Kiosk of lanes " + kiosk.lanes + " revoked");
-              loadKiosks();
-            } catch (problem) { T.say("Refused: " + problem.message, "refused"); }
-          }));
-        }
-        row.append(cell);
-        return row;
-      }));
-    } catch (problem) { T.say("Cannot list kiosks: " + problem.message, "refused"); }
+  function loadKiosks() {
+    return list(kiosks, "/api/v1/kiosks", "kiosks", function (kiosk) {
+      return { kind: "kiosk",
+               cells: [T.el("td", "", "Lanes " + kiosk.lanes),
+                       T.el("td", "", kiosk.revoked_at ? "revoked " + when(kiosk.revoked_at)
+                                                       : when(kiosk.paired_at))],
+               revoke: kiosk.revoked_at ? null
+                 : revokeButton("Revoke the kiosk of lanes " + kiosk.lanes + "?",
+                                "/api/v1/kiosks/" + encodeURIComponent(kiosk.id),
+                                "Kiosk of lanes " + kiosk.lanes + " revoked", loadKiosks) };
+    });
   }
   pairForm.addEventListener("submit", async function (event) {
     event.preventDefault();

@@ -185,45 +185,32 @@
   const moments = window.AlleyCatchUp.create("kiosk:" + lanePair,
                                               window.AlleyKioskBanners.announce);
   const READ_EVERY_MS = 2000;
-  const KEPT_COPY = "X-Alley-Poker-Kept-Copy";  // on what the service worker kept answers
-  let screenTimer = null;
-  function refreshScreen(delay) {
-    if (delay && screenTimer) return;  // a read is already due: it brings this change too
-    clearTimeout(screenTimer);
-    screenTimer = setTimeout(function () {
-      screenTimer = null;
-      fetch("/api/v1/lanes/" + encodeURIComponent(lanePair) + "/screen",
-            { headers: { Accept: "application/json" } })
-        .then(function (reply) {
-          // The service worker's kept copy, the socket not connected (a reload while the
-          // server is down): the screen shows its last state and is re-connecting.
-          if (reply.headers.has(KEPT_COPY) && !socket.connected) {
-            setConnection("down", "▲ Reconnecting…");
-          }
-          return reply.ok ? reply.json() : null;
-        })
-        .then(function (screen) {
-          if (!screen) return;
-          const all = screen.matches.concat(screen.last_result ? [screen.last_result] : []);
-          const before = JSON.stringify([screens, matches]);
-          let oddsChanged = false;
-          all.forEach(function (match) {
-            oddsChanged = window.AlleyOdds.keep(match.match_id, match.state.odds) || oddsChanged;
-            const outcome = window.AlleyMatchUpdates.apply(matches[match.match_id],
-                                                           { state: match.state });
-            if (outcome.state) {
-              if (!matches[match.match_id]) changed[match.match_id] = ++changes;
-              matches[match.match_id] = outcome.state;
-              keepScreen(match.match_id, match.state.seq, match.bowlers);
-            }
-          });
-          // Only what changed.
-          if (oddsChanged || JSON.stringify([screens, matches]) !== before) render();
-          all.forEach(function (match) { moments.hear(match.match_id, [], matches[match.match_id]); });
-        })
-        .catch(function () { /* the next change or reconnection asks again */ });
-    }, delay || 0);
-  }
+  const refreshScreen = window.AlleyScreenRead.create(
+    "/api/v1/lanes/" + encodeURIComponent(lanePair) + "/screen",
+    { headers: { Accept: "application/json" } },
+    function (reply, keptCopy) {
+      // The service worker's kept copy, the socket not connected (a reload while the
+      // server is down): the screen shows its last state and is re-connecting.
+      if (keptCopy && !socket.connected) setConnection("down", "▲ Reconnecting…");
+    },
+    function (screen) {
+      const all = screen.matches.concat(screen.last_result ? [screen.last_result] : []);
+      const before = JSON.stringify([screens, matches]);
+      let oddsChanged = false;
+      all.forEach(function (match) {
+        oddsChanged = window.AlleyOdds.keep(match.match_id, match.state.odds) || oddsChanged;
+        const outcome = window.AlleyMatchUpdates.apply(matches[match.match_id],
+                                                       { state: match.state });
+        if (outcome.state) {
+          if (!matches[match.match_id]) changed[match.match_id] = ++changes;
+          matches[match.match_id] = outcome.state;
+          keepScreen(match.match_id, match.state.seq, match.bowlers);
+        }
+      });
+      // Only what changed.
+      if (oddsChanged || JSON.stringify([screens, matches]) !== before) render();
+      all.forEach(function (match) { moments.hear(match.match_id, [], matches[match.match_id]); });
+    });
 
   function setConnection(state, text) {
     connection.dataset.state = state;

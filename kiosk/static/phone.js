@@ -329,32 +329,20 @@
   // The phone's read (the kiosk's screen read): on opening, reconnecting and waking; while
   // pushes come, at most every READ_EVERY_MS (throttled), for the offline copy.
   const READ_EVERY_MS = 2000;
-  const KEPT_COPY = "X-Alley-Poker-Kept-Copy";  // on what the service worker kept answers
-  let readTimer = null;
-  function refresh(delay) {
-    if (delay && readTimer) return;  // a read is already due: it brings this change too
-    clearTimeout(readTimer);
-    readTimer = setTimeout(function () {
-      readTimer = null;
-      fetch("/api/v1/phone/me", { headers: { Accept: "application/json" }, credentials: "same-origin" })
-        .then(function (reply) {
-          if (reply.status === 401) { location.reload(); return null; }
-          // The service worker's kept copy, the socket not connected (a reload while the
-          // server is down): the phone shows its last state and is re-connecting.
-          if (reply.headers.has(KEPT_COPY) && !socket.connected) {
-            setConnection("down", "▲ Reconnecting…");
-          }
-          return reply.ok ? reply.json() : null;
-        })
-        .then(function (read) {
-          if (!read || !read.screen) return;
-          keepOdds(read.screen.state.odds);
-          take({ match_id: matchId, state: read.screen.state, screen: read.screen.bowlers });
-          render();
-        })
-        .catch(function () { /* the next change or reconnection asks again */ });
-    }, delay || 0);
-  }
+  const refresh = window.AlleyScreenRead.create(
+    "/api/v1/phone/me", { headers: { Accept: "application/json" }, credentials: "same-origin" },
+    function (reply, keptCopy) {
+      if (reply.status === 401) { location.reload(); return false; }
+      // The service worker's kept copy, the socket not connected (a reload while the
+      // server is down): the phone shows its last state and is re-connecting.
+      if (keptCopy && !socket.connected) setConnection("down", "▲ Reconnecting…");
+    },
+    function (read) {
+      if (!read.screen) return;
+      keepOdds(read.screen.state.odds);
+      take({ match_id: matchId, state: read.screen.state, screen: read.screen.bowlers });
+      render();
+    });
 
   const socket = io({ transports: ["websocket"], reconnectionDelayMax: 3000 });
   function join() {

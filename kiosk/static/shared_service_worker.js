@@ -17,8 +17,8 @@
 "use strict";
 
 // v2: the static files were renamed by the screen they serve (issue 39); activating v2 drops
-// v1's copies under the old names.
-const CACHE = "alley-poker-offline-v2";
+// v1's copies under the old names.  v3: shared_screen_read.js joins the shell (issue 39).
+const CACHE = "alley-poker-offline-v3";
 const SHELL = [
   "/static/shared_base.css", "/static/shared_phone.css", "/static/favicon.svg",
   "/static/vendor/socket.io.min.js", "/static/shared_match_updates.js",
@@ -28,7 +28,7 @@ const SHELL = [
   "/static/shared_glossary.js", "/static/phone.js", "/static/shared_catch_up.js",
   "/static/shared_offline.js", "/static/shared_side_games.css",
   "/static/shared_side_games_words.js", "/static/phone_side_games.js",
-  "/static/kiosk_side_games.js",
+  "/static/kiosk_side_games.js", "/static/shared_screen_read.js",
 ];
 // How long a page or a read waits for the network before the kept copy answers: a reload
 // during a hang draws within NETWORK_MS and the page's own drawing, inside the 4 s promised

@@ -6,17 +6,8 @@
 (function () {
   "use strict";
   const FINISHED = ["settled", "void"];
-
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function money(cents) {
-    return "$" + Math.floor(cents / 100) + "." + String(cents % 100).padStart(2, "0");
-  }
+  // Elements and money as every screen writes them (shared_card_faces.js, loaded before this).
+  const el = window.AlleyCards.el, money = window.AlleyCards.money;
 
   // One moment: where, then the sentence; the showdown's hands as a small table.
   function entryItem(e, me) {
