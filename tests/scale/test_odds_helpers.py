@@ -1,7 +1,7 @@
 """The odds pool's work shared through the centre's Redis: ``alley-poker odds-helper``
 processes (real subprocesses, one killed with SIGKILL) take chunks that a
-:class:`~alley_poker.service.live_odds.LiveOdds` hands out (:mod:`alley_poker.service.odds_helpers`),
-over the real Redis."""
+:class:`~alley_poker.service.live_odds.LiveOdds` hands out
+(:mod:`alley_poker.service.odds_helpers`), over the real Redis."""
 
 from __future__ import annotations
 
