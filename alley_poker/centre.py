@@ -167,7 +167,8 @@ class Centre:
 
 def open_ledger_service(database_url: str, centre: str = "default") -> AlleyService:
     """A centre's service over its ledger alone, for reading it (a match's or a night's
-    export): no stores of records, no league desk, no odds, no feeds."""
+    export) or preparing it (a benchmark's matches): no stores of records, no league desk, no
+    odds, no feeds."""
     return open_service(database_url, centre=centre)
 
 

@@ -77,10 +77,10 @@ def match_id_for(pair: str) -> str:
 def set_up_matches(database_url: str, lanes: int, bowlers_per_lane: int,
                    centre: str = "default") -> list[str]:
     """One started match per lane pair, written to the store the service will open."""
+    from alley_poker.centre import open_ledger_service
     from alley_poker.ledger.commands import ConsentToAnte, StartMatch
-    from alley_poker.service import open_service
 
-    service = open_service(database_url, centre=centre)
+    service = open_ledger_service(database_url, centre=centre)
     pairs = []
     for first in range(1, lanes, 2):
         pair = f"{first}-{first + 1}"

@@ -52,11 +52,11 @@ def _figures(name: str, values: list[float]) -> dict[str, float]:
 
 def prepare_store(workdir: Path) -> str:
     """A SQLite store with a started match on lanes 1-2."""
+    from alley_poker.centre import open_ledger_service
     from alley_poker.ledger import commands as c
-    from alley_poker.service import open_service
 
     url = f"sqlite:///{workdir / 'ledger.sqlite3'}"
-    service = open_service(url)
+    service = open_ledger_service(url)
     service.create_match("m1", {(1, 1): "Ann", (2, 1): "Bob"}, games=1, actor="commissioner:bench")
     for bowler in ("Ann", "Bob"):
         service.execute("m1", c.ConsentToAnte(bowler, actor="commissioner:bench"))
