@@ -1,4 +1,5 @@
-"""The desk's side of the bowlers' phone links: show a code, print the night's codes, revoke.
+"""Phone links at the web layer: the commissioner's side of them — show a code, print the
+night's codes, revoke.
 
 A code is a link ``/p/<token>`` for one bowler of one match and that match's night, drawn as
 a QR code (``segno``, SVG).  Only a hash of the token is kept, so a code can be shown only
