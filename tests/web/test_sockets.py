@@ -217,15 +217,15 @@ def test_a_kiosk_cannot_decide_for_a_match_on_other_lanes(live_server, app, serv
         other.close()
 
 
-@pytest.mark.slow
-def test_after_a_server_restart_the_client_reconnects_and_resyncs(database, service):
-    """The server process is SIGKILLed, the ledger moves on, a new process serves again:
-    the client reconnects by itself and gets a full state that includes the change."""
+def state_after_a_server_restart(service, database, connect) -> dict:
+    """Serve ``database`` in a process, ``connect(url)`` a client and see its first state,
+    SIGKILL the server, move the ledger on (Ann strikes in m1) and serve again: the state the
+    client gets by itself once reconnected, checked to be the ledger's own."""
     port = free_port()
     server = serve_in_process(database, port)
     client = None
     try:
-        client = KioskClient(f"http://127.0.0.1:{port}")
+        client = connect(f"http://127.0.0.1:{port}")
         kind, message = client.next()
         assert kind == "state" and message["state"]["bowlers"]["Ann"]["hand"] == []
         server.send_signal(signal.SIGKILL)
@@ -236,9 +236,17 @@ def test_after_a_server_restart_the_client_reconnects_and_resyncs(database, serv
         kind, message = client.next(timeout=15)
         assert kind == "state"
         assert message["state"] == public_match_view(service.state("m1"))
-        assert len(message["state"]["bowlers"]["Ann"]["hand"]) == 3
+        return message["state"]
     finally:
         if client is not None:
             client.close()
         server.kill()
         server.wait(timeout=5)
+
+
+@pytest.mark.slow
+def test_after_a_server_restart_the_client_reconnects_and_resyncs(database, service):
+    """The server process is SIGKILLed, the ledger moves on, a new process serves again:
+    the client reconnects by itself and gets a full state that includes the change."""
+    state = state_after_a_server_restart(service, database, KioskClient)
+    assert len(state["bowlers"]["Ann"]["hand"]) == 3
