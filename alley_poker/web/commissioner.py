@@ -13,7 +13,6 @@ need the bowling rules rather than the ledger's public state:
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from flask import jsonify, redirect, render_template, request, url_for
@@ -81,11 +80,24 @@ def manual_entry():
                        match_id=request.args.get("match_id", ""))
 
 
-#: The pages that are only their template (their script reads the API): endpoint names.
-TEMPLATE_ONLY_PAGES = ("settlement", "audit", "phones", "tokens")
-for _page in TEMPLATE_ONLY_PAGES:
-    commissioner.add_url_rule(f"/{_page}", endpoint=_page, methods=["GET"],
-                              view_func=partial(commissioner_page, f"commissioner_{_page}.html"))
+@commissioner.get("/settlement")
+def settlement():
+    return commissioner_page("commissioner_settlement.html")
+
+
+@commissioner.get("/audit")
+def audit():
+    return commissioner_page("commissioner_audit.html")
+
+
+@commissioner.get("/phones")
+def phones():
+    return commissioner_page("commissioner_phones.html")
+
+
+@commissioner.get("/tokens")
+def tokens():
+    return commissioner_page("commissioner_tokens.html")
 
 
 @commissioner.post("/sign-in")
