@@ -16,7 +16,7 @@ from alley_poker.web.public import public_match_view
 from alley_poker.web.view_patch import take_update
 from tests.socket_client import InOrderClient
 from tests.web.conftest import pair_kiosk
-from tests.web.test_sockets import KioskClient, state_after_a_server_restart
+from tests.web.test_sockets import KioskClient, QueuedClient, state_after_a_server_restart
 
 
 def phone_session(service, bowler: str = "Ann") -> str:
@@ -27,7 +27,7 @@ def phone_session(service, bowler: str = "Ann") -> str:
     return links.open(made.secret).session
 
 
-class PhoneClient:
+class PhoneClient(QueuedClient):
     """Like phone.js: joins its room on every (re)connection, with the session cookie."""
 
     def __init__(self, url: str, session: str | None,
@@ -48,15 +48,6 @@ class PhoneClient:
 
     def _put(self, kind, message):
         self.messages.put((kind, message))
-
-    def next(self, timeout: float = 5.0):
-        return self.messages.get(timeout=timeout)
-
-    def close(self):
-        ws = getattr(self.client.eio, "ws", None)
-        if ws is not None:
-            ws.close = functools.partial(ws.close, timeout=0.2)
-        self.client.disconnect()
 
 
 def test_the_bowlers_room_gets_every_change_of_the_match(live_server, service):

@@ -24,7 +24,26 @@ from tests.web.conftest import (
 )
 
 
-class KioskClient:
+class QueuedClient:
+    """What the tests' Socket.IO clients share: the messages they got, in order of arrival
+    (``next``), and a quick ``close``."""
+
+    messages: queue.Queue
+    client: InOrderClient
+
+    def next(self, timeout: float = 5.0):
+        return self.messages.get(timeout=timeout)
+
+    def close(self):
+        # The development server never answers a websocket close frame, so websocket-client
+        # would wait its full 3 s for one; the engine.io CLOSE packet has already said goodbye.
+        ws = getattr(self.client.eio, "ws", None)
+        if ws is not None:
+            ws.close = functools.partial(ws.close, timeout=0.2)
+        self.client.disconnect()
+
+
+class KioskClient(QueuedClient):
     """A real Socket.IO client (websocket transport) that joins a lane pair like the kiosk."""
 
     def __init__(self, url: str, lanes: str = "1-2", device_token: str | None = None):
@@ -53,17 +72,6 @@ class KioskClient:
         deadline = time.monotonic() + 5
         while not self.join_answers and time.monotonic() < deadline:
             time.sleep(0.01)
-
-    def next(self, timeout: float = 5.0):
-        return self.messages.get(timeout=timeout)
-
-    def close(self):
-        # The development server never answers a websocket close frame, so websocket-client
-        # would wait its full 3 s for one; the engine.io CLOSE packet has already said goodbye.
-        ws = getattr(self.client.eio, "ws", None)
-        if ws is not None:
-            ws.close = functools.partial(ws.close, timeout=0.2)
-        self.client.disconnect()
 
 
 @pytest.fixture
