@@ -7,12 +7,7 @@ from pathlib import Path
 import click
 
 from alley_poker.cli.root import main
-from alley_poker.cli.served_process import (
-    import_socketio_server_only,
-    keep_new_files_private,
-    listening_options,
-    log_to_stderr,
-)
+from alley_poker.cli.served_process import listening_options, start_http_process
 
 
 @main.command()
@@ -24,14 +19,11 @@ def serve(config_path: Path | None, host: str, port: int, server_kind: str) -> N
     The commissioner's PIN comes from the ALLEY_POKER_COMMISSIONER_PIN environment variable
     (or its hash from ALLEY_POKER_COMMISSIONER_PIN_HASH).
     """
-    import_socketio_server_only(redis_too=True)
+    start_http_process(redis_too=True)
     from alley_poker.config import ConfigError, load_config
     from alley_poker.store.event_store import StoreError
     from alley_poker.web.server import AlleyServer, MissingPin, require_commissioner_pin
 
-    # The router's recoveries and refusals and the feeds' reconnects belong in serve's log.
-    log_to_stderr()
-    keep_new_files_private()
     try:
         config = load_config(config_path)
         require_commissioner_pin(config)

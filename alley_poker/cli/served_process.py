@@ -110,3 +110,11 @@ def stop_on_signals() -> threading.Event:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, request_stop)
     return stop
+
+
+def start_http_process(*, redis_too: bool) -> None:
+    """What ``serve`` and ``web`` do first: the Socket.IO server imported without its client
+    stacks (:func:`import_socketio_server_only`), the log on stderr, new files private."""
+    import_socketio_server_only(redis_too=redis_too)
+    log_to_stderr()
+    keep_new_files_private()
