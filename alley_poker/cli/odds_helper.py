@@ -3,7 +3,6 @@ reaches its Redis (:mod:`alley_poker.service.odds_helpers`)."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import click
@@ -22,11 +21,9 @@ def odds_helper(config_path: Path | None) -> None:
     out; runs below the balls (nice 10).  Run one per spare core, on the worker's box or
     another; stop it with SIGTERM (a helper killed outright costs its chunk a timeout).
     """
-    import signal
-
     import redis
 
-    from alley_poker.cli.served_process import log_to_stderr
+    from alley_poker.cli.served_process import log_to_stderr, stop_on_signals
     from alley_poker.config import ConfigError, load_config
     from alley_poker.service.odds_helpers import run_helper
 
@@ -38,14 +35,7 @@ def odds_helper(config_path: Path | None) -> None:
     if not config.redis.url:
         raise click.ClickException("an odds helper takes its chunks from the centre's Redis: "
                                    "set redis.url (ALLEY_POKER_REDIS_URL)")
-    stop = threading.Event()
-
-    def request_stop(signum: int, _frame: object) -> None:
-        click.echo(f"{signal.Signals(signum).name}: stopping", err=True)
-        stop.set()
-
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, request_stop)
+    stop = stop_on_signals()
     try:
         run_helper(config.redis.url, config.centre.id, stop,
                    say=lambda line: click.echo(line, err=False))

@@ -7,37 +7,23 @@ from pathlib import Path
 import click
 
 from alley_poker.cli.root import main
-from alley_poker.cli.served_process import (
-    import_socketio_server_only,
-    keep_new_files_private,
-    log_to_stderr,
-)
+from alley_poker.cli.served_process import listening_options, start_http_process
 
 
 @main.command()
-@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="The centre's configuration (default: config/alley.toml).")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (0.0.0.0: every interface, for kiosks on the LAN).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="Port to listen on (0: any free port).")
-@click.option("--server", "server_kind", type=click.Choice(["gunicorn", "werkzeug"]),
-              default="gunicorn", show_default=True,
-              help="The HTTP server: gunicorn (production) or werkzeug's (for comparison).")
+@listening_options(
+    host_help="Address to listen on (0.0.0.0: every interface, for kiosks on the LAN).")
 def serve(config_path: Path | None, host: str, port: int, server_kind: str) -> None:
     """Serve the centre: ledger, scoreboard feeds, deadlines, kiosks, tablet and API.
 
     The commissioner's PIN comes from the ALLEY_POKER_COMMISSIONER_PIN environment variable
     (or its hash from ALLEY_POKER_COMMISSIONER_PIN_HASH).
     """
-    import_socketio_server_only(redis_too=True)
+    start_http_process(redis_too=True)
     from alley_poker.config import ConfigError, load_config
     from alley_poker.store.event_store import StoreError
     from alley_poker.web.server import AlleyServer, MissingPin, require_commissioner_pin
 
-    # The router's recoveries and refusals and the feeds' reconnects belong in serve's log.
-    log_to_stderr()
-    keep_new_files_private()
     try:
         config = load_config(config_path)
         require_commissioner_pin(config)

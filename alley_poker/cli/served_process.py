@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
 
 #: What python-socketio and python-engineio import, when it is installed, only to offer a
 #: Socket.IO *client* (``Client``, ``AsyncClient``): a server never uses them.
@@ -64,3 +70,51 @@ def keep_new_files_private() -> None:
     import os
 
     os.umask(PRIVATE_UMASK)
+
+
+def listening_options(*, host_help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The options of a command that serves HTTP (``serve``, ``web``): its configuration, where
+    it listens and which server runs it.  Only the host's help differs between them."""
+    options = [
+        click.option("--config", "config_path",
+                     type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="The centre's configuration (default: config/alley.toml)."),
+        click.option("--host", default="127.0.0.1", show_default=True, help=host_help),
+        click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+                     help="Port to listen on (0: any free port)."),
+        click.option("--server", "server_kind", type=click.Choice(["gunicorn", "werkzeug"]),
+                     default="gunicorn", show_default=True,
+                     help="The HTTP server: gunicorn (production) or werkzeug's "
+                          "(for comparison)."),
+    ]
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+def stop_on_signals() -> threading.Event:
+    """An event set by SIGINT or SIGTERM (saying which on stderr): a long-running loop's
+    signal to finish what it is doing and return."""
+    import signal
+
+    stop = threading.Event()
+
+    def request_stop(signum: int, _frame: object) -> None:
+        click.echo(f"{signal.Signals(signum).name}: stopping", err=True)
+        stop.set()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, request_stop)
+    return stop
+
+
+def start_http_process(*, redis_too: bool) -> None:
+    """What ``serve`` and ``web`` do first: the Socket.IO server imported without its client
+    stacks (:func:`import_socketio_server_only`), the log on stderr, new files private."""
+    import_socketio_server_only(redis_too=redis_too)
+    log_to_stderr()
+    keep_new_files_private()

@@ -7,23 +7,11 @@ from pathlib import Path
 import click
 
 from alley_poker.cli.root import main
-from alley_poker.cli.served_process import (
-    import_socketio_server_only,
-    keep_new_files_private,
-    log_to_stderr,
-)
+from alley_poker.cli.served_process import listening_options, start_http_process
 
 
 @main.command()
-@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="The centre's configuration (default: config/alley.toml).")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (behind nginx: 127.0.0.1).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="Port to listen on (0: any free port).")
-@click.option("--server", "server_kind", type=click.Choice(["gunicorn", "werkzeug"]),
-              default="gunicorn", show_default=True,
-              help="The HTTP server: gunicorn (production) or werkzeug's (for comparison).")
+@listening_options(host_help="Address to listen on (behind nginx: 127.0.0.1).")
 def web(config_path: Path | None, host: str, port: int, server_kind: str) -> None:
     """One web process of a scaled-out centre: kiosks, tablet, API and Socket.IO.
 
@@ -32,7 +20,7 @@ def web(config_path: Path | None, host: str, port: int, server_kind: str) -> Non
     Redis (ALLEY_POKER_REDIS_URL); the centre is ALLEY_POKER_CENTRE; every web process of
     a centre shares ALLEY_POKER_COMMISSIONER_PIN and ALLEY_POKER_SECRET_KEY.
     """
-    import_socketio_server_only(redis_too=False)
+    start_http_process(redis_too=False)
     from alley_poker.centre import ScaledSetupError
     from alley_poker.config import ConfigError, load_config
     from alley_poker.service.redis_bus import BusUnavailable
@@ -44,8 +32,6 @@ def web(config_path: Path | None, host: str, port: int, server_kind: str) -> Non
         require_shared_secret_key,
     )
 
-    log_to_stderr()
-    keep_new_files_private()
     try:
         config = load_config(config_path)
         require_commissioner_pin(config)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import click
 
 from alley_poker.cli.root import main
-from alley_poker.cli.served_process import keep_new_files_private, log_to_stderr
+from alley_poker.cli.served_process import (
+    keep_new_files_private,
+    log_to_stderr,
+    stop_on_signals,
+)
 
 
 @main.command()
@@ -25,8 +28,6 @@ def worker(config_path: Path | None, poll_s: float, metrics_port: int | None) ->
     centre is ALLEY_POKER_CENTRE.  Exit status 3: it lost the election's database session
     and stopped dealing; restart it (it comes back as a standby).
     """
-    import signal
-
     from alley_poker.centre import ScaledSetupError
     from alley_poker.cli.centre_worker import CentreWorker
     from alley_poker.config import ConfigError, load_config
@@ -35,14 +36,7 @@ def worker(config_path: Path | None, poll_s: float, metrics_port: int | None) ->
 
     log_to_stderr()
     keep_new_files_private()
-    stop = threading.Event()
-
-    def request_stop(signum: int, _frame: object) -> None:
-        click.echo(f"{signal.Signals(signum).name}: stopping", err=True)
-        stop.set()
-
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, request_stop)
+    stop = stop_on_signals()
     metrics = None
     try:
         if metrics_port is not None:

@@ -11,7 +11,7 @@ from alley_poker.ledger.rules import RuleBook, RuleBookError
 from alley_poker.ledger.undo import undoable_action
 from alley_poker.service.lanes import LaneAssignmentError
 from alley_poker.web.api_request import API_PREFIX, alley, existing_state, validated_body
-from alley_poker.web.auth import commissioner_actor, commissioner_required
+from alley_poker.web.auth import acting_commissioner, commissioner_required
 from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError, error_body
 from alley_poker.web.public import public_event, public_match_view
@@ -25,12 +25,6 @@ from alley_poker.web.schemas import (
 
 #: This module's routes of the JSON API (registered by the app factory).
 api = Blueprint("api_commands", __name__, url_prefix=API_PREFIX)
-
-
-def _actor() -> str:
-    actor = commissioner_actor()
-    assert actor is not None, "commissioner_required lets no anonymous caller through"
-    return actor
 
 
 def _slots_view(match_id: str) -> dict:
@@ -73,8 +67,8 @@ def create_match():
                        "match_id")
     try:
         service.create_match(body.match_id, body.as_mapping(), games=body.games,
-                             ante_cents=body.ante_cents, rules=body.rules, actor=_actor(),
-                             seat_order=body.seat_order)
+                             ante_cents=body.ante_cents, rules=body.rules,
+                             actor=acting_commissioner(), seat_order=body.seat_order)
     except LaneAssignmentError as taken:
         raise ApiError(409, "lanes_taken", str(taken), "slots") from None
     return jsonify(public_match_view(service.state(body.match_id))), 201
@@ -88,7 +82,8 @@ def reassign_lanes(match_id: str):
     existing_state(service, match_id)
     lanes_of_this_centre(body)
     try:
-        service.reassign_lanes(match_id, body.as_mapping(), actor=_actor(), reason=body.reason)
+        service.reassign_lanes(match_id, body.as_mapping(), actor=acting_commissioner(),
+                               reason=body.reason)
     except LaneAssignmentError as taken:
         raise ApiError(409, "lanes_taken", str(taken), "slots") from None
     return jsonify(_slots_view(match_id))
@@ -122,7 +117,7 @@ def run_command(match_id: str, kind: str):
     service = alley()
     existing_state(service, match_id)
     try:
-        events = service.execute(match_id, body.to_command(actor=_actor()),
+        events = service.execute(match_id, body.to_command(actor=acting_commissioner()),
                                  expected_seq=body.expected_seq)
     except CommandRefused as refused:
         if isinstance(body, UndoLastBody) and refused.field == "action":

@@ -8,7 +8,7 @@ from flask import Blueprint, jsonify
 
 from alley_poker.service.held import held_view
 from alley_poker.web.api_request import API_PREFIX, alley, existing_state, validated_body
-from alley_poker.web.auth import commissioner_actor, commissioner_required
+from alley_poker.web.auth import acting_commissioner, commissioner_required
 from alley_poker.web.errors import ApiError
 from alley_poker.web.queries import HeldQuery, validated_query
 from alley_poker.web.schemas import (
@@ -20,12 +20,6 @@ from alley_poker.web.schemas import (
 
 #: This module's routes of the JSON API (registered by the app factory).
 api = Blueprint("api_held", __name__, url_prefix=API_PREFIX)
-
-
-def _actor() -> str:
-    actor = commissioner_actor()
-    assert actor is not None, "commissioner_required lets no anonymous caller through"
-    return actor
 
 
 def _answer(outcome, **extra):
@@ -54,7 +48,7 @@ def _existing_held(item_id: int) -> None:
 def apply_held(item_id: int):
     validated_body(ApplyHeldBody, empty_allowed=True)
     _existing_held(item_id)
-    return _answer(alley().router.apply_held(item_id, actor=_actor()), id=item_id)
+    return _answer(alley().router.apply_held(item_id, actor=acting_commissioner()), id=item_id)
 
 
 @api.post("/held/<int:item_id>/discard")
@@ -62,8 +56,8 @@ def apply_held(item_id: int):
 def discard_held(item_id: int):
     body = validated_body(DiscardHeldBody)
     _existing_held(item_id)
-    return _answer(alley().router.discard_held(item_id, actor=_actor(), reason=body.reason),
-                   id=item_id)
+    return _answer(alley().router.discard_held(item_id, actor=acting_commissioner(),
+                                               reason=body.reason), id=item_id)
 
 
 @api.post("/held/discard")
@@ -83,7 +77,8 @@ def discard_many_held():
                        f"{' and more' if len(unknown) > 10 else ''}: nothing was discarded",
                        "ids")
     ids = sorted(set(body.ids))
-    return _answer(alley().router.discard_many(ids, actor=_actor(), reason=body.reason),
+    return _answer(alley().router.discard_many(ids, actor=acting_commissioner(),
+                                               reason=body.reason),
                    discarded=len(ids), ids=ids)
 
 
@@ -93,5 +88,5 @@ def resync(match_id: str):
     service = alley()
     existing_state(service, match_id)
     body = validated_body(ResyncBody)
-    return _answer(service.router.resync(match_id, body.bowler, actor=_actor()),
+    return _answer(service.router.resync(match_id, body.bowler, actor=acting_commissioner()),
                    match_id=match_id, bowler=body.bowler)

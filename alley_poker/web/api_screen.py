@@ -25,8 +25,7 @@ from alley_poker.service import AlleyService
 from alley_poker.web.api_request import API_PREFIX, alley
 from alley_poker.web.centre_access import current_centre
 from alley_poker.web.commissioner import next_ball, who_is_up
-from alley_poker.web.errors import ApiError
-from alley_poker.web.kiosk import centre_lane_pair
+from alley_poker.web.kiosk import api_lane_pair
 from alley_poker.web.public import public_match_view, with_odds
 
 #: This module's routes of the JSON API (registered by the app factory).
@@ -165,10 +164,7 @@ def last_result(service: AlleyService, lanes: tuple[int, ...],
 
 @api.get("/lanes/<lane_pair>/screen")
 def lane_screen(lane_pair: str):
-    try:
-        lanes = centre_lane_pair(lane_pair)
-    except ValueError as problem:
-        raise ApiError(404, "not_found", str(problem), "lane_pair") from None
+    lanes = api_lane_pair(lane_pair)
     service = alley()
     live: list[str] = []
     for lane in lanes:

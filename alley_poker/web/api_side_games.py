@@ -47,7 +47,7 @@ from alley_poker.web.api_reports import csv_file
 from alley_poker.web.api_request import API_PREFIX, alley, validated_body
 from alley_poker.web.auth import commissioner_required
 from alley_poker.web.errors import ApiError
-from alley_poker.web.kiosk import centre_lane_pair
+from alley_poker.web.kiosk import api_lane_pair
 from alley_poker.web.phone_session import phone_link
 from alley_poker.web.side_game_schemas import (
     AbsenceBody,
@@ -286,10 +286,7 @@ def phone_side_games():
 # --- a lane pair's kiosk (public) ------------------------------------------------------------
 @api.get("/lanes/<lane_pair>/side-games")
 def lane_side_games(lane_pair: str):
-    try:
-        lanes = centre_lane_pair(lane_pair)
-    except ValueError as problem:
-        raise ApiError(404, "not_found", str(problem), "lane_pair") from None
+    lanes = api_lane_pair(lane_pair)
     service = alley()
     seats: dict[int, str] = {}
     night_id = None

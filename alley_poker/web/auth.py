@@ -60,6 +60,14 @@ def commissioner_actor() -> str | None:
     return COMMISSIONER_ACTOR if is_commissioner() else None
 
 
+def acting_commissioner() -> str:
+    """The ledger actor of a route behind :func:`commissioner_required`, which lets no
+    anonymous caller through."""
+    actor = commissioner_actor()
+    assert actor is not None, "commissioner_required lets no anonymous caller through"
+    return actor
+
+
 def sign_in() -> None:
     # A fresh session on sign-in, so a token planted before sign-in is not carried over.
     session.clear()

@@ -23,6 +23,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, has_app_context, render_template
 
 from alley_poker.web.centre_access import current_centre
+from alley_poker.web.errors import ApiError
 
 #: The most lanes a centre's configuration allows (``alley_poker.config``'s ``centre.lanes``).
 MOST_LANES = 200
@@ -59,6 +60,15 @@ def centre_lane_pair(text: str) -> tuple[int, ...]:
             raise ValueError(f"lane {lane} is not a lane of this centre; its lanes are "
                              f"1-{last}")
     return lanes
+
+
+def api_lane_pair(text: str) -> tuple[int, ...]:
+    """:func:`centre_lane_pair` for an API route's path: a pair that is no lanes of this
+    centre is the API's 404 naming ``lane_pair``."""
+    try:
+        return centre_lane_pair(text)
+    except ValueError as problem:
+        raise ApiError(404, "not_found", str(problem), "lane_pair") from None
 
 
 @kiosk.get("/<lane_pair>")

@@ -40,7 +40,7 @@ from alley_poker.store.kiosk_devices import KioskDevice, KioskDeviceStore
 from alley_poker.web.api_request import API_PREFIX, validated_body
 from alley_poker.web.auth import commissioner_actor, commissioner_session_required
 from alley_poker.web.centre_access import current_centre
-from alley_poker.web.errors import ApiError, error_body
+from alley_poker.web.errors import ApiError, error_body, revoked_or_not_found
 from alley_poker.web.kiosk import centre_lane_pair
 from alley_poker.web.schemas import PairKioskBody
 
@@ -98,9 +98,8 @@ def pair_kiosk():
 @api.delete("/kiosks/<int:device_id>")
 @commissioner_session_required
 def revoke_kiosk(device_id: int):
-    if device_id >= 2**63 or not device_store().revoke(device_id):
-        raise ApiError(404, "not_found", f"no paired kiosk {device_id}", "device_id")
-    return "", 204
+    return revoked_or_not_found(device_store().revoke, device_id,
+                                f"no paired kiosk {device_id}", "device_id")
 
 
 @dataclass

@@ -40,7 +40,7 @@ from alley_poker.web.api_request import (
 )
 from alley_poker.web.auth import commissioner_actor, commissioner_session_required
 from alley_poker.web.centre_access import current_centre
-from alley_poker.web.errors import ApiError, error_body
+from alley_poker.web.errors import ApiError, error_body, revoked_or_not_found
 from alley_poker.web.match_titles import match_title
 from alley_poker.web.phone_schemas import MintPhoneLinkBody
 
@@ -157,9 +157,8 @@ def phone_code_sheet():
 @api.delete("/phone-links/<int:link_id>")
 @commissioner_session_required
 def revoke_phone_link(link_id: int):
-    if link_id >= 2**63 or not link_store().revoke(link_id):
-        raise ApiError(404, "not_found", f"no live phone link {link_id}", "link_id")
-    return "", 204
+    return revoked_or_not_found(link_store().revoke, link_id,
+                                f"no live phone link {link_id}", "link_id")
 
 
 def register_kiosk_codes(socketio: Any, service: AlleyService, kiosk_matches: Any,

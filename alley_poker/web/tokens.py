@@ -16,7 +16,7 @@ from alley_poker.store.event_store import as_utc
 from alley_poker.web.api_request import API_PREFIX, validated_body
 from alley_poker.web.auth import commissioner_session_required
 from alley_poker.web.centre_access import current_centre
-from alley_poker.web.errors import ApiError
+from alley_poker.web.errors import ApiError, revoked_or_not_found
 from alley_poker.web.schemas import CreateTokenBody
 
 #: This module's routes of the JSON API (registered by the app factory).
@@ -83,7 +83,5 @@ def create_token():
 @api.delete("/tokens/<int:token_id>")
 @commissioner_session_required
 def revoke_token(token_id: int):
-    # Ids are 64-bit in the database; a larger number names no token (and must not reach it).
-    if token_id >= 2**63 or not token_store().revoke(token_id):
-        raise ApiError(404, "not_found", f"no live API token {token_id}", "token_id")
-    return "", 204
+    return revoked_or_not_found(token_store().revoke, token_id,
+                                f"no live API token {token_id}", "token_id")

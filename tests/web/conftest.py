@@ -168,17 +168,17 @@ def signed_in_desk(browser, url: str, *, width: int = 1280, height: int = 800,
 
 
 def open_kiosk(browser, url: str, width: int = 1920, height: int = 1080, *,
-               device_token: str | None = None,
+               device_token: str | None = None, lanes: str = "1-2",
                showing: str = "section.bowler[data-bowler=Ann]"):
-    """The kiosk of lanes 1-2, live and ``showing`` (Ann's panel unless told); with
-    ``device_token`` (see ``pair_kiosk``) a paired one, whose bowlers may answer their
-    decisions."""
+    """The kiosk of ``lanes`` (1-2 unless told), live and ``showing`` (Ann's panel unless
+    told); with ``device_token`` (see ``pair_kiosk``) a paired one, whose bowlers may answer
+    their decisions."""
     page = browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(10_000)
     if device_token is not None:
-        page.add_init_script(f"localStorage.setItem('alley-poker-kiosk-device:1-2', "
+        page.add_init_script(f"localStorage.setItem('alley-poker-kiosk-device:{lanes}', "
                              f"{json.dumps(device_token)})")
-    page.goto(f"{url}/kiosk/1-2")
+    page.goto(f"{url}/kiosk/{lanes}")
     page.wait_for_selector("#connection[data-state=live]")
     page.wait_for_selector(showing)
     return page

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from alley_poker.ledger import commands as c
-from tests.web.conftest import DESK, signed_in_client, signed_in_desk
+from tests.web.conftest import DESK, open_kiosk, signed_in_client, signed_in_desk
 
 RECORD_BALL = "/api/v1/matches/m1/commands/record-ball"
 
@@ -67,10 +67,7 @@ def test_names_stored_before_the_rule_show_as_text_on_kiosk_tablet_and_audit(
         service.execute("m2", c.ConsentToAnte(bowler, actor=DESK))
     service.execute("m2", c.StartMatch(actor=DESK))
 
-    kiosk = browser.new_page(viewport={"width": 1920, "height": 1080})
-    kiosk.set_default_timeout(10_000)
-    kiosk.goto(f"{live_server.url}/kiosk/3-4")
-    kiosk.wait_for_selector("#connection[data-state=live]")
+    kiosk = open_kiosk(browser, live_server.url, lanes="3-4", showing="section.bowler")
     kiosk.wait_for_function("document.querySelectorAll('section.bowler').length === 2")
     text = kiosk.inner_text("body")
     assert all(name in text for name in HOSTILE), text

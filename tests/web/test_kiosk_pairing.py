@@ -9,7 +9,14 @@ import pytest
 from alley_poker.ledger import commands as c
 from alley_poker.web.centre_access import centre_of
 from tests.conftest import centre_app
-from tests.web.conftest import PIN, pair_kiosk, serve, signed_in_client, signed_in_desk
+from tests.web.conftest import (
+    PIN,
+    open_kiosk,
+    pair_kiosk,
+    serve,
+    signed_in_client,
+    signed_in_desk,
+)
 from tests.web.test_sockets import KioskClient
 
 
@@ -135,10 +142,7 @@ def test_a_pairing_request_names_a_lane_pair(live_server):
 def test_the_kiosk_shows_its_code_and_the_tablet_pairs_it(browser, live_server, service):
     """In Chromium: an unpaired kiosk shows a code; the commissioner types it on the tablet's
     Kiosks list; the kiosk notices it is paired and a tap on a card is taken."""
-    kiosk = browser.new_page(viewport={"width": 1920, "height": 1080})
-    kiosk.set_default_timeout(10_000)
-    kiosk.goto(f"{live_server.url}/kiosk/1-2")
-    kiosk.wait_for_selector("body[data-paired=no]")
+    kiosk = open_kiosk(browser, live_server.url, showing="body[data-paired=no]")
     kiosk.wait_for_function("document.getElementById('pairing-code').textContent.length === 6")
     code = kiosk.inner_text("#pairing-code")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import queue
-import signal
 import time
 from datetime import UTC, date, datetime, timedelta
 
@@ -16,8 +15,8 @@ from alley_poker.store.phone_links import PhoneLinkStore
 from alley_poker.web.public import public_match_view
 from alley_poker.web.view_patch import take_update
 from tests.socket_client import InOrderClient
-from tests.web.conftest import free_port, pair_kiosk, serve_in_process
-from tests.web.test_sockets import KioskClient
+from tests.web.conftest import pair_kiosk
+from tests.web.test_sockets import KioskClient, QueuedClient, state_after_a_server_restart
 
 
 def phone_session(service, bowler: str = "Ann") -> str:
@@ -28,7 +27,7 @@ def phone_session(service, bowler: str = "Ann") -> str:
     return links.open(made.secret).session
 
 
-class PhoneClient:
+class PhoneClient(QueuedClient):
     """Like phone.js: joins its room on every (re)connection, with the session cookie."""
 
     def __init__(self, url: str, session: str | None,
@@ -49,15 +48,6 @@ class PhoneClient:
 
     def _put(self, kind, message):
         self.messages.put((kind, message))
-
-    def next(self, timeout: float = 5.0):
-        return self.messages.get(timeout=timeout)
-
-    def close(self):
-        ws = getattr(self.client.eio, "ws", None)
-        if ws is not None:
-            ws.close = functools.partial(ws.close, timeout=0.2)
-        self.client.disconnect()
 
 
 def test_the_bowlers_room_gets_every_change_of_the_match(live_server, service):
@@ -119,22 +109,4 @@ def test_after_a_dropped_connection_the_phone_resyncs(database, service):
     reconnects by itself, joins its room again and is whole (its session is in the ledger's
     database, so it survives the restart)."""
     session = phone_session(service)
-    port = free_port()
-    server = serve_in_process(database, port)
-    phone = None
-    try:
-        phone = PhoneClient(f"http://127.0.0.1:{port}", session)
-        kind, message = phone.next()
-        assert kind == "state" and message["state"]["bowlers"]["Ann"]["hand"] == []
-        server.send_signal(signal.SIGKILL)
-        server.wait(timeout=5)
-        service.execute("m1", c.RecordBall("Ann", 1, 10, actor="feed:test"))
-        server = serve_in_process(database, port)
-        kind, message = phone.next(timeout=15)
-        assert kind == "state"
-        assert message["state"] == public_match_view(service.state("m1"))
-    finally:
-        if phone is not None:
-            phone.close()
-        server.kill()
-        server.wait(timeout=5)
+    state_after_a_server_restart(service, database, lambda url: PhoneClient(url, session))

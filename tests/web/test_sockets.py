@@ -24,7 +24,26 @@ from tests.web.conftest import (
 )
 
 
-class KioskClient:
+class QueuedClient:
+    """What the tests' Socket.IO clients share: the messages they got, in order of arrival
+    (``next``), and a quick ``close``."""
+
+    messages: queue.Queue
+    client: InOrderClient
+
+    def next(self, timeout: float = 5.0):
+        return self.messages.get(timeout=timeout)
+
+    def close(self):
+        # The development server never answers a websocket close frame, so websocket-client
+        # would wait its full 3 s for one; the engine.io CLOSE packet has already said goodbye.
+        ws = getattr(self.client.eio, "ws", None)
+        if ws is not None:
+            ws.close = functools.partial(ws.close, timeout=0.2)
+        self.client.disconnect()
+
+
+class KioskClient(QueuedClient):
     """A real Socket.IO client (websocket transport) that joins a lane pair like the kiosk."""
 
     def __init__(self, url: str, lanes: str = "1-2", device_token: str | None = None):
@@ -53,17 +72,6 @@ class KioskClient:
         deadline = time.monotonic() + 5
         while not self.join_answers and time.monotonic() < deadline:
             time.sleep(0.01)
-
-    def next(self, timeout: float = 5.0):
-        return self.messages.get(timeout=timeout)
-
-    def close(self):
-        # The development server never answers a websocket close frame, so websocket-client
-        # would wait its full 3 s for one; the engine.io CLOSE packet has already said goodbye.
-        ws = getattr(self.client.eio, "ws", None)
-        if ws is not None:
-            ws.close = functools.partial(ws.close, timeout=0.2)
-        self.client.disconnect()
 
 
 @pytest.fixture
@@ -217,15 +225,15 @@ def test_a_kiosk_cannot_decide_for_a_match_on_other_lanes(live_server, app, serv
         other.close()
 
 
-@pytest.mark.slow
-def test_after_a_server_restart_the_client_reconnects_and_resyncs(database, service):
-    """The server process is SIGKILLed, the ledger moves on, a new process serves again:
-    the client reconnects by itself and gets a full state that includes the change."""
+def state_after_a_server_restart(service, database, connect) -> dict:
+    """Serve ``database`` in a process, ``connect(url)`` a client and see its first state,
+    SIGKILL the server, move the ledger on (Ann strikes in m1) and serve again: the state the
+    client gets by itself once reconnected, checked to be the ledger's own."""
     port = free_port()
     server = serve_in_process(database, port)
     client = None
     try:
-        client = KioskClient(f"http://127.0.0.1:{port}")
+        client = connect(f"http://127.0.0.1:{port}")
         kind, message = client.next()
         assert kind == "state" and message["state"]["bowlers"]["Ann"]["hand"] == []
         server.send_signal(signal.SIGKILL)
@@ -236,9 +244,17 @@ def test_after_a_server_restart_the_client_reconnects_and_resyncs(database, serv
         kind, message = client.next(timeout=15)
         assert kind == "state"
         assert message["state"] == public_match_view(service.state("m1"))
-        assert len(message["state"]["bowlers"]["Ann"]["hand"]) == 3
+        return message["state"]
     finally:
         if client is not None:
             client.close()
         server.kill()
         server.wait(timeout=5)
+
+
+@pytest.mark.slow
+def test_after_a_server_restart_the_client_reconnects_and_resyncs(database, service):
+    """The server process is SIGKILLed, the ledger moves on, a new process serves again:
+    the client reconnects by itself and gets a full state that includes the change."""
+    state = state_after_a_server_restart(service, database, KioskClient)
+    assert len(state["bowlers"]["Ann"]["hand"]) == 3
