@@ -197,6 +197,7 @@ def _shared_figures(live, warm_up: tuple[float, int], seconds: float, helpers: i
             "league_night_helper_cpu_share": round(helper_cpu / seconds, 3),
             # The worker's own pool's part of pool_cpu_share_all.
             "league_night_local_pool_cpu_share": round((pool_cpu - helper_cpu) / seconds, 3),
+            "league_night_helper_chunks_lost": live.shared_lost,
             "league_night_helper_chunks_redone_in_pool": live.shared_redone,
             "league_night_helper_chunks_dropped_as_superseded": live.shared_dropped,
             **_spread("league_night_helper_round_trip_overhead_ms", overheads, 2)}

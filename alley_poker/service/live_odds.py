@@ -209,7 +209,8 @@ class LiveOdds:
         self.shared = shared
         self.shared_chunks = 0
         self.shared_cpu = 0.0
-        self.shared_redone = 0
+        self.shared_lost = 0  # chunks a helper never answered (killed, or none took them)
+        self.shared_redone = 0  # of those, run again in the pool: still wanted
         self.shared_dropped = 0
         # Per match, the inputs and settled odds of its last few states
         # (:meth:`_reuse_settled`).
@@ -535,11 +536,18 @@ class LiveOdds:
         except (SharedChunkLost, OSError, redis.RedisError) as problem:
             if self._stopped:
                 return None
-            log.warning("odds of match %s at #%s: %s; running the chunk in the pool",
-                        job.match_id, job.state.seq, problem)
             with self._cond:
-                self.shared_redone += 1
-            return self._compute(job.state, size, number, averages, known)
+                self.shared_lost += 1
+                # The pool's own chunks may have settled the state (or a newer ball
+                # replaced it) while the helper held this one: then its runs are not
+                # wanted, and redoing them would only take a core from a match that is.
+                wanted = not job.finished and self._jobs.get(job.match_id) is job
+                if wanted:
+                    self.shared_redone += 1
+            log.warning("odds of match %s at #%s: %s; %s", job.match_id, job.state.seq,
+                        problem, "running the chunk in the pool" if wanted
+                        else "the state is settled or replaced, so it is not run again")
+            return self._compute(job.state, size, number, averages, known) if wanted else None
         if reply.get("dropped"):
             with self._cond:
                 self.shared_dropped += 1

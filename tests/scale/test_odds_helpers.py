@@ -189,8 +189,11 @@ def test_live_odds_survive_a_helper_killed_under_them(helpers, shared, centre):
         helper.kill()
         killed = time.monotonic()
         assert odds.wait_idle(120), "the odds hang on the killed helper's chunk"
-        assert odds.shared_redone >= 1  # its chunk (or the next one handed to it) redone
         assert time.monotonic() - killed < 120
+        # The killed helper's chunk is noticed lost, and run again in the pool only if its
+        # state still wanted it (the pool's own chunks may have settled it meanwhile).
+        _until(lambda: chunks.outstanding == 0, 30, "the lost chunk noticed")
+        assert odds.shared_lost >= 1
         for state in states:
             latest = odds.latest(state.match_id)
             assert latest["settled"] and latest["seq"] == state.seq
@@ -214,6 +217,13 @@ def test_two_centres_on_one_redis_never_take_each_others_chunks(helpers, shared,
     assert _helper_chunks(helpers.redis_url, other) == 1
 
 
+def _queued(chunks) -> int:
+    """Chunks in the centre's Redis queue: counted there, not by ``outstanding``, which
+    rises before the hand-out's write reaches Redis (a loaded host's CI saw the owner's
+    entry deleted before it was written, and the chunk run)."""
+    return chunks._redis.llen(chunks.keys["chunks"])
+
+
 def test_a_chunk_of_a_superseded_state_is_dropped_unrun(helpers, shared, centre):
     chunks = shared(timeout_s=30)
     older, newer = _state(5, balls=6), _state(5, balls=7)
@@ -222,9 +232,9 @@ def test_a_chunk_of_a_superseded_state_is_dropped_unrun(helpers, shared, centre)
         key, chunks.run(state.match_id, state, 300, 0, 150, {}, "fast", None)))
         for key, state in (("older", older), ("newer", newer))]
     threads[0].start()
-    _until(lambda: chunks.outstanding == 1, 10, "the older chunk queued")
+    _until(lambda: _queued(chunks) == 1, 10, "the older chunk queued")
     threads[1].start()  # the match's next ball: queued behind it, before any helper runs
-    _until(lambda: chunks.outstanding == 2, 10, "the newer chunk queued")
+    _until(lambda: _queued(chunks) == 2, 10, "the newer chunk queued")
     helper = helpers.start(centre)
     for thread in threads:
         thread.join(30)
@@ -300,7 +310,7 @@ def test_a_chunk_whose_owner_is_gone_is_dropped_unrun(helpers, shared, centre, r
     waiting = threading.Thread(target=lambda: replies.append(
         chunks.run(state.match_id, state, 300, 0, 150, {}, "fast", None)))
     waiting.start()
-    _until(lambda: chunks.outstanding == 1, 10, "the chunk queued")
+    _until(lambda: _queued(chunks) == 1, 10, "the chunk queued")
     client = redis.Redis.from_url(redis_url)
     client.delete(chunks._latest)  # what the owner's close (or its entries' expiry) does
     client.close()
