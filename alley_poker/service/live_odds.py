@@ -6,27 +6,24 @@ that ran the command — and queues it.  The queue keeps only the latest request
 newer request for the same match replaces the older one, and whatever is still being
 computed for the older one is thrown away when it comes back.
 
-The odds come in steps, so a screen gets them at once and they then settle:
-
-- the **first estimate**: one chunk of runs per process of the pool, each chunk sized to take
-  about :data:`CHUNK_SECONDS` (from what the match's runs took last time), at most
-  ``first_iterations`` runs in all.  First estimates of new balls always go before any
-  refinement;
-- **refinement**: more chunks while no newer request for the match arrives, published each
-  time the runs so far double, until they have **settled** (``settled: true``): every
-  bowler's chance is known to within :data:`SETTLED_ERROR` (one standard error), or
-  ``iterations`` runs were made.  A match whose outcome is nearly certain settles in a few
-  hundred runs; a close one takes up to ``iterations``.
+The odds come in steps, so a screen gets them at once and they then settle: the **first
+estimate**, one chunk of runs per process of the pool, then **refinement**, more chunks while
+no newer request for the match arrives, published each time the runs so far double, until
+they have **settled** (``settled: true``).  A match state's job — its chunks' sizes, their runs
+counted, when its odds are shown and when they have settled — is
+:class:`~alley_poker.service.odds_job.OddsJob`.  First estimates of new balls always go
+before any refinement, and the oldest request is refined first.  A state whose last event
+changed nothing the odds are made from gets a settled state's odds at once, for no run
+(:mod:`alley_poker.service.odds_reuse`).
 
 Worker threads hand each chunk (:func:`alley_poker.service.odds_pool.odds_chunk`: the fast
 engine with a seed of its own, whose runs' balls each pool process keeps from one ball to the
 next, so a ball's odds start warm; once only the cards are left, the odds are enumerated
 exactly and settle at once) to a pool of processes, so the simulation never
 competes with the balls for the interpreter's lock (with ``processes=0`` a thread computes
-them: tests, tiny centres).  With ``shared`` (:class:`~alley_poker.service.odds_helpers.
-SharedChunks`: ``[odds] shared`` in a scaled-out centre) more threads hand chunks to helper
-processes through the centre's Redis, one per live helper, beside the pool; a chunk no
-helper answers in time is run in the pool instead.
+them: tests, tiny centres).  With ``shared`` (``[odds] shared`` in a scaled-out centre) more
+threads hand chunks to helper processes through the centre's Redis, one per live helper,
+beside the pool (:mod:`alley_poker.service.odds_hand_off`).
 
 Every publication is kept as the match's latest odds and published on the bus, topic
 ``match:<id>``, kind ``odds``; the web layer pushes it to the kiosks.
@@ -66,84 +63,28 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from typing import Any
-
-import redis
 
 from alley_poker.ledger import MatchState
 from alley_poker.odds import ENGINES, CentreAverages, compiled
 from alley_poker.odds.correction import Correction, correct_odds
-from alley_poker.odds.fast import odds_inputs
-from alley_poker.odds.stopping import SETTLED_ERROR, has_settled, runs_wanted
+from alley_poker.odds.stopping import SETTLED_ERROR
 from alley_poker.service.bus import EventBus
 from alley_poker.service.odds_correction import night_of
-from alley_poker.service.odds_helpers import SharedChunkLost, SharedChunks
+from alley_poker.service.odds_hand_off import HelperHandOff
+from alley_poker.service.odds_helpers import SharedChunks
 from alley_poker.service.odds_history import CentreKnowledge
+from alley_poker.service.odds_job import (
+    OddsJob,
+    enumerated_odds,
+    exact_odds,
+    first_chunk_size,
+    guess_run_seconds,
+)
 from alley_poker.service.odds_pool import odds_chunk, start_pool_process
+from alley_poker.service.odds_reuse import SettledOdds, odds_of_same_inputs
 
 log = logging.getLogger(__name__)
-
-#: How long one chunk should take: the first estimate is one chunk per process, so this is
-#: about how long a screen waits for it when the pool is free.
-CHUNK_SECONDS = 0.1
-#: How long one refinement chunk should take.  Shorter than the first estimate's: a new
-#: ball's first estimate waits for a chunk in progress on a busy night (a league night's
-#: first estimates came 18 % sooner at p95 than with chunks of CHUNK_SECONDS; each chunk
-#: costs the pool about a millisecond of its own).
-REFINE_SECONDS = 0.03
-#: The fewest runs in a chunk, however long a run takes.
-MIN_CHUNK = 10
-#: The most runs in a refinement chunk (a state sent to a pool process once per chunk).
-REFINE_CHUNK = 5000
-#: A run's cost before any was measured for the match: per ball left to bowl, and per run
-#: (the compiled engine's; the Python one's are several times dearer).
-_GUESS_PER_BALL, _GUESS_PER_RUN = (1e-6, 40e-6) if compiled.AVAILABLE else (10e-6, 1e-4)
-#: Balls in a game, near enough, to guess how many are left.
-_BALLS_PER_GAME = 17
-
-
-@dataclass(eq=False)
-class _Job:
-    """The odds of one match state in the making."""
-
-    match_id: str
-    state: MatchState
-    target: int
-    chunk: int
-    first_target: int
-    next_chunk: int = 0
-    in_flight: int = 0
-    done: int = 0
-    published: int = 0
-    finished: bool = False
-    cpu: float = 0.0  # the pool's CPU seconds for it so far
-    inputs: tuple | None = None  # what its odds are made from (fast.odds_inputs), once read
-    order: int = 0    # when it was requested, among the jobs (the oldest refined first)
-    wins: dict[str, float] = field(default_factory=dict)
-    cents: dict[str, float] = field(default_factory=dict)
-
-    def wants_chunk(self) -> bool:
-        return not self.finished and self.done + self.in_flight < self.target
-
-    def count(self, chunk: dict) -> None:
-        """Add a chunk's runs."""
-        self.done += chunk["iterations"]
-        for name in self.state.bowlers:
-            self.wins[name] = self.wins.get(name, 0.0) + chunk["wins"][name]
-            self.cents[name] = self.cents.get(name, 0.0) + chunk["cents"][name]
-
-    def as_json(self, settled: bool) -> dict:
-        """The odds so far, counting one more run in which every bowler tied: a first
-        estimate from a handful of runs (a long match, a busy pool) never shows a certainty
-        it has not seen, and a few thousand runs are moved by a hundredth of a point."""
-        runs, bowlers = self.done, self.state.bowlers
-        tie_share, tie_cents = 1 / len(bowlers), self.state.pot_cents / len(bowlers)
-        return {"seq": self.state.seq, "iterations": runs, "exact": False, "settled": settled,
-                "bowlers": {name: {
-                    "win": round((self.wins.get(name, 0.0) + tie_share) / (runs + 1), 4),
-                    "expected_cents": round((self.cents.get(name, 0.0) + tie_cents) / (runs + 1))}
-                    for name in bowlers}}
 
 
 class LiveOdds:
@@ -203,25 +144,21 @@ class LiveOdds:
         self.dropped = 0
         self.reused = 0        # states whose odds were a settled state's, no run made
         self.pool_cpu = 0.0    # the pool's CPU seconds on every chunk, settled or not
-        # The helpers' share (shared through Redis; their CPU is in pool_cpu too), and the
-        # chunks given to them that came back from the pool instead (a helper killed, none
-        # left, a reply later than the timeout).
         self.shared = shared
-        self.shared_chunks = 0
-        self.shared_cpu = 0.0
-        self.shared_lost = 0  # chunks a helper never answered (killed, or none took them)
-        self.shared_redone = 0  # of those, run again in the pool: still wanted
-        self.shared_dropped = 0
-        # Per match, the inputs and settled odds of its last few states
-        # (:meth:`_reuse_settled`).
-        self._settled: dict[str, deque[tuple[_Job, dict]]] = {}
+        # Per match, its last few settled states and their odds (:meth:`_reuse_settled`).
+        self._settled = SettledOdds()
         #: The latest finished jobs' (match, seq, runs, CPU seconds): what settling costs.
         self.costs: deque[tuple[str, int, int, float]] = deque(maxlen=2000)
-        self._jobs: dict[str, _Job] = {}
+        self._jobs: dict[str, OddsJob] = {}
         self._requests = 0
         self._latest: dict[str, dict] = {}
         self._stopped = False
         self._cond = threading.Condition()
+        # The helpers' share, shared through Redis (their CPU is in pool_cpu too), and the
+        # chunks given to them that came back to the pool instead (a helper killed, none
+        # left, a reply later than the timeout): the shared_* counts below.
+        self._hand_off = HelperHandOff(shared, self._cond, self._jobs, lambda: self._stopped,
+                                       centre_average=centre_average, engine=engine)
         # "spawn": a fork of a process running threads (the web server's) may inherit a
         # lock held by one of them.  The pool runs at a lower priority (nice): when the cores
         # are busy, the balls themselves go first and the odds wait.
@@ -237,6 +174,13 @@ class LiveOdds:
             thread.start()
         self.unsubscribe = (bus.subscribe(self._on_bus_message) if service is not None
                             else None)
+
+    # What went to the helpers (HelperHandOff's counts), read here by tests and benchmarks.
+    shared_chunks = property(lambda self: self._hand_off.chunks)
+    shared_cpu = property(lambda self: self._hand_off.cpu)
+    shared_lost = property(lambda self: self._hand_off.lost)
+    shared_redone = property(lambda self: self._hand_off.redone)
+    shared_dropped = property(lambda self: self._hand_off.dropped)
 
     # --- requests ---------------------------------------------------------------------------
     def _on_bus_message(self, topic: str, message: dict[str, Any]) -> None:
@@ -264,14 +208,12 @@ class LiveOdds:
             old = self._jobs.get(match_id)
             if old is not None and not old.finished and old.published == 0:
                 self.dropped += 1  # replaced before it showed anything
-            # Chunks of about CHUNK_SECONDS each: a long match's first estimate comes as
-            # soon as a short match's, from fewer runs, and is refined from there.
-            per_run = self._run_seconds.get(match_id) or _guess_run_seconds(state)
-            chunk = max(min(MIN_CHUNK, self.chunk), min(self.chunk, int(CHUNK_SECONDS / per_run)))
+            per_run = self._run_seconds.get(match_id) or guess_run_seconds(state)
+            chunk = first_chunk_size(per_run, self.chunk)
             self._requests += 1
-            self._jobs[match_id] = _Job(match_id, state, self.iterations, chunk,
-                                        min(self.first_iterations, chunk * self.processes),
-                                        order=self._requests)
+            self._jobs[match_id] = OddsJob(match_id, state, self.iterations, chunk,
+                                           min(self.first_iterations, chunk * self.processes),
+                                           order=self._requests)
             self._cond.notify_all()  # a shared thread may be waiting for its helper too
 
     def _keep(self, match_id: str, odds: dict) -> None:
@@ -289,7 +231,7 @@ class LiveOdds:
             self._averages.pop(match_id, None)
             self._known.pop(match_id, None)
             self._corrections.pop(match_id, None)
-            self._settled.pop(match_id, None)
+            self._settled.forget(match_id)
 
     def latest(self, match_id: str) -> dict | None:
         """The last odds computed for the match (for an event ``seq`` at most its own)."""
@@ -297,7 +239,7 @@ class LiveOdds:
             return self._latest.get(match_id)
 
     # --- work -------------------------------------------------------------------------------
-    def _next_chunk(self) -> tuple[_Job, int, int] | None:
+    def _next_chunk(self) -> tuple[OddsJob, int, int] | None:
         """The most urgent chunk: a first estimate before any refinement (the one furthest
         behind first), then the refinement of the oldest request: one match's odds settle
         before the next one's are refined (shared out evenly, a dozen matches on a league
@@ -313,27 +255,7 @@ class LiveOdds:
         if best is None:
             return None
         job = best[1]
-        size = job.chunk
-        if job.done >= job.first_target:
-            # Refinement: chunks of about REFINE_SECONDS at the speed the match's runs go now
-            # (a warm state's runs are cheaper than its first guess), never more than the
-            # runs so far (so each doubling is still published), at most REFINE_CHUNK.
-            per_run = self._run_seconds.get(job.match_id)
-            if per_run:
-                size = max(MIN_CHUNK, min(int(REFINE_SECONDS / per_run), job.done,
-                                          REFINE_CHUNK))
-            # No more than the runs the stopping rule still asks for, by the chances so far
-            # (a tenth more, for their own error): a chunk past that is spent after the odds
-            # are known (a 50/50 state settling at 15,600 runs made 17,000-20,000 before).
-            if job.done:
-                wanted = runs_wanted(job.done, [job.wins.get(name, 0.0)
-                                                for name in job.state.bowlers],
-                                     self.settled_error)
-                size = min(size, max(MIN_CHUNK, int(1.1 * wanted) - job.done - job.in_flight))
-        size = min(size, job.target - job.done - job.in_flight)
-        number = job.next_chunk
-        job.next_chunk += 1
-        job.in_flight += size
+        number, size = job.take_chunk(self._run_seconds.get(job.match_id), self.settled_error)
         return job, number, size
 
     def _work(self, shared_slot: int | None = None) -> None:
@@ -373,7 +295,7 @@ class LiveOdds:
                 self.bus.publish(f"match:{job.match_id}", {
                     "kind": "odds", "match_id": job.match_id, "odds": publish})
 
-    def _add(self, job: _Job, size: int, chunk: dict | None) -> dict | None:
+    def _add(self, job: OddsJob, size: int, chunk: dict | None) -> dict | None:
         """Count a chunk's runs into its job; the odds to publish, if it is time to."""
         with self._cond:
             job.in_flight -= size
@@ -398,38 +320,29 @@ class LiveOdds:
                 job.finished = True
                 self.computed += 1
                 self.costs.append((job.match_id, job.state.seq, job.done, job.cpu))
-                odds = (None if chunk is None else _enumerated(job.state, chunk)
-                        if chunk.get("enumerated") else _exact(job.state, chunk))
+                odds = (None if chunk is None else enumerated_odds(job.state, chunk)
+                        if chunk.get("enumerated") else exact_odds(job.state, chunk))
                 if odds is not None and chunk.get("enumerated"):
-                    self._remember(job, odds)
+                    self._settled.remember(job, odds)
             else:
                 job.count(chunk)
                 self._run_seconds[job.match_id] = chunk["seconds"] / chunk["iterations"]
-                # At least the first estimate's runs: a lopsided state (one bowler at 95 %+)
-                # is known to the target from them and settles with its first estimate
-                # (twice the first estimate was asked before: 4,800 runs on a league night
-                # where 2,400 were within the target).
-                settled = has_settled(
-                    job.done, [job.wins.get(name, 0.0) for name in job.state.bowlers],
-                    target_error=self.settled_error, least=job.first_target,
-                    most=job.target)
+                settled = job.has_settled(self.settled_error)
                 if settled:
                     job.finished = True
                     self.computed += 1
                     self.costs.append((job.match_id, job.state.seq, job.done, job.cpu))
-                # Publish the first estimate, then each time the runs double, then settled.
-                due = job.first_target if not job.published else 2 * job.published
-                if not settled and job.done < due:
+                odds = job.odds_to_show(settled)
+                if odds is None:
                     return None
-                job.published = job.done
-                odds = self._corrected(job, job.as_json(settled))
+                odds = self._corrected(job, odds)
                 if settled:
-                    self._remember(job, odds)  # as shown: a state reusing them shows the same
+                    self._settled.remember(job, odds)
             if odds is None:
                 return None
             return self._publishable(job, odds)
 
-    def _corrected(self, job: _Job, odds: dict) -> dict:
+    def _corrected(self, job: OddsJob, odds: dict) -> dict:
         """Simulated odds as the centre's earlier nights correct them (the exact result and
         odds enumerated over the cards alone are not simulated, and never corrected)."""
         correction = self._corrections.get(job.match_id)
@@ -437,29 +350,13 @@ class LiveOdds:
             return odds
         return correct_odds(odds, correction)
 
-    #: How many settled states of a match are kept to compare a new state's inputs with: the
-    #: state a ball ago, and a few before it (a ball undone and bowled again).
-    SETTLED_KEPT = 4
-
-    def _reuse_settled(self, job: _Job, size: int) -> tuple[bool, dict | None]:
-        """Before a state's first chunk: when its odds' inputs (:func:`odds_inputs`: all
-        the fast engine reads of it) equal a settled state's of the same match, the last
-        event changed nothing that matters, and that state's settled odds are this one's
-        — published at once, settled, for no run at all.  ``(reused, odds to publish)``.
-        Only a settled state with as many balls is compared (reading a state's inputs takes
-        a millisecond, so after a ball, which always changes them, none is read)."""
+    def _reuse_settled(self, job: OddsJob, size: int) -> tuple[bool, dict | None]:
+        """Before a state's first chunk: the settled odds of an earlier state of the match
+        with the same inputs (:mod:`~alley_poker.service.odds_reuse`), published at once,
+        settled, for no run at all.  ``(reused, odds to publish)``."""
         with self._cond:
-            kept = [(settled, odds) for settled, odds in self._settled.get(job.match_id, ())
-                    if settled.state.balls_recorded == job.state.balls_recorded]
-        if not kept:
-            return False, None
-        try:
-            inputs = _inputs_of(job)
-            odds = None if inputs is None else next(
-                (odds for settled, odds in kept if _inputs_of(settled) == inputs), None)
-        except Exception:  # the runs go on without the comparison
-            log.exception("the odds inputs of match %s at #%s", job.match_id, job.state.seq)
-            odds = None
+            kept = self._settled.comparable(job)
+        odds = odds_of_same_inputs(job, kept) if kept else None
         if odds is None:
             return False, None
         with self._cond:
@@ -471,17 +368,10 @@ class LiveOdds:
             self.computed += 1
             self.reused += 1
             self.costs.append((job.match_id, job.state.seq, 0, 0.0))
-            self._remember(job, odds)
+            self._settled.remember(job, odds)
             return True, self._publishable(job, {**odds, "seq": job.state.seq})
 
-    def _remember(self, job: _Job, odds: dict) -> None:
-        """Keep a settled state and its odds, to compare the match's next states with
-        (called holding the lock)."""
-        if job.state.result is None:
-            self._settled.setdefault(job.match_id, deque(maxlen=self.SETTLED_KEPT)).append(
-                (job, odds))
-
-    def _publishable(self, job: _Job, odds: dict) -> dict | None:
+    def _publishable(self, job: OddsJob, odds: dict) -> dict | None:
         """``odds``, kept as the match's latest, unless odds of a later event are kept."""
         current = self._latest.get(job.match_id)
         if current is not None and current["seq"] > odds["seq"]:
@@ -489,7 +379,7 @@ class LiveOdds:
         self._latest[job.match_id] = odds
         return odds
 
-    def _known_averages(self, job: _Job) -> Mapping[str, int]:
+    def _known_averages(self, job: OddsJob) -> Mapping[str, int]:
         known = self._averages.get(job.match_id)
         if known is None:
             known = {}
@@ -501,7 +391,7 @@ class LiveOdds:
             self._averages[job.match_id] = known
         return known
 
-    def _known_centre(self, job: _Job) -> tuple[CentreAverages, Mapping, Mapping] | None:
+    def _known_centre(self, job: OddsJob) -> tuple[CentreAverages, Mapping, Mapping] | None:
         """The centre's prior and the match's bowlers' history, read once per match."""
         if self._knowledge_of is None:
             return None
@@ -518,51 +408,16 @@ class LiveOdds:
         return self._known[job.match_id]
 
     def _slot_open(self, shared_slot: int | None) -> bool:
-        """A pool thread always works; a shared one while its helper is live (called
-        holding the lock: the count is kept by SharedChunks' own thread, never read here)."""
-        return shared_slot is None or (self.shared is not None
-                                       and self.shared.live_helpers() > shared_slot)
+        """A pool thread always works; a shared one while its helper is live."""
+        return shared_slot is None or self._hand_off.slot_open(shared_slot)
 
-    def _compute_shared(self, job: _Job, size: int, number: int) -> dict | None:
-        """A chunk run by a helper through Redis; in the pool when none answers in time (a
-        helper killed mid-chunk), so its runs are never lost; None when the helper found
-        the state superseded (the job is dropped then)."""
+    def _compute_shared(self, job: OddsJob, size: int, number: int) -> dict | None:
+        """A chunk run by a helper (:meth:`HelperHandOff.run`), or in the pool after all."""
         averages, known = self._known_averages(job), self._known_centre(job)
-        per_run = self._run_seconds.get(job.match_id) or _guess_run_seconds(job.state)
-        try:
-            reply = self.shared.run(job.match_id, job.state, size, number,
-                                    self.centre_average, averages, self.engine, known,
-                                    expected_s=size * per_run)
-        except (SharedChunkLost, OSError, redis.RedisError) as problem:
-            if self._stopped:
-                return None
-            with self._cond:
-                self.shared_lost += 1
-                # The pool's own chunks may have settled the state (or a newer ball
-                # replaced it) while the helper held this one: then its runs are not
-                # wanted, and redoing them would only take a core from a match that is.
-                wanted = not job.finished and self._jobs.get(job.match_id) is job
-                if wanted:
-                    self.shared_redone += 1
-            log.warning("odds of match %s at #%s: %s; %s", job.match_id, job.state.seq,
-                        problem, "running the chunk in the pool" if wanted
-                        else "the state is settled or replaced, so it is not run again")
-            return self._compute(job.state, size, number, averages, known) if wanted else None
-        if reply.get("dropped"):
-            with self._cond:
-                self.shared_dropped += 1
-                current = self._jobs.get(job.match_id) is job
-            # Superseded, as the helper saw; a state still wanted (a match forgotten and
-            # begun again) is run here.
-            return self._compute(job.state, size, number, averages, known) if current else None
-        if reply.get("failed"):
-            raise RuntimeError(f"a helper ({reply.get('helper')}) failed the chunk")
-        if reply.get("not_live"):
-            return None
-        with self._cond:
-            self.shared_chunks += 1
-            self.shared_cpu += reply.get("cpu", 0.0)
-        return reply
+        per_run = self._run_seconds.get(job.match_id) or guess_run_seconds(job.state)
+        return self._hand_off.run(
+            job, size, number, averages, known, expected_s=size * per_run,
+            in_pool=lambda: self._compute(job.state, size, number, averages, known))
 
     def _compute(self, state: MatchState, iterations: int, number: int,
                  averages: Mapping[str, int],
@@ -616,35 +471,3 @@ class LiveOdds:
                 if process.is_alive():
                     process.terminate()
 
-
-def _inputs_of(job: _Job) -> tuple | None:
-    """What the job's odds are made from, read once."""
-    if job.inputs is None:
-        job.inputs = odds_inputs(job.state)
-    return job.inputs
-
-
-def _guess_run_seconds(state: MatchState) -> float:
-    """What one run of ``state`` may take, from the balls left to bowl (until a chunk of the
-    match has been timed)."""
-    bowled = sum(len(balls) for games in state.balls.values() for balls in games)
-    left = max(0, len(state.bowlers) * state.games * _BALLS_PER_GAME - bowled)
-    return _GUESS_PER_RUN + _GUESS_PER_BALL * left
-
-
-def _enumerated(state: MatchState, chunk: dict) -> dict:
-    """Odds counted over every way the rest can go (only cards were left): settled at once,
-    with ``iterations`` the ways counted."""
-    return {"seq": state.seq, "iterations": chunk["iterations"], "exact": False,
-            "settled": True,
-            "bowlers": {name: {"win": round(chunk["wins"][name], 4),
-                               "expected_cents": round(chunk["cents"][name])}
-                        for name in state.bowlers}}
-
-
-def _exact(state: MatchState, chunk: dict) -> dict:
-    """The result itself, as the screens carry odds (``exact``: no estimate)."""
-    return {"seq": state.seq, "iterations": 0, "exact": True, "settled": True,
-            "bowlers": {name: {"win": round(chunk["wins"][name], 4),
-                               "expected_cents": round(chunk["cents"][name])}
-                        for name in state.bowlers}}
