@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Protocol
 
-from alley_poker.config import rule_book_path
+from alley_poker.config.sections import rule_book_path
 from alley_poker.league import LeagueNotFound
 from alley_poker.league.calendar import night_id
 from alley_poker.league.night_plan import NightPlanError, plan_night

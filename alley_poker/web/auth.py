@@ -22,7 +22,7 @@ from typing import Any
 from flask import g, session
 from werkzeug.security import check_password_hash
 
-from alley_poker.config import hash_pin  # noqa: F401 (the PIN's hash: set-pin, init, tests)
+from alley_poker.config.screen_sections import hash_pin  # noqa: F401 (the PIN's hash: set-pin, init, tests)
 from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError
 

@@ -36,7 +36,8 @@ from flask import Flask, Response, jsonify
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from alley_poker.centre import Centre, Role, build_centre
-from alley_poker.config import MIN_PIN_LENGTH, MIN_SECRET_KEY_LENGTH, AlleyConfig
+from alley_poker.config import AlleyConfig
+from alley_poker.config.screen_sections import MIN_PIN_LENGTH, MIN_SECRET_KEY_LENGTH
 from alley_poker.service import AlleyService
 from alley_poker.serving.http_timeouts import GuardedRequestHandler
 from alley_poker.serving.memory_report import write_memory_snapshot
