@@ -15,7 +15,7 @@ import random
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -191,6 +191,20 @@ class DemoBowlers:
         return None
 
 
+def demo_config(database: Path, *, odds: bool, pin: str = DEMO_PIN,
+                feeds: Sequence[FeedConfig] = ()) -> AlleyConfig:
+    """A demo centre's configuration: four lanes, its ledger in the SQLite file ``database``."""
+    return AlleyConfig(
+        centre=CentreConfig(name="Demo Lanes", lanes=4),
+        database=DatabaseConfig(url=f"sqlite:///{database}"),
+        feeds=list(feeds),
+        # A demo's throwaway ledger needs no nightly copies in the visitor's working folder.
+        backup=BackupConfig(enabled=False),
+        odds=OddsConfig(enabled=odds),
+        commissioner=CommissionerConfig(pin=pin),
+    )
+
+
 def close_the_night(service: AlleyService, echo: Callable[[str], None]) -> None:
     """The demo's close: a match the bowlers left unfinished (a decision nobody can answer
     before its deadline) is settled as the hands stand, as a commissioner does at closing
@@ -230,16 +244,9 @@ def run_demo(*, games: int = 1, speed: float = 40.0, seed: int | None = None,
         database = Path(tempfile.mkdtemp(prefix="alley-poker-demo-")) / "demo.sqlite3"
     database.parent.mkdir(parents=True, exist_ok=True)
     scorer = _DemoScorer(feed)
-    centre_config = AlleyConfig(
-        centre=CentreConfig(name="Demo Lanes", lanes=4),
-        database=DatabaseConfig(url=f"sqlite:///{database}"),
-        feeds=[scorer.feed_config()],
-        # A demo's throwaway ledger needs no nightly copies in the visitor's working folder.
-        backup=BackupConfig(enabled=False),
-        # The live odds are for the screens: only when they are served.
-        odds=OddsConfig(enabled=port is not None),
-        commissioner=CommissionerConfig(pin=pin),
-    )
+    # The live odds are for the screens: only when they are served.
+    centre_config = demo_config(database, odds=port is not None, pin=pin,
+                                feeds=[scorer.feed_config()])
     # The centre `alley-poker serve` runs (feeds, deadlines, the night's jobs); with pages,
     # behind the same web server.
     server = AlleyServer(centre_config, port=port) if port is not None else None

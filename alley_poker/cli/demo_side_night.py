@@ -38,16 +38,9 @@ from alley_poker.cli.demo_alley import (
     DemoBowlers,
     Narrator,
     _DemoScorer,
+    demo_config,
 )
 from alley_poker.cli.season_demo import ROSTER_CSV, demo_league, money
-from alley_poker.config import (
-    AlleyConfig,
-    BackupConfig,
-    CentreConfig,
-    CommissionerConfig,
-    DatabaseConfig,
-    OddsConfig,
-)
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.match_status import FINISHED
@@ -223,12 +216,9 @@ def run_side_night_demo(*, speed: float = 40.0, seed: int | None = None,
     database.parent.mkdir(parents=True, exist_ok=True)
     night_date = night_date or date.today()
     scorer = _DemoScorer(feed)
-    centre_config = AlleyConfig(centre=CentreConfig(name="Demo Lanes", lanes=4),
-                                database=DatabaseConfig(url=f"sqlite:///{database}"),
-                                feeds=[scorer.feed_config()], backup=BackupConfig(enabled=False),
-                                # The live odds are for the screens: only when they are served.
-                                odds=OddsConfig(enabled=port is not None),
-                                commissioner=CommissionerConfig(pin=pin))
+    # The live odds are for the screens: only when they are served.
+    centre_config = demo_config(database, odds=port is not None, pin=pin,
+                                feeds=[scorer.feed_config()])
     server = AlleyServer(centre_config, port=port) if port is not None else None
     centre_night = server.centre if server is not None else build_centre(centre_config)
     service, desk = centre_night.service, centre_night.league_desk

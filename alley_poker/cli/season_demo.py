@@ -28,15 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from alley_poker.centre import build_centre
-from alley_poker.cli.demo_alley import COMMISSIONER, DEMO_PIN, DemoBowlers
-from alley_poker.config import (
-    AlleyConfig,
-    BackupConfig,
-    CentreConfig,
-    CommissionerConfig,
-    DatabaseConfig,
-    OddsConfig,
-)
+from alley_poker.cli.demo_alley import COMMISSIONER, DEMO_PIN, DemoBowlers, demo_config
 from alley_poker.league import HandicapRule, League, season_dates
 from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
@@ -128,7 +120,7 @@ def run_season(*, weeks: int = 4, seed: int | None = None, database: Path | None
     database.parent.mkdir(parents=True, exist_ok=True)
     # The season is bowled on a centre of its own (no feeds, no odds: the scorer's lines are
     # handed to the service); the served tablet is another, built after it over the same file.
-    season_centre = build_centre(_demo_config(database, odds=False),
+    season_centre = build_centre(demo_config(database, odds=False),
                                  rng_factory=streams.shuffles)
     service, desk = season_centre.service, season_centre.league_desk
     assert desk is not None  # a one-box centre keeps its league desk
@@ -164,7 +156,7 @@ def run_season(*, weeks: int = 4, seed: int | None = None, database: Path | None
     if port is None:
         return result
     # Its standings are rebuilt from the same ledger: what the season's projection showed.
-    server = AlleyServer(_demo_config(database, odds=True), port=port)
+    server = AlleyServer(demo_config(database, odds=True), port=port)
     server.start()
     echo(f"the tablet's standings: {server.base_url}/commissioner/leagues/{LEAGUE_ID}/standings"
          f" (PIN {DEMO_PIN})")
@@ -174,13 +166,6 @@ def run_season(*, weeks: int = 4, seed: int | None = None, database: Path | None
     finally:
         server.stop()  # pages, deadlines and the desk; closes the ledger
     return result
-
-
-def _demo_config(database: Path, *, odds: bool) -> AlleyConfig:
-    return AlleyConfig(centre=CentreConfig(name="Demo Lanes", lanes=4),
-                       database=DatabaseConfig(url=f"sqlite:///{database}"),
-                       backup=BackupConfig(enabled=False), odds=OddsConfig(enabled=odds),
-                       commissioner=CommissionerConfig(pin=DEMO_PIN))
 
 
 def _bowl_the_night(service, league: League, seating: dict[str, dict[tuple[int, int], str]],

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from alley_poker.ledger.context import refuse
@@ -62,31 +62,38 @@ def league_tag(league: object, bowlers: Sequence[str]) -> dict[str, Any]:
             raise ValueError
     except (TypeError, ValueError):
         refuse(f"night_date must be a date as YYYY-MM-DD, not {night_date!r}", "league")
-    people = league["people"]
-    if not isinstance(people, Mapping):
-        refuse(f"people must map seat names to roster bowler ids, not {people!r}",
-               "league")
-    for name, bowler_id in people.items():
-        if name not in bowlers:
-            refuse(f"people names {name!r}, who is not a bowler of this match", "league")
-        if not _whole(bowler_id) or bowler_id < 1:
-            refuse(f"people: {name}'s bowler id must be a positive whole number, "
-                   f"not {bowler_id!r}", "league")
+    people = _by_seat(league["people"], bowlers, "league",
+                      holds="people must map seat names to roster bowler ids",
+                      stranger="people names {name!r}, who is not a bowler of this match",
+                      valid=lambda bowler_id: _whole(bowler_id) and bowler_id >= 1,
+                      wrong="people: {name}'s bowler id must be a positive whole number, "
+                            "not {value!r}")
     if len(set(people.values())) != len(people):
         refuse("people seats one roster bowler twice", "league")
     return {"league_id": league_id, "night_id": night_id, "night_date": night_date,
-            "people": {name: people[name] for name in bowlers if name in people}}
+            "people": people}
 
 
 def handicap_table(handicaps: object, bowlers: Sequence[str]) -> dict[str, int]:
     """The checked handicaps, pins per game (refused with ``field="handicaps"``)."""
-    if not isinstance(handicaps, Mapping):
-        refuse(f"handicaps must map seat names to pins per game, not {handicaps!r}",
-               "handicaps")
-    for name, pins in handicaps.items():
+    return _by_seat(handicaps, bowlers, "handicaps",
+                    holds="handicaps must map seat names to pins per game",
+                    stranger="{name!r} is not a bowler of this match",
+                    valid=lambda pins: _whole(pins) and 0 <= pins <= MAX_HANDICAP,
+                    wrong=f"{{name}}'s handicap must be a whole number of pins from 0 to "
+                          f"{MAX_HANDICAP}, not {{value!r}}")
+
+
+def _by_seat(table: object, bowlers: Sequence[str], field: str, *, holds: str, stranger: str,
+             valid: Callable[[Any], bool], wrong: str) -> dict[str, Any]:
+    """``table`` checked as a map of this match's seat names to values ``valid`` accepts, in
+    seat order; refused with ``field``: "``holds``, not ...", ``stranger`` (a name not seated)
+    or ``wrong`` (a value refused), the last two formatted with the ``name`` and ``value``."""
+    if not isinstance(table, Mapping):
+        refuse(f"{holds}, not {table!r}", field)
+    for name, value in table.items():
         if name not in bowlers:
-            refuse(f"{name!r} is not a bowler of this match", "handicaps")
-        if not _whole(pins) or not 0 <= pins <= MAX_HANDICAP:
-            refuse(f"{name}'s handicap must be a whole number of pins from 0 to "
-                   f"{MAX_HANDICAP}, not {pins!r}", "handicaps")
-    return {name: handicaps[name] for name in bowlers if name in handicaps}
+            refuse(stranger.format(name=name), field)
+        if not valid(value):
+            refuse(wrong.format(name=name, value=value), field)
+    return {name: table[name] for name in bowlers if name in table}

@@ -19,7 +19,7 @@ match is settled or void do the bowlers' nets sum to zero.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from alley_poker.ledger.match_status import FINISHED
@@ -56,8 +56,7 @@ class MatchMoney:
     won_cents: int
 
     def as_dict(self) -> dict[str, Any]:
-        return {"match_id": self.match_id, "status": self.status, "pot_cents": self.pot_cents,
-                "paid_cents": self.paid_cents, "won_cents": self.won_cents}
+        return asdict(self)
 
 
 @dataclass(frozen=True)

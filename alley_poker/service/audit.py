@@ -18,7 +18,7 @@ carries the draw pile's order: the audit is for who-did-what, not for peeking.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import tzinfo
 from typing import Any
 
@@ -35,6 +35,8 @@ PAGE = 1000
 
 @dataclass(frozen=True)
 class AuditEntry:
+    """One event of the audit trail, as the audit page and the API's audit answer show it."""
+
     id: int
     time: str
     match_id: str
@@ -47,10 +49,7 @@ class AuditEntry:
     description: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "time": self.time, "local_time": self.local_time,
-                "match_id": self.match_id, "seq": self.seq, "type": self.type,
-                "actor": self.actor, "command": self.command, "summary": self.summary,
-                "description": self.description}
+        return asdict(self)
 
 
 @dataclass(frozen=True)

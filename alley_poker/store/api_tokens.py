@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import ColumnElement, Engine, Table, insert, select, update
+from sqlalchemy import ColumnElement, Engine, Row, Table, insert, select, update
 
 from alley_poker.store.clock import utcnow
 from alley_poker.store.schema import DEFAULT_CENTRE, MAX_TOKEN_NAME_LENGTH, api_tokens
@@ -52,6 +54,15 @@ def revoke_live(engine: Engine, table: Table, row_id: int, centre: str,
                    table.c.revoked_at.is_(None))
             .values(revoked_at=utcnow()))
     return result.rowcount == 1
+
+
+def centre_row(engine: Engine, table: Table, columns: Sequence[ColumnElement[Any]],
+               row_id: int, centre: str) -> Row[Any] | None:
+    """The ``columns`` of row ``row_id`` of ``centre`` in ``table``, or None (another
+    centre's row is none of this centre's business)."""
+    with engine.connect() as connection:
+        return connection.execute(select(*columns).where(
+            table.c.id == row_id, table.c.centre == centre)).first()
 
 
 @dataclass(frozen=True)

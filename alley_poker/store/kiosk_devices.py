@@ -32,7 +32,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import Engine, delete, func, insert, select, update
 
-from alley_poker.store.api_tokens import revoke_live, token_hash
+from alley_poker.store.api_tokens import centre_row, revoke_live, token_hash
 from alley_poker.store.clock import as_utc, utcnow
 from alley_poker.store.schema import DEFAULT_CENTRE, kiosk_devices
 
@@ -160,10 +160,7 @@ class KioskDeviceStore:
         return self.get(int(row.id))
 
     def get(self, device_id: int) -> KioskDevice | None:
-        table = kiosk_devices
-        with self.engine.connect() as connection:
-            row = connection.execute(select(*_COLUMNS).where(
-                table.c.id == device_id, table.c.centre == self.centre)).first()
+        row = centre_row(self.engine, kiosk_devices, _COLUMNS, device_id, self.centre)
         return None if row is None else _device(row)
 
     def verify(self, secret: str) -> KioskDevice | None:

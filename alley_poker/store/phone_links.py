@@ -42,7 +42,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from alley_poker.store.api_tokens import revoke_live, token_hash
+from alley_poker.store.api_tokens import centre_row, revoke_live, token_hash
 from alley_poker.store.clock import as_utc, utcnow
 from alley_poker.store.schema import DEFAULT_CENTRE, phone_links, phone_requests
 
@@ -136,10 +136,7 @@ class PhoneLinkStore:
         return MintedLink(link, secret)
 
     def get(self, link_id: int) -> PhoneLink | None:
-        table = phone_links
-        with self.engine.connect() as connection:
-            row = connection.execute(select(*_COLUMNS).where(
-                table.c.id == link_id, table.c.centre == self.centre)).first()
+        row = centre_row(self.engine, phone_links, _COLUMNS, link_id, self.centre)
         return None if row is None else _link(row)
 
     def _find(self, column: Any, secret: str) -> PhoneLink | None:

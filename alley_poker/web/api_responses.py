@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from alley_poker.service.audit import AuditEntry
 from alley_poker.web.match_view_schema import MatchView
 from alley_poker.web.schemas import LaneSlot
 
@@ -275,21 +276,8 @@ class SettlementReport(BaseModel):
         description="each match's commitment, revealed seed and chain head (docs/fairness.md)")
 
 
-class AuditEntryView(BaseModel):
-    id: int
-    time: str
-    match_id: str
-    seq: int
-    type: str
-    actor: str
-    command: str
-    summary: str
-    local_time: str
-    description: str
-
-
 class AuditPage(BaseModel):
-    entries: list[AuditEntryView]
+    entries: list[AuditEntry]
     #: oldest first (the default): the cursor to read on from
     next_since: int | None = None
     #: ``order=newest``: the cursor for the next, older page (None at the first entry)

@@ -106,13 +106,19 @@ def answer(league: League, night_id: str, status: int = 200):
     return jsonify(commissioner_view(existing_night(night_id), names_of(league))), status
 
 
-def command(league_id: str, night_date: str, make: Callable[[League, str], Any]):
-    """Run the command ``make`` builds (the league and the night id given) for the desk."""
+def desk_act(league_id: str, night_date: str, act: Callable[[League, str], Any]):
+    """Do ``act`` (the league and the night id given) on an open night for the desk."""
     league, night_id = night_of_url(league_id, night_date)
     existing_night(night_id)
     with side_rules():
-        side_games().run(night_id, make(league, night_id), actor=actor())
+        act(league, night_id)
     return answer(league, night_id)
+
+
+def command(league_id: str, night_date: str, make: Callable[[League, str], Any]):
+    """Run the command ``make`` builds (the league and the night id given) for the desk."""
+    return desk_act(league_id, night_date, lambda league, night_id: side_games().run(
+        night_id, make(league, night_id), actor=actor()))
 
 
 # --- the desk --------------------------------------------------------------------------------
@@ -171,22 +177,16 @@ def withdraw_entry(league_id: str, night_date: str):
 @commissioner_required
 def draw(league_id: str, night_date: str):
     validated_body(EmptyBody, empty_allowed=True)
-    league, night_id = night_of_url(league_id, night_date)
-    existing_night(night_id)
-    with side_rules():
-        side_games().draw(night_id, actor=actor())
-    return answer(league, night_id)
+    return desk_act(league_id, night_date,
+                    lambda _league, night_id: side_games().draw(night_id, actor=actor()))
 
 
 @api.post(f"{NIGHT}/reveal")
 @commissioner_required
 def reveal(league_id: str, night_date: str):
     validated_body(EmptyBody, empty_allowed=True)
-    league, night_id = night_of_url(league_id, night_date)
-    existing_night(night_id)
-    with side_rules():
-        side_games().reveal(night_id, actor=actor())
-    return answer(league, night_id)
+    return desk_act(league_id, night_date,
+                    lambda _league, night_id: side_games().reveal(night_id, actor=actor()))
 
 
 @api.post(f"{NIGHT}/absences")
