@@ -36,7 +36,7 @@ from drivers.dialects import UnknownDialect
 from drivers.dialects.live_board import PAGE_DIALECTS, BoardRejected, LiveBoard
 from drivers.serial_feed import DOWN_AFTER_HEARTBEATS, KEEP_RECENT, FeedHealth, RejectedLine
 from drivers.snapshot_diff import SnapshotDiffer
-from drivers.waiting import wait_until
+from drivers.waiting import WatchedFeed
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ class PollHealth(FeedHealth):
     problems: tuple[str, ...] = ()
 
 
-class HttpPollFeed:
+class HttpPollFeed(WatchedFeed[PollHealth]):
     """One live-score page polled in its own thread: ``start()``, ``health()``, ``stop()``.
 
     ``on_event`` gets every lane event in order, in the feed's thread (as for
@@ -138,17 +138,6 @@ class HttpPollFeed:
         self._client.close()
         self._notify()
 
-    def __enter__(self) -> HttpPollFeed:
-        self.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
-    def wait_for(self, condition: Callable[[PollHealth], bool], timeout: float) -> bool:
-        """Wait until ``condition(health())`` holds; False if ``timeout`` passes first."""
-        return wait_until(self._changed, lambda: condition(self.health()), timeout, 0.1)
-
     def health(self) -> PollHealth:
         """A consistent snapshot of the feed's counters and state."""
         with self._changed:
@@ -200,10 +189,6 @@ class HttpPollFeed:
         if self._problems:
             return self._problems[-1][1]
         return None
-
-    def _notify(self) -> None:
-        with self._changed:
-            self._changed.notify_all()
 
     # Polling ------------------------------------------------------------------------------
 

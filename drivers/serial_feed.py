@@ -49,7 +49,7 @@ from drivers.base import (
 from drivers.dialects import make_dialect
 from drivers.line_framer import MAX_LINE_BYTES, CutOff, LineFramer, LineOverflow
 from drivers.sequence import SequenceConflict
-from drivers.waiting import wait_until
+from drivers.waiting import WatchedFeed
 
 log = logging.getLogger(__name__)
 
@@ -170,7 +170,7 @@ def _keep_input() -> None:
     """Stands in for pyserial's input flush while a feed port opens."""
 
 
-class SerialFeed:
+class SerialFeed(WatchedFeed[FeedHealth]):
     """One scorer feed in its own thread: ``start()``, ``health()``, ``stop()``.
 
     ``on_event`` is called in the feed's thread for every lane event, in order; it should
@@ -253,13 +253,6 @@ class SerialFeed:
             self._handler.join(max(0.0, deadline - time.monotonic()))
         self._notify()
 
-    def __enter__(self) -> SerialFeed:
-        self.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
     def health(self) -> FeedHealth:
         """A consistent snapshot of the feed's counters and state."""
         with self._changed:
@@ -277,10 +270,6 @@ class SerialFeed:
                 heartbeat_s=self.heartbeat_s, seconds_silent=self._seconds_silent(),
                 refusing=self._refusing(),
             )
-
-    def wait_for(self, condition: Callable[[FeedHealth], bool], timeout: float) -> bool:
-        """Wait until ``condition(health())`` holds; False if ``timeout`` passes first."""
-        return wait_until(self._changed, lambda: condition(self.health()), timeout, 0.1)
 
     def wait_connected(self, timeout: float) -> bool:
         """Wait until the port is open."""
@@ -315,10 +304,6 @@ class SerialFeed:
         many, last = self._refused_in_a_row, self._rejected[-1] if self._rejected else None
         return None if many < REFUSING_AFTER_LINES or last is None else \
             f"the last {many} lines were all refused (the last: {last.reason})"
-
-    def _notify(self) -> None:
-        with self._changed:
-            self._changed.notify_all()
 
     def _run(self) -> None:
         try:

@@ -10,6 +10,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import Generic, Self, TypeVar
+
+Health = TypeVar("Health")
 
 
 def wait_until(changed: threading.Condition, holds: Callable[[], bool], timeout: float,
@@ -23,3 +26,35 @@ def wait_until(changed: threading.Condition, holds: Callable[[], bool], timeout:
                 return False
             changed.wait(min(remaining, poll_s))
     return True
+
+
+class WatchedFeed(Generic[Health]):
+    """What the feeds (serial, polled page) share: ``start()`` and ``stop()`` as a context
+    manager, and waiting on their condition ``_changed`` for a ``health()`` (notified with
+    ``_notify()`` on every change)."""
+
+    _changed: threading.Condition
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def stop(self, timeout: float = 5.0) -> None:
+        raise NotImplementedError
+
+    def health(self) -> Health:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def wait_for(self, condition: Callable[[Health], bool], timeout: float) -> bool:
+        """Wait until ``condition(health())`` holds; False if ``timeout`` passes first."""
+        return wait_until(self._changed, lambda: condition(self.health()), timeout, 0.1)
+
+    def _notify(self) -> None:
+        with self._changed:
+            self._changed.notify_all()

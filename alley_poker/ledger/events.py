@@ -123,8 +123,19 @@ class EventFormatError(ValueError):
     """A stored record that is not a valid ledger event (the message says which and why)."""
 
 
+class LogEvent:
+    """What the events of every log share, a match's (:class:`Event`) or a night's side
+    games' (``alley_poker.side_games.SideEvent``): their data read by key."""
+
+    __slots__ = ()
+    data: dict[str, Any]
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+
 @dataclass(frozen=True, slots=True)
-class Event:
+class Event(LogEvent):
     """One fact in a match's log.  ``data`` is JSON-safe and must be treated as read-only."""
 
     match_id: str
@@ -133,20 +144,18 @@ class Event:
     at: datetime
     data: dict[str, Any]
 
-    def __getitem__(self, key: str) -> Any:
-        return self.data[key]
-
 
 def event_to_record(event: Event) -> dict[str, Any]:
     """The JSON-safe record of an event: ``{"match_id", "seq", "type", "at", "data"}``."""
-    at = event.at.astimezone(UTC)
-    return {
-        "match_id": event.match_id,
-        "seq": event.seq,
-        "type": event.type,
-        "at": at.isoformat().replace("+00:00", "Z"),
-        "data": event.data,
-    }
+    return log_record("match_id", event.match_id, event.seq, event.type, event.at, event.data)
+
+
+def log_record(id_key: str, log_id: str, seq: int, kind: str, at: datetime,
+               data: dict[str, Any]) -> dict[str, Any]:
+    """The JSON-safe record of an event of a log (the parts :func:`checked_record` returns):
+    the log's id under ``id_key`` (a match's, a night's), its UTC time written with a Z."""
+    return {id_key: log_id, "seq": seq, "type": kind,
+            "at": at.astimezone(UTC).isoformat().replace("+00:00", "Z"), "data": data}
 
 
 def event_from_record(record: Mapping[str, Any]) -> Event:

@@ -27,10 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-from alley_poker.ledger.events import EventFormatError, checked_record
+from alley_poker.ledger.events import EventFormatError, LogEvent, checked_record, log_record
 
 #: Each event type and the data keys it carries besides ``actor``.
 SIDE_EVENT_KEYS: dict[str, frozenset[str]] = {
@@ -60,7 +60,7 @@ class SideEventFormatError(EventFormatError):
 
 
 @dataclass(frozen=True, slots=True)
-class SideEvent:
+class SideEvent(LogEvent):
     """One fact in a night's side-game log (``data`` is JSON-safe; treat it as read-only)."""
 
     night_id: str
@@ -68,9 +68,6 @@ class SideEvent:
     type: str
     at: datetime
     data: dict[str, Any]
-
-    def __getitem__(self, key: str) -> Any:
-        return self.data[key]
 
 
 def pairs(table: Mapping[int, int]) -> list[list[int]]:
@@ -85,9 +82,7 @@ def table(pair_list: Iterable[Iterable[int]]) -> dict[int, int]:
 
 def event_to_record(event: SideEvent) -> dict[str, Any]:
     """The JSON-safe record: ``{"night_id", "seq", "type", "at", "data"}``."""
-    return {"night_id": event.night_id, "seq": event.seq, "type": event.type,
-            "at": event.at.astimezone(UTC).isoformat().replace("+00:00", "Z"),
-            "data": event.data}
+    return log_record("night_id", event.night_id, event.seq, event.type, event.at, event.data)
 
 
 def event_from_record(record: Mapping[str, Any]) -> SideEvent:

@@ -10,7 +10,7 @@ from alley_poker.ledger import CommandRefused, event_to_record
 from alley_poker.ledger.rules import RuleBook, RuleBookError
 from alley_poker.ledger.undo import undoable_action
 from alley_poker.service.lanes import LaneAssignmentError
-from alley_poker.web.api_request import API_PREFIX, alley, existing_state, validated_body
+from alley_poker.web.api_request import API_PREFIX, alley, existing_match, validated_body
 from alley_poker.web.auth import acting_commissioner, commissioner_required
 from alley_poker.web.centre_access import current_centre
 from alley_poker.web.errors import ApiError, error_body
@@ -78,8 +78,7 @@ def create_match():
 @commissioner_required
 def reassign_lanes(match_id: str):
     body = validated_body(ReassignLanesBody)
-    service = alley()
-    existing_state(service, match_id)
+    service = existing_match(match_id)
     lanes_of_this_centre(body)
     try:
         service.reassign_lanes(match_id, body.as_mapping(), actor=acting_commissioner(),
@@ -91,7 +90,7 @@ def reassign_lanes(match_id: str):
 
 @api.get("/matches/<match_id>/lanes")
 def match_lanes(match_id: str):
-    existing_state(alley(), match_id)
+    existing_match(match_id)
     return jsonify(_slots_view(match_id))
 
 
@@ -99,8 +98,7 @@ def match_lanes(match_id: str):
 @commissioner_required
 def undoable(match_id: str):
     """What "Undo last action" would take back now (null when nothing can be), in words."""
-    service = alley()
-    existing_state(service, match_id)
+    service = existing_match(match_id)
     return jsonify({"match_id": match_id,
                     "undoable": undoable_action(service.shared_state(match_id))})
 
@@ -114,8 +112,7 @@ def run_command(match_id: str, kind: str):
                        f"no command {kind!r}; known: {', '.join(sorted(COMMAND_BODIES))}",
                        "kind")
     body = validated_body(body_model, empty_allowed=body_model is not UndoLastBody)
-    service = alley()
-    existing_state(service, match_id)
+    service = existing_match(match_id)
     try:
         events = service.execute(match_id, body.to_command(actor=acting_commissioner()),
                                  expected_seq=body.expected_seq)

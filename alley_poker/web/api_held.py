@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from alley_poker.service.held import held_view
-from alley_poker.web.api_request import API_PREFIX, alley, existing_state, validated_body
+from alley_poker.web.api_request import API_PREFIX, alley, existing_match, validated_body
 from alley_poker.web.auth import acting_commissioner, commissioner_required
 from alley_poker.web.errors import ApiError
 from alley_poker.web.queries import HeldQuery, validated_query
@@ -85,8 +85,7 @@ def discard_many_held():
 @api.post("/matches/<match_id>/resync")
 @commissioner_required
 def resync(match_id: str):
-    service = alley()
-    existing_state(service, match_id)
+    service = existing_match(match_id)
     body = validated_body(ResyncBody)
     return _answer(service.router.resync(match_id, body.bowler, actor=acting_commissioner()),
                    match_id=match_id, bowler=body.bowler)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import asdict, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -145,10 +145,7 @@ def bowler_view(league: League, bowler: Bowler,
     """A bowler as the roster shows them; ``handicap`` is tonight's, by the same rule a
     night's start records (a "league" basis uses the league average once it counts)."""
     records = records if records is not None else league_records(league)
-    return {"bowler_id": bowler.bowler_id, "league_id": bowler.league_id, "name": bowler.name,
-            "scorer_name": bowler.scorer_name, "average": bowler.average,
-            "handicap_basis": bowler.handicap_basis, "team": bowler.team,
-            "active": bowler.active, "handicap": handicap_of(bowler, league, records)}
+    return {**asdict(bowler), "handicap": handicap_of(bowler, league, records)}
 
 
 def league_from(body: CreateLeagueBody | UpdateLeagueBody, base: League | None) -> League:

@@ -13,12 +13,13 @@ from alley_poker.service.fair_export import ExportRefused, match_export
 from alley_poker.web.api_request import (
     API_PREFIX,
     alley,
+    existing_match,
     existing_state,
+    finished_match_report,
     known_match_ids,
     match_summary,
 )
 from alley_poker.web.centre_access import current_centre
-from alley_poker.web.errors import ApiError
 from alley_poker.web.openapi import openapi_document
 from alley_poker.web.public import public_event, public_match_view, with_odds
 from alley_poker.web.queries import EventsQuery, validated_query
@@ -119,8 +120,7 @@ def list_reviews(match_id: str):
 
 @api.get("/matches/<match_id>/events")
 def list_events(match_id: str):
-    service = alley()
-    existing_state(service, match_id)
+    service = existing_match(match_id)
     query = validated_query(EventsQuery)
     records = service.repository.store.load(match_id, after_seq=query.since)[:query.limit]
     events = [public_event(record) for record in records]
@@ -152,9 +152,4 @@ def openapi():
 def export_match(match_id: str):
     """The match's whole log with its revealed seed and chain head (docs/fairness.md), for
     anyone to verify; only once it is settled or void (before, the log holds the pile)."""
-    service = alley()
-    existing_state(service, match_id)
-    try:
-        return jsonify(match_export(service, match_id))
-    except ExportRefused as refused:
-        raise ApiError(409, "not_finished", str(refused), "match_id") from None
+    return jsonify(finished_match_report(match_id, match_export, ExportRefused))

@@ -15,6 +15,7 @@ are validated by pydantic schemas (``schemas``, ``queries``) and commands judged
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import request
@@ -51,6 +52,24 @@ def existing_state(service: AlleyService, match_id: str) -> MatchState:
     if state.status == "new":
         raise ApiError(404, "not_found", f"no match {match_id!r}", "match_id")
     return state
+
+
+def existing_match(match_id: str) -> AlleyService:
+    """The service, once it knows ``match_id`` (404 for a match this centre never created)."""
+    service = alley()
+    existing_state(service, match_id)
+    return service
+
+
+def finished_match_report(match_id: str, report: Callable[[AlleyService, str], Any],
+                          refused: type[Exception]) -> Any:
+    """What ``report`` makes of a settled or void match (its export, its story); 404 for an
+    unknown match, 409 ``not_finished`` while ``report`` refuses it (the match in play)."""
+    service = existing_match(match_id)
+    try:
+        return report(service, match_id)
+    except refused as refusal:
+        raise ApiError(409, "not_finished", str(refusal), "match_id") from None
 
 
 def match_summary(service: AlleyService, match_id: str) -> dict[str, Any]:

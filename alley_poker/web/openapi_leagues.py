@@ -8,10 +8,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_type_hints
 
-from pydantic import BaseModel
+from pydantic import BaseModel, create_model
 
+from alley_poker.league import Bowler
 from alley_poker.web import league_schemas as s
 from alley_poker.web import queries as q
 from alley_poker.web.openapi_parameters import query_parameters
@@ -39,16 +40,11 @@ class LeagueList(BaseModel):
     leagues: list[LeagueView]
 
 
-class RosterBowler(BaseModel):
-    bowler_id: int
-    league_id: str
-    name: str
-    scorer_name: str
-    average: int | None
-    handicap_basis: str
-    team: str | None
-    active: bool
-    handicap: int
+#: A bowler as the roster shows them: the roster's :class:`~alley_poker.league.Bowler`, every
+#: field given, and tonight's ``handicap`` (pins per game).
+RosterBowler = create_model(
+    "RosterBowler", **{name: (kind, ...) for name, kind in get_type_hints(Bowler).items()},
+    handicap=(int, ...))
 
 
 class RosterList(BaseModel):

@@ -34,7 +34,7 @@ from alley_poker.store.phone_links import PhoneLink, PhoneLinkStore
 from alley_poker.web.api_request import (
     API_PREFIX,
     alley,
-    existing_state,
+    existing_match,
     known_match_ids,
     validated_body,
 )
@@ -118,15 +118,14 @@ def mint_code(service: AlleyService, links: PhoneLinkStore, match_id: str, bowle
 @api.get("/matches/<match_id>/phone-links")
 @commissioner_session_required
 def list_phone_links(match_id: str):
-    existing_state(alley(), match_id)
+    existing_match(match_id)
     return jsonify({"links": [link_view(link) for link in link_store().list(match_id)]})
 
 
 @api.post("/matches/<match_id>/phone-links")
 @commissioner_session_required
 def mint_phone_link(match_id: str):
-    service = alley()
-    existing_state(service, match_id)
+    service = existing_match(match_id)
     body = validated_body(MintPhoneLinkBody)
     try:
         code = mint_code(service, link_store(), match_id, body.bowler,
