@@ -27,62 +27,66 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+
+def key_table(keys: Mapping[str, str]) -> dict[str, frozenset[str]]:
+    """A log's event types and the data keys each carries, written a string a type."""
+    return {name: frozenset(words.split()) for name, words in keys.items()}
+
+
 #: Keys every event's data carries.
 COMMON_KEYS = frozenset({"actor", "command", "action"})
 
 #: Each event type and the data keys it carries besides :data:`COMMON_KEYS`.
-EVENT_KEYS: dict[str, frozenset[str]] = {
-    name: frozenset(keys.split()) for name, keys in {
-        # setup
-        "match_created": "bowlers games ante_cents rules test_mode",
-        "consent_recorded": "bowler ante_cents",
-        "match_started": "pile powers antes",
-        "bowler_added": "bowler ante_paid",
-        "bowler_removed": "bowler refund_cents",
-        # the desk marked a bowler not there: "removed" (had not bowled; bowler_removed
-        # follows with the refund), "keeps_hand" or "folds" (the rule book's leaving_bowler)
-        "bowler_gone": "bowler outcome reason",
-        # provably fair dealing (docs/fairness.md)
-        "deal_committed": "scheme commitment salt",
-        "seed_revealed": "seed",
-        # the pile and cards
-        "pile_shuffled": "order why",
-        "pile_stacked": "order",
-        "card_drawn": "bowler card reason for_ball",
-        "card_taken": "bowler from_bowler card via reason for_ball",
-        "card_returned": "bowler card why",
-        "jokers_swapped": "trigger disarmed powers",
-        "draw_skipped": "bowler reason why for_ball",
-        "hole_deepened": "bowler why",
-        "hole_paid_off": "bowler reason for_ball",
-        # balls
-        "ball_recorded": "bowler game frame ball pins standing foul gutter split mark "
-                         "gutter_ball split_pickup cards_due bonus completes_game "
-                         "streak_before streak_after",
-        "ball_corrected": "bowler game balls streak_after reason",
-        "holland_daze": "bowler reason",
-        # decisions
-        "decision_opened": "id bowler kind deadline choices reason guess_allowed",
-        "guess_made": "decision_id bowler side",
-        "guess_resolved": "decision_id bowler side correct",
-        "guess_voided": "decision_id bowler reason",
-        "decision_closed": "decision_id bowler outcome choice",
-        # reviews
-        "review_raised": "id bowler game description difference remedy",
-        "review_closed": "id outcome reason",
-        # end of match and money
-        "match_ending": "series lowest",
-        "end_phase": "stage",
-        "buy_paid": "bowler cents",
-        "automatic_win": "bowler card",
-        "showdown": "winners shares hands",
-        "payout": "bowler cents",
-        "match_settled": "reason",
-        "result_undone": "reversed reason",
-        "match_voided": "refunds reason",
-        "action_undone": "undone_from undone_to restored reason",
-    }.items()
-}
+EVENT_KEYS = key_table({
+    # setup
+    "match_created": "bowlers games ante_cents rules test_mode",
+    "consent_recorded": "bowler ante_cents",
+    "match_started": "pile powers antes",
+    "bowler_added": "bowler ante_paid",
+    "bowler_removed": "bowler refund_cents",
+    # the desk marked a bowler not there: "removed" (had not bowled; bowler_removed
+    # follows with the refund), "keeps_hand" or "folds" (the rule book's leaving_bowler)
+    "bowler_gone": "bowler outcome reason",
+    # provably fair dealing (docs/fairness.md)
+    "deal_committed": "scheme commitment salt",
+    "seed_revealed": "seed",
+    # the pile and cards
+    "pile_shuffled": "order why",
+    "pile_stacked": "order",
+    "card_drawn": "bowler card reason for_ball",
+    "card_taken": "bowler from_bowler card via reason for_ball",
+    "card_returned": "bowler card why",
+    "jokers_swapped": "trigger disarmed powers",
+    "draw_skipped": "bowler reason why for_ball",
+    "hole_deepened": "bowler why",
+    "hole_paid_off": "bowler reason for_ball",
+    # balls
+    "ball_recorded": "bowler game frame ball pins standing foul gutter split mark "
+                     "gutter_ball split_pickup cards_due bonus completes_game "
+                     "streak_before streak_after",
+    "ball_corrected": "bowler game balls streak_after reason",
+    "holland_daze": "bowler reason",
+    # decisions
+    "decision_opened": "id bowler kind deadline choices reason guess_allowed",
+    "guess_made": "decision_id bowler side",
+    "guess_resolved": "decision_id bowler side correct",
+    "guess_voided": "decision_id bowler reason",
+    "decision_closed": "decision_id bowler outcome choice",
+    # reviews
+    "review_raised": "id bowler game description difference remedy",
+    "review_closed": "id outcome reason",
+    # end of match and money
+    "match_ending": "series lowest",
+    "end_phase": "stage",
+    "buy_paid": "bowler cents",
+    "automatic_win": "bowler card",
+    "showdown": "winners shares hands",
+    "payout": "bowler cents",
+    "match_settled": "reason",
+    "result_undone": "reversed reason",
+    "match_voided": "refunds reason",
+    "action_undone": "undone_from undone_to restored reason",
+})
 
 #: Data keys an event type may carry besides :data:`EVENT_KEYS`: added after events of that
 #: type were first stored, so a record without them is still valid and replays as before.

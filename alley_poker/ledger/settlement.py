@@ -55,9 +55,6 @@ class MatchMoney:
     paid_cents: int
     won_cents: int
 
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass(frozen=True)
 class Settlement:
@@ -91,7 +88,7 @@ class Settlement:
 
     def as_dict(self) -> dict[str, Any]:
         return {"bowlers": [bowler.as_dict() for bowler in self.bowlers],
-                "matches": [match.as_dict() for match in self.matches],
+                "matches": [asdict(match) for match in self.matches],
                 "unsettled": [{"match_id": match.match_id, "status": match.status,
                                "pot_cents": match.pot_cents} for match in self.unsettled],
                 "totals": {"paid_cents": self.paid_cents, "won_cents": self.won_cents,

@@ -18,7 +18,7 @@ carries the draw pile's order: the audit is for who-did-what, not for peeking.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import tzinfo
 from typing import Any
 
@@ -47,9 +47,6 @@ class AuditEntry:
     summary: str
     local_time: str
     description: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)

@@ -30,29 +30,33 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from alley_poker.ledger.events import EventFormatError, LogEvent, checked_record, log_record
+from alley_poker.ledger.events import (
+    EventFormatError,
+    LogEvent,
+    checked_record,
+    key_table,
+    log_record,
+)
 
 #: Each event type and the data keys it carries besides ``actor``.
-SIDE_EVENT_KEYS: dict[str, frozenset[str]] = {
-    name: frozenset(keys.split()) for name, keys in {
-        "side_night_opened": "league_id night_date games",
-        "side_game_set": "game settings",
-        "entry_recorded": "game bowler entries paid_cents",
-        "entry_withdrawn": "game bowler entries refund_cents",
-        # the sealed draw (docs/fairness.md, docs/league.md "Side games")
-        "draw_committed": "scheme commitment salt",
-        "draw_made": "game brackets rolled_to rolled refunded",
-        "seed_revealed": "seed",
-        # the games the scorer sent (a later one for the same bowler and game corrects it)
-        "score_recorded": "bowler game scratch handicap strikes absent",
-        "roll_off_recorded": "game bracket round match winner",
-        # money paid out, and the desk's answer when the games change a paid result
-        "bracket_paid": "game bracket payouts organiser_cents",
-        "pot_paid": "game payouts organiser_cents refunds as_they_stand",
-        "paid_result_changed": "game bracket before payouts organiser_cents refunds reason",
-        "paid_result_kept": "game bracket against reason",
-    }.items()
-}
+SIDE_EVENT_KEYS = key_table({
+    "side_night_opened": "league_id night_date games",
+    "side_game_set": "game settings",
+    "entry_recorded": "game bowler entries paid_cents",
+    "entry_withdrawn": "game bowler entries refund_cents",
+    # the sealed draw (docs/fairness.md, docs/league.md "Side games")
+    "draw_committed": "scheme commitment salt",
+    "draw_made": "game brackets rolled_to rolled refunded",
+    "seed_revealed": "seed",
+    # the games the scorer sent (a later one for the same bowler and game corrects it)
+    "score_recorded": "bowler game scratch handicap strikes absent",
+    "roll_off_recorded": "game bracket round match winner",
+    # money paid out, and the desk's answer when the games change a paid result
+    "bracket_paid": "game bracket payouts organiser_cents",
+    "pot_paid": "game payouts organiser_cents refunds as_they_stand",
+    "paid_result_changed": "game bracket before payouts organiser_cents refunds reason",
+    "paid_result_kept": "game bracket against reason",
+})
 
 
 class SideEventFormatError(EventFormatError):

@@ -8,6 +8,7 @@ export, :mod:`alley_poker.csv_cells`: formula-looking text stays text).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import asdict
 from typing import Any
 
 from flask import Blueprint, Response, jsonify
@@ -51,7 +52,7 @@ def _audit(query: AuditQuery, *, complete: bool = False) -> list[dict[str, Any]]
     entries = audit_entries(store, where=where, since=query.since, before=query.before,
                             newest_first=query.order == "newest", limit=limit,
                             zone=current_centre().config.centre.zone)
-    return [entry.as_dict() for entry in entries]
+    return [asdict(entry) for entry in entries]
 
 
 def _cell(value: Any) -> Any:
