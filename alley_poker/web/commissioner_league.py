@@ -13,7 +13,8 @@ API cannot disagree); the forms act through the JSON API (``commissioner_league*
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import abort, request
 
@@ -39,12 +40,19 @@ from alley_poker.web.commissioner_story import sheet_stories
 from alley_poker.web.errors import ApiError
 from alley_poker.web.side_sheet import side_sheet
 
+Found = TypeVar("Found")
 
-def _league_or_404(league_id: str) -> Any:
+
+def _or_404(find: Callable[[], Found]) -> Found:
+    """What ``find`` finds; a page's 404 where the API would answer its 404 (ApiError)."""
     try:
-        return existing_league(league_id)
+        return find()
     except ApiError:
         abort(404)
+
+
+def _league_or_404(league_id: str) -> Any:
+    return _or_404(lambda: existing_league(league_id))
 
 
 def _signed_in_page(template: str, build) -> Any:
@@ -115,10 +123,7 @@ def league_standings(league_id: str):
 def league_bowler(league_id: str, bowler_id: int):
     def build() -> dict[str, Any]:
         found = _league_or_404(league_id)
-        try:
-            bowler = existing_bowler(found, bowler_id)
-        except ApiError:
-            abort(404)
+        bowler = _or_404(lambda: existing_bowler(found, bowler_id))
         return {"league": league_view(found), "bowler": bowler_view(found, bowler),
                 "history": bowler_history_report(found, bowler)}
     return _signed_in_page("commissioner_league_bowler.html", build)
@@ -128,10 +133,7 @@ def league_bowler(league_id: str, bowler_id: int):
 def league_night_sheet(league_id: str, night_date: str):
     def build() -> dict[str, Any]:
         found = _league_or_404(league_id)
-        try:
-            night = started_night(found, night_date_from(night_date))
-        except ApiError:
-            abort(404)
+        night = _or_404(lambda: started_night(found, night_date_from(night_date)))
         sheet = night_sheet_report(found, night)
         with_stories = request.args.get("stories") == "1"
         side = league_desk().side_games.night(night.night_id)

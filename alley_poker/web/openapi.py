@@ -94,6 +94,16 @@ class _Builder:
                 "application/json": {"schema": self.ref(body)}}}
         self.paths.setdefault(path, {})[method] = operation
 
+    def add_report(self, path: str, summary: str, csv_summary: str, *,
+                   response: type[BaseModel], errors: tuple[str, ...], security: list,
+                   parameters: list[dict[str, Any]]) -> None:
+        """A report read at ``path`` and its CSV twin at ``path.csv``: alike in errors,
+        security and parameters."""
+        self.add(path, "get", summary, response=response, errors=errors, security=security,
+                 parameters=parameters)
+        self.add(f"{path}.csv", "get", csv_summary, response={"type": "string"},
+                 errors=errors, security=security, parameters=parameters, media="text/csv")
+
 
 def _path(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"name": name, "in": "path", "required": True,
@@ -171,20 +181,14 @@ def openapi_document() -> dict[str, Any]:
                 (body.__doc__ or kind).strip().splitlines()[0], response=r.CommandAccepted,
                 body=body, errors=("404", "409"), security=COMMISSIONER, parameters=match_id)
 
-    night = query_parameters(q.SettlementQuery)
-    doc.add(f"{base}/settlement", "get", "The night: per bowler paid, won and net",
-            response=r.SettlementReport, errors=("422",), security=COMMISSIONER,
-            parameters=night)
-    doc.add(f"{base}/settlement.csv", "get", "The settlement as CSV (header row first)",
-            response={"type": "string"}, errors=("422",), security=COMMISSIONER,
-            parameters=night, media="text/csv")
-    audit_filters = query_parameters(q.AuditQuery)
-    doc.add(f"{base}/audit", "get", "Every stored event: time, match, seq, type, actor",
-            response=r.AuditPage, errors=("422",), security=COMMISSIONER,
-            parameters=audit_filters)
-    doc.add(f"{base}/audit.csv", "get", "The audit log as CSV (header row first)",
-            response={"type": "string"}, errors=("422",), security=COMMISSIONER,
-            parameters=audit_filters, media="text/csv")
+    doc.add_report(f"{base}/settlement", "The night: per bowler paid, won and net",
+                   "The settlement as CSV (header row first)", response=r.SettlementReport,
+                   errors=("422",), security=COMMISSIONER,
+                   parameters=query_parameters(q.SettlementQuery))
+    doc.add_report(f"{base}/audit", "Every stored event: time, match, seq, type, actor",
+                   "The audit log as CSV (header row first)", response=r.AuditPage,
+                   errors=("422",), security=COMMISSIONER,
+                   parameters=query_parameters(q.AuditQuery))
 
     doc.add(f"{base}/audit/held", "get", "What was done with held balls, the latest first: "
             "one line per command (a bulk discard is one line), read from the held-ball log",

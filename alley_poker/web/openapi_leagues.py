@@ -179,11 +179,9 @@ def add_league_paths(doc: Any, base: str, path, security: list) -> None:
     doc.add(f"{league}/nights/{{night_date}}.csv", "get", "A night as CSV",
             response=csv, errors=("404",), security=security,
             parameters=[*league_id, *night_date], media="text/csv")
-    doc.add(f"{league}/standings", "get", "Season standings and the money's reconciliation",
-            response=StandingsReport, errors=("404",), security=security,
-            parameters=league_id)
-    doc.add(f"{league}/standings.csv", "get", "Season standings as CSV", response=csv,
-            errors=("404",), security=security, parameters=league_id, media="text/csv")
+    doc.add_report(f"{league}/standings", "Season standings and the money's reconciliation",
+                   "Season standings as CSV", response=StandingsReport, errors=("404",),
+                   security=security, parameters=league_id)
     doc.add(f"{league}/roster.csv", "get", "The roster as CSV", response=csv,
             errors=("404",), security=security, parameters=league_id, media="text/csv")
     doc.add(f"{league}/bowlers/{{bowler_id}}/history", "get",
