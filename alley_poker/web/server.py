@@ -31,6 +31,7 @@ import signal
 import threading
 from collections.abc import Callable, Mapping
 from types import FrameType
+from typing import Self
 
 from flask import Flask, Response, jsonify
 from werkzeug.serving import BaseWSGIServer, make_server
@@ -185,7 +186,51 @@ def run_until_signalled(start: Callable[[], None], stop: Callable[[], None],
         echo("stopped")
 
 
-class WebServer:
+class _ServedCentre:
+    """What both servers share: a centre and its app, served by our own HTTP thread
+    (``http``; None when another server, production_server's gunicorn, serves the app)."""
+
+    centre: Centre
+    http: HttpThread | None
+    _stopped: threading.Event
+
+    @property
+    def base_url(self) -> str:
+        return self.http.base_url
+
+    def serving_lines(self) -> list[str]:
+        """What is said once the server has started: where it serves."""
+        raise NotImplementedError
+
+    def start(self) -> Self:
+        """The centre's jobs and feeds (a web process has none), then taking requests."""
+        self.centre.start()
+        if self.http is not None:
+            self.http.start()
+        return self
+
+    def serve_until_signalled(self, echo: Callable[[str], None] = print) -> None:
+        """Start, say where it serves and run until SIGINT (Ctrl-C) or SIGTERM; then stop
+        cleanly."""
+
+        def start() -> None:
+            self.start()
+            for line in self.serving_lines():
+                echo(line)
+
+        run_until_signalled(start, self.stop, echo)
+
+    def stop(self) -> None:
+        """Stop taking requests, then the centre (its feeds, its scheduler); close the ledger."""
+        if self._stopped.is_set():
+            return
+        self._stopped.set()
+        if self.http is not None:
+            self.http.stop()
+        self.centre.stop()
+
+
+class WebServer(_ServedCentre):
     """One stateless web process of a scaled-out centre (``alley-poker web``)."""
 
     def __init__(self, config: AlleyConfig, *, host: str = "127.0.0.1", port: int = 8000,
@@ -206,33 +251,12 @@ class WebServer:
             raise
         self._stopped = threading.Event()
 
-    @property
-    def base_url(self) -> str:
-        return self.http.base_url
-
-    def start(self) -> WebServer:
-        if self.http is not None:
-            self.http.start()
-        return self
-
-    def stop(self) -> None:
-        if self._stopped.is_set():
-            return
-        self._stopped.set()
-        if self.http is not None:
-            self.http.stop()
-        self.centre.stop()
-
-    def serve_until_signalled(self, echo: Callable[[str], None] = print) -> None:
-        def start() -> None:
-            self.start()
-            echo(f"{self.config.centre.name} (centre {self.config.centre.id}): web process "
-                 f"serving on {self.base_url}")
-
-        run_until_signalled(start, self.stop, echo)
+    def serving_lines(self) -> list[str]:
+        return [f"{self.config.centre.name} (centre {self.config.centre.id}): web process "
+                f"serving on {self.base_url}"]
 
 
-class AlleyServer:
+class AlleyServer(_ServedCentre):
     """The service, feeds, scheduler and web app of one centre, started and stopped together.
 
     The centre is built here (:func:`~alley_poker.centre.build_centre`, one box), with its
@@ -263,16 +287,12 @@ class AlleyServer:
             add_metrics_route(self.app, self.metrics.watch(feeds=self.feeds,
                                                            scheduler=self.scheduler))
             # listen=False: another server (production_server's gunicorn) serves self.app.
-            self.web = HttpThread(self.app, host, port) if listen else None
+            self.http = HttpThread(self.app, host, port) if listen else None
         except BaseException:
             self.centre.stop()
             raise
-        self.host, self.port = host, (self.web.port if self.web is not None else port)
+        self.host, self.port = host, (self.http.port if self.http is not None else port)
         self._stopped = threading.Event()
-
-    @property
-    def base_url(self) -> str:
-        return self.web.base_url
 
     def urls(self, base_url: str | None = None) -> list[tuple[str, str]]:
         """(what, URL) for the tablet, the API and every lane pair's kiosk."""
@@ -283,29 +303,6 @@ class AlleyServer:
                  for a, b in self.config.centre.lane_pairs]
         return urls
 
-    def start(self) -> AlleyServer:
-        self.centre.start()
-        if self.web is not None:
-            self.web.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop taking requests, then the feeds, then the scheduler; close the ledger."""
-        if self._stopped.is_set():
-            return
-        self._stopped.set()
-        if self.web is not None:
-            self.web.stop()
-        self.centre.stop()
-
-    def serve_until_signalled(self, echo: Callable[[str], None] = print) -> None:
-        """Start, print the URLs and run until SIGINT (Ctrl-C) or SIGTERM; then stop cleanly."""
-
-        def start() -> None:
-            self.start()
-            echo(f"{self.config.centre.name}: serving on {self.base_url}")
-            for what, url in self.urls():
-                echo(f"  {what}: {url}")
-            echo("press Ctrl-C to stop")
-
-        run_until_signalled(start, self.stop, echo)
+    def serving_lines(self) -> list[str]:
+        return [f"{self.config.centre.name}: serving on {self.base_url}",
+                *(f"  {what}: {url}" for what, url in self.urls()), "press Ctrl-C to stop"]
