@@ -242,13 +242,8 @@ def build_one_box(config: Any) -> Callable[[], Built]:
             server = AlleyServer(config, listen=False)
         except (ConfigError, StoreError, OSError) as problem:  # e.g. a feed's unknown dialect
             raise BuildError(str(problem)) from None
-
-        def ready_lines(base_url: str) -> list[str]:
-            return [f"{config.centre.name}: serving on {base_url}",
-                    *(f"  {what}: {url}" for what, url in server.urls(base_url)),
-                    "press Ctrl-C to stop"]
-
-        return Built(server.app, start=server.start, stop=server.stop, ready_lines=ready_lines)
+        return Built(server.app, start=server.start, stop=server.stop,
+                     ready_lines=server.serving_lines)
 
     return build
 
@@ -266,12 +261,8 @@ def build_web_process(config: Any) -> Callable[[], Built]:
             server = WebServer(config, listen=False)
         except (StoreError, ScaledSetupError, BusUnavailable, OSError) as problem:
             raise BuildError(str(problem)) from None
-
-        def ready_lines(base_url: str) -> list[str]:
-            return [f"{config.centre.name} (centre {config.centre.id}): web process "
-                    f"serving on {base_url}"]
-
-        return Built(server.app, start=server.start, stop=server.stop, ready_lines=ready_lines)
+        return Built(server.app, start=server.start, stop=server.stop,
+                     ready_lines=server.serving_lines)
 
     return build
 

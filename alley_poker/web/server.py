@@ -198,8 +198,9 @@ class _ServedCentre:
     def base_url(self) -> str:
         return self.http.base_url
 
-    def serving_lines(self) -> list[str]:
-        """What is said once the server has started: where it serves."""
+    def serving_lines(self, base_url: str) -> list[str]:
+        """What is said once the server has started: where it serves (at ``base_url``, ours or
+        gunicorn's)."""
         raise NotImplementedError
 
     def start(self) -> Self:
@@ -215,7 +216,7 @@ class _ServedCentre:
 
         def start() -> None:
             self.start()
-            for line in self.serving_lines():
+            for line in self.serving_lines(self.base_url):
                 echo(line)
 
         run_until_signalled(start, self.stop, echo)
@@ -251,9 +252,9 @@ class WebServer(_ServedCentre):
             raise
         self._stopped = threading.Event()
 
-    def serving_lines(self) -> list[str]:
+    def serving_lines(self, base_url: str) -> list[str]:
         return [f"{self.config.centre.name} (centre {self.config.centre.id}): web process "
-                f"serving on {self.base_url}"]
+                f"serving on {base_url}"]
 
 
 class AlleyServer(_ServedCentre):
@@ -303,6 +304,7 @@ class AlleyServer(_ServedCentre):
                  for a, b in self.config.centre.lane_pairs]
         return urls
 
-    def serving_lines(self) -> list[str]:
-        return [f"{self.config.centre.name}: serving on {self.base_url}",
-                *(f"  {what}: {url}" for what, url in self.urls()), "press Ctrl-C to stop"]
+    def serving_lines(self, base_url: str) -> list[str]:
+        return [f"{self.config.centre.name}: serving on {base_url}",
+                *(f"  {what}: {url}" for what, url in self.urls(base_url)),
+                "press Ctrl-C to stop"]
