@@ -62,15 +62,30 @@ def _append(path: Path, text: str) -> None:
     path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
 
 
-def test_an_upward_import_is_named_with_its_line(tree: Path):
-    ledger_rules = tree / "alley_poker" / "ledger" / "rules.py"
-    lines = len(ledger_rules.read_text(encoding="utf-8").splitlines())
-    _append(ledger_rules, "\n\ndef _shortcut():\n"
-                          "    from alley_poker.web.plain_words import subject\n"
-                          "    return subject\n")
+@pytest.mark.parametrize(("module", "function", "problem"), [
+    # An upward import, named with the line of the import (the function's second).
+    ("alley_poker/ledger/rules.py",
+     ["def _shortcut():",
+      "    from alley_poker.web.plain_words import subject",
+      "    return subject"],
+     "upward: alley_poker.ledger.rules imports alley_poker.web.plain_words (line {2}) "
+     "(ledger -> web)"),
+    # A web module that builds a store, named with the line that builds it (the third).
+    ("alley_poker/web/tokens.py",
+     ["def _own_tokens(engine):",
+      "    from alley_poker.store.api_tokens import ApiTokenStore",
+      "    return ApiTokenStore(engine, centre='x')"],
+     "built outside alley_poker.centre: alley_poker.web.tokens builds ApiTokenStore "
+     "(line {3})"),
+], ids=["an-upward-import", "a-web-module-that-builds-a-store"])
+def test_a_problem_is_named_with_its_line(tree: Path, module: str, function: list[str],
+                                          problem: str):
+    path = tree / module
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    _append(path, "\n\n" + "".join(f"{line}\n" for line in function))
+    # Two blank lines, then the function: its line n is the file's line lines + 2 + n.
     assert architecture.problems(tree) == [
-        f"upward: alley_poker.ledger.rules imports alley_poker.web.plain_words "
-        f"(line {lines + 4}) (ledger -> web)"]
+        problem.format(*(lines + 2 + n for n in range(len(function) + 1)))]
 
 
 def test_the_core_importing_an_adapter_is_caught_too(tree: Path):
@@ -106,17 +121,6 @@ def test_a_command_line_in_the_domain_is_named(tree: Path):
     found = architecture.problems(tree)
     assert len(found) == 1 and found[0].startswith(
         "framework in a plain layer: alley_poker.scenario.output imports click")
-
-
-def test_a_web_module_that_builds_a_store_is_named(tree: Path):
-    tokens = tree / "alley_poker" / "web" / "tokens.py"
-    lines = len(tokens.read_text(encoding="utf-8").splitlines())
-    _append(tokens, "\n\ndef _own_tokens(engine):\n"
-                    "    from alley_poker.store.api_tokens import ApiTokenStore\n"
-                    "    return ApiTokenStore(engine, centre='x')\n")
-    assert architecture.problems(tree) == [
-        f"built outside alley_poker.centre: alley_poker.web.tokens builds ApiTokenStore "
-        f"(line {lines + 5})"]
 
 
 def test_a_command_that_opens_the_service_or_the_odds_itself_is_named(tree: Path):

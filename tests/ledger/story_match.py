@@ -18,6 +18,7 @@ from alley_poker.scenario.steps import (
     correct_command,
     decide_command,
 )
+from tests.web.conftest import start_stacked_match
 
 DESK = "commissioner:test-desk"
 SLOTS = {(1, 1): "Ann", (2, 1): "Bob", (2, 2): "Cy"}
@@ -90,13 +91,7 @@ def play_varied_match(service, match_id: str = "m1") -> None:
 
 def start_varied_match(service, match_id: str = "m1") -> None:
     """The match created and started (its bowlers may get phone codes now)."""
-    service.lanes.assign(match_id, SLOTS)
-    bowlers = list(SLOTS.values())
-    service.execute(match_id, c.CreateMatch(match_id, bowlers, games=1, test_mode=True,
-                                            actor=DESK))
-    for bowler in bowlers:
-        service.execute(match_id, c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
-    service.execute(match_id, c.StartMatch(actor=DESK))
+    start_stacked_match(service, match_id, SLOTS)
 
 
 def bowl_varied_match(service, match_id: str = "m1") -> None:

@@ -45,6 +45,17 @@ def start_match(service: AlleyService, match_id: str = "m1",
     service.execute(match_id, c.StartMatch(actor=DESK))
 
 
+def start_stacked_match(service, match_id: str, slots: dict) -> None:
+    """A started one-game match in test mode (so the pile can be stacked) on ``slots``."""
+    service.lanes.assign(match_id, slots)
+    bowlers = list(slots.values())
+    service.execute(match_id, c.CreateMatch(match_id, bowlers, games=1, test_mode=True,
+                                            actor=DESK))
+    for bowler in bowlers:
+        service.execute(match_id, c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
+    service.execute(match_id, c.StartMatch(actor=DESK))
+
+
 @pytest.fixture
 def database(tmp_path: Path) -> Path:
     return tmp_path / "ledger.sqlite3"

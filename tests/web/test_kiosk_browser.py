@@ -22,6 +22,7 @@ from tests.web.conftest import (
     pair_kiosk,
     press_on,
     serve_in_process,
+    start_stacked_match,
 )
 
 
@@ -277,17 +278,6 @@ FEED = "feed:test"
 
 def ball(bowler: str, pins: int, **flags) -> c.RecordBall:
     return c.RecordBall(bowler, 1, pins, actor=FEED, **flags)
-
-
-def start_stacked_match(service, match_id: str, slots: dict) -> None:
-    """A started one-game match in test mode (so the pile can be stacked) on ``slots``."""
-    service.lanes.assign(match_id, slots)
-    bowlers = list(slots.values())
-    service.execute(match_id, c.CreateMatch(match_id, bowlers, games=1, test_mode=True,
-                                            actor=DESK))
-    for bowler in bowlers:
-        service.execute(match_id, c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
-    service.execute(match_id, c.StartMatch(actor=DESK))
 
 
 def open_frames(service, match_id: str, bowlers: list[str], frames: range) -> None:

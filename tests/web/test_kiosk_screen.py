@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from alley_poker.ledger import commands as c
 from tests.web.conftest import DESK
+from tests.web.conftest import start_stacked_match as start_unlogged
 from tests.web.test_kiosk_browser import (
     ball,
     bowl_to_a_bought_automatic_win,
     open_frames,
 )
-from tests.web.test_kiosk_browser import start_stacked_match as start_unlogged
 
 
 def start_stacked_match(service, match_id: str, slots: dict) -> None:
