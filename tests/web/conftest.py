@@ -107,6 +107,18 @@ def signed_in_client(app):
     return client, token
 
 
+def signed_in_tablet(app):
+    """A signed-in commissioner's test client and ``send(method, url, body=None)``, which
+    sends ``body`` as JSON with the CSRF token and returns the status code and the JSON."""
+    client, csrf = signed_in_client(app)
+
+    def send(method, url, body=None):
+        answer = client.open(url, method=method, json=body, headers={"X-CSRFToken": csrf})
+        return answer.status_code, answer.get_json()
+
+    return client, send
+
+
 #: A centre of four lanes over SQLite with one feed, for ``alley-poker serve`` in a test.
 SERVE_CONFIG = """
 [centre]

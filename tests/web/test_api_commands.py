@@ -6,19 +6,9 @@ from __future__ import annotations
 from alley_poker.ledger import commands as c
 from alley_poker.web.kiosk_decisions import answer_decision
 from alley_poker.web.schemas import COMMAND_BODIES
-from tests.web.conftest import signed_in_client
+from tests.web.conftest import signed_in_tablet
 
 FEED = "feed:test"
-
-
-def tablet(app):
-    client, csrf = signed_in_client(app)
-
-    def send(method, url, body=None):
-        answer = client.open(url, method=method, json=body, headers={"X-CSRFToken": csrf})
-        return answer.status_code, answer.get_json()
-
-    return send
 
 
 def command(send, kind, body=None, match_id="m1"):
@@ -33,7 +23,7 @@ NEW_MATCH = {"match_id": "m2", "games": 1, "ante_cents": 150,
 
 
 def test_create_a_match_then_consent_and_start_it(app, service):
-    send = tablet(app)
+    _, send = signed_in_tablet(app)
     status, view = send("POST", "/api/v1/matches", NEW_MATCH)
     assert status == 201, view
     assert (view["match_id"], view["status"], view["ante_cents"], view["seat_order"]) == (
@@ -51,7 +41,7 @@ def test_create_a_match_then_consent_and_start_it(app, service):
 
 
 def test_a_bad_new_match_is_refused_and_claims_no_lanes(app, service):
-    send = tablet(app)
+    _, send = signed_in_tablet(app)
     taken = NEW_MATCH | {"slots": [{"lane": 1, "slot": 1, "bowler": "Cy"},
                                    {"lane": 4, "slot": 1, "bowler": "Dee"}],
                          "seat_order": None}
@@ -72,7 +62,7 @@ def test_a_bad_new_match_is_refused_and_claims_no_lanes(app, service):
 
 
 def test_the_commissioner_moves_bowlers_between_lane_slots(app, service):
-    send = tablet(app)
+    _, send = signed_in_tablet(app)
     slots = [{"lane": 1, "slot": 1, "bowler": "Ann"}, {"lane": 1, "slot": 2, "bowler": "Bob"}]
     status, body = send("PUT", "/api/v1/matches/m1/lanes",
                         {"slots": slots, "reason": "Bob moved to lane 1"})
@@ -91,7 +81,7 @@ def test_the_commissioner_moves_bowlers_between_lane_slots(app, service):
 def test_the_commissioner_decides_a_lose_card_for_the_bowler_after_a_guess(app, service):
     service.execute("m1", c.RecordBall("Ann", 1, 10, actor=FEED))
     service.execute("m1", c.RecordBall("Ann", 1, 0, gutter=True, actor=FEED))
-    send = tablet(app)
+    _, send = signed_in_tablet(app)
     decision = next(iter(service.state("m1").decisions))
     status, body = command(send, "guess", {"bowler": "Ann", "side": "left",
                                            "decision_id": decision})
@@ -106,7 +96,7 @@ def test_the_commissioner_decides_a_lose_card_for_the_bowler_after_a_guess(app, 
 
 
 def test_undo_last_takes_back_a_ruling_and_void_refunds_the_antes(app, service):
-    send = tablet(app)
+    _, send = signed_in_tablet(app)
     status, _ = command(send, "holland-daze", {"bowler": "Bob", "reason": "lane 1"})
     assert status == 200
     seq_after_ruling = service.state("m1").seq
@@ -126,7 +116,7 @@ def test_undo_last_takes_back_a_ruling_and_void_refunds_the_antes(app, service):
 
 
 def test_undo_meant_for_one_action_is_refused_when_another_became_last(app, service):
-    send = tablet(app)
+    _, send = signed_in_tablet(app)
     command(send, "holland-daze", {"bowler": "Bob", "reason": "lane 1"})
     meant = send("GET", "/api/v1/matches/m1/undo")[1]["undoable"]["action"]
     command(send, "holland-daze", {"bowler": "Ann", "reason": "lane 2"})  # another tablet
@@ -140,7 +130,7 @@ def test_undo_meant_for_one_action_is_refused_when_another_became_last(app, serv
 
 
 def test_bowlers_are_added_and_removed_before_the_first_ball(app, service):
-    send = tablet(app)
+    _, send = signed_in_tablet(app)
     send("POST", "/api/v1/matches", NEW_MATCH)
     status, body = command(send, "add-bowler", {"bowler": "Fay", "reason": "late"}, "m2")
     assert status == 200, body
@@ -150,7 +140,7 @@ def test_bowlers_are_added_and_removed_before_the_first_ball(app, service):
 
 
 def test_refused_commands_name_the_field_and_change_nothing(app, service):
-    send = tablet(app)
+    _, send = signed_in_tablet(app)
     seq = service.state("m1").seq
     cases = [
         ("guess", {"bowler": "Ann", "side": "up"}, 422, "side"),
@@ -179,7 +169,7 @@ def test_refused_commands_name_the_field_and_change_nothing(app, service):
 
 # --- the stale-version check: expected_seq -------------------------------------------------
 def test_a_command_with_the_current_expected_seq_runs(app, service):
-    send = tablet(app)
+    _, send = signed_in_tablet(app)
     seq = send("GET", "/api/v1/matches/m1")[1]["seq"]
     status, body = command(send, "holland-daze", {"bowler": "Bob", "expected_seq": seq})
     assert status == 200, body
@@ -187,7 +177,7 @@ def test_a_command_with_the_current_expected_seq_runs(app, service):
 
 
 def test_a_stale_expected_seq_is_409_and_changes_nothing(app, service):
-    send = tablet(app)
+    _, send = signed_in_tablet(app)
     seen = service.state("m1").seq
     service.execute("m1", c.RecordBall("Ann", 1, 3, actor=FEED))  # the feed got in first
     now = service.state("m1").seq
@@ -204,7 +194,7 @@ def test_a_stale_expected_seq_is_409_and_changes_nothing(app, service):
 
 
 def test_an_expected_seq_that_is_not_a_seq_is_422(app, service):
-    send = tablet(app)
+    _, send = signed_in_tablet(app)
     seq = service.state("m1").seq
     for bad in (-1, 1.5, float(seq), str(seq), True, [seq]):
         status, answer = command(send, "holland-daze", {"bowler": "Bob", "expected_seq": bad})

@@ -10,17 +10,7 @@ import pytest
 
 from alley_poker.ledger import commands as c
 from tests.conftest import centre_app
-from tests.web.conftest import PIN, signed_in_client
-
-
-def tablet(app):
-    client, csrf = signed_in_client(app)
-
-    def send(method, url, body=None):
-        answer = client.open(url, method=method, json=body, headers={"X-CSRFToken": csrf})
-        return answer.status_code, answer.get_json()
-
-    return client, send
+from tests.web.conftest import PIN, signed_in_tablet
 
 
 def play_out(send, service, match_id="m1"):
@@ -46,7 +36,7 @@ def play_out(send, service, match_id="m1"):
 
 
 def test_the_night_settles_to_zero_and_downloads_as_csv(app, service):
-    client, send = tablet(app)
+    client, send = signed_in_tablet(app)
     assert send("POST", "/api/v1/matches", {
         "match_id": "m2", "games": 1, "ante_cents": 250,
         "slots": [{"lane": 3, "slot": 1, "bowler": "Ann"},
@@ -81,7 +71,7 @@ def test_the_night_settles_to_zero_and_downloads_as_csv(app, service):
 
 
 def test_settlement_for_a_day(app, service):
-    _client, send = tablet(app)
+    _client, send = signed_in_tablet(app)
     today = service.repository.store.load("m1")[0]["at"][:10]
     assert [b["bowler"] for b in send("GET", f"/api/v1/settlement?date={today}")[1][
         "bowlers"]] == ["Ann", "Bob"]
@@ -97,7 +87,7 @@ def test_settlement_for_a_day(app, service):
 
 
 def test_the_audit_shows_who_did_what_filtered_and_as_csv(app, service):
-    client, send = tablet(app)
+    client, send = signed_in_tablet(app)
     send("POST", "/api/v1/matches/m1/commands/holland-daze", {"bowler": "Bob", "reason": "lane 1"})
     status, page = send("GET", "/api/v1/audit")
     assert status == 200
@@ -130,7 +120,7 @@ def test_the_audit_shows_who_did_what_filtered_and_as_csv(app, service):
 def test_the_audit_reads_newest_first_by_cursor_in_the_centres_zone_in_plain_words(service):
     app = centre_app(service, testing=True, pin=PIN, secret_key="test-secret",
                      time_zone="America/Chicago")
-    client, send = tablet(app)
+    client, send = signed_in_tablet(app)
     for ruling in range(200):  # a long night: more than the old 200 the CSV stopped at
         service.execute("m1", c.HollandDaze("Bob", reason=f"ruling {ruling}",
                                             actor="commissioner:tablet"))
@@ -166,16 +156,16 @@ def test_the_audit_reads_newest_first_by_cursor_in_the_centres_zone_in_plain_wor
 
 
 def test_csv_cells_that_look_like_formulas_stay_text(app, service):
-    _client, send = tablet(app)
+    _client, send = signed_in_tablet(app)
     send("POST", "/api/v1/matches", {"match_id": "m3", "games": 1, "slots": [
         {"lane": 5, "slot": 1, "bowler": "=1+1"}, {"lane": 5, "slot": 2, "bowler": "Cy"}]})
-    client, _ = tablet(app)
+    client, _ = signed_in_tablet(app)
     text = client.get("/api/v1/settlement.csv").get_data().decode("utf-8-sig")
     assert "'=1+1" in text and "\n=1+1" not in text
 
 
 def test_bad_audit_cursors_are_422_naming_the_parameter_and_nothing_else(app, service):
-    client, send = tablet(app)
+    client, send = signed_in_tablet(app)
     for query, field in (("since=-1", "since"), ("since=x", "since"), ("limit=0", "limit"),
                          ("limit=5001", "limit"), ("limit=ten", "limit")):
         for route in ("/api/v1/audit", "/api/v1/audit.csv"):

@@ -5,20 +5,10 @@ from __future__ import annotations
 
 from alley_poker.ledger import commands as c
 from alley_poker.service.night_close import NightClose
-from tests.web.conftest import signed_in_client
+from tests.web.conftest import signed_in_tablet
 from tests.web.test_tablet_browser import tablet  # noqa: F401  (the signed-in page fixture)
 
 FEED = "feed:test"
-
-
-def desk(app):
-    client, csrf = signed_in_client(app)
-
-    def send(method, url, body=None):
-        answer = client.open(url, method=method, json=body, headers={"X-CSRFToken": csrf})
-        return answer.status_code, answer.get_json()
-
-    return send
 
 
 def mid_match(service) -> None:
@@ -31,7 +21,7 @@ def mid_match(service) -> None:
 
 
 def test_settle_as_the_hands_stand_pays_the_best_hand_and_the_money_balances(app, service):
-    send = desk(app)
+    _, send = signed_in_tablet(app)
     mid_match(service)
     hands = {b: list(service.state("m1").hands[b]) for b in ("Ann", "Bob")}
     status, report = send("GET", "/api/v1/settlement")
@@ -60,7 +50,7 @@ def test_settle_as_the_hands_stand_pays_the_best_hand_and_the_money_balances(app
 
 
 def test_the_feed_board_carries_the_alarm_until_the_match_is_voided(app, service):
-    send = desk(app)
+    _, send = signed_in_tablet(app)
     mid_match(service)
     assert send("GET", "/api/v1/feeds")[1]["night_close"] is None
     NightClose(service, close="23:30").check()
