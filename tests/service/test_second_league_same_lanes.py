@@ -4,15 +4,13 @@ league's games left behind."""
 
 from __future__ import annotations
 
-from datetime import date, time
+from datetime import date
 
 import pytest
 
-from alley_poker.league import HandicapRule, League
 from alley_poker.ledger import commands as c
-from alley_poker.service.league_desk import open_league_desk
-from alley_poker.store.leagues import LeagueStore
 from drivers.base import BowlerSlot, LaneOpened
+from tests.service.tuesday_league import early_and_late_desk
 
 EARLY = """name,scorer_name,average
 Ed Hall,ED,150
@@ -32,15 +30,7 @@ DESK = "commissioner:pat"
 
 @pytest.fixture
 def desk(store_service):
-    desk = open_league_desk(store_service, LeagueStore(
-        store_service.repository.store.engine, centre=store_service.centre))
-    for league_id, name, start, roster in (("early", "Early Birds", time(18), EARLY),
-                                           ("late", "Late Owls", time(20, 30), LATE)):
-        desk.store.create_league(League(
-            league_id, name, "house-rev-1.2", ante_cents=200, weekday=1, start_time=start,
-            time_zone="America/Chicago", lane_pairs=((1, 2), (3, 4)), games=1,
-            handicap=HandicapRule(90, 220)))
-        desk.store.import_roster(league_id, roster)
+    desk = early_and_late_desk(store_service, EARLY, LATE, lane_pairs=((1, 2), (3, 4)))
     yield desk
     desk.close()
 

@@ -17,23 +17,21 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from datetime import date, time
+from datetime import date
 
 import pytest
 
 from alley_poker.bowling import Game
 from alley_poker.config import FeedConfig
-from alley_poker.league import HandicapRule, League
 from alley_poker.ledger import commands as c
 from alley_poker.service.feeds import FeedSupervisor
-from alley_poker.service.league_desk import open_league_desk
-from alley_poker.store.leagues import LeagueStore
 from drivers.base import GameEnded
 from drivers.feed_writer import FeedWriter, ScorerOutput
 from drivers.named_lanes import named_lanes
 from drivers.simulator import Simulator
 from tests.conftest import centre_app
 from tests.service.league_night_runner import wait_until
+from tests.service.tuesday_league import early_and_late_desk
 from tests.web.conftest import OPEN_NIGHT, PIN, open_service
 
 NIGHT = date(2026, 11, 24)
@@ -118,15 +116,7 @@ def ledger_balls(state) -> dict[str, list[tuple]]:
 def test_the_late_league_gets_every_late_ball_and_none_of_the_early_league(
         tmp_path, pty_pair, evening):
     service = open_service(tmp_path / "ledger.sqlite3")
-    desk = open_league_desk(service, LeagueStore(
-        service.repository.store.engine, centre=service.centre))
-    for league_id, name, start, people in (("early", "Early Birds", time(18), EARLY),
-                                           ("late", "Late Owls", time(20, 30), LATE)):
-        desk.store.create_league(League(
-            league_id, name, "house-rev-1.2", ante_cents=200, weekday=1, start_time=start,
-            time_zone="America/Chicago", lane_pairs=((1, 2),), games=1,
-            handicap=HandicapRule(90, 220)))
-        desk.store.import_roster(league_id, roster(people))
+    desk = early_and_late_desk(service, roster(EARLY), roster(LATE), lane_pairs=((1, 2),))
     feeds = FeedSupervisor([FeedConfig(name="lanes-1-4", url=pty_pair.reader_path,
                                        lanes=[1, 2, 3, 4])], service.handle_lane_event)
     feeds.start()
