@@ -24,6 +24,22 @@ from alley_poker.odds.ball_model import BowlerProfile, bowl_ball
 START = datetime(2026, 2, 6, 19, 0, tzinfo=UTC)
 
 
+def expire_first_decision(match) -> None:
+    """The first open decision of ``match.state`` expired at its deadline, as the scheduler
+    does (``match.do`` runs the command at that time)."""
+    decision = next(iter(match.state.decisions.values()))
+    match.do(c.ExpireDecision(decision_id=decision["id"], actor="scheduler"),
+             parse_iso(decision["deadline"]))
+
+
+def next_bowler(state: MatchState) -> str:
+    """Who bowls next: of the bowlers with a game left, the one furthest behind (the lowest
+    game, then the fewest balls in it), in the match's order on a tie."""
+    return min((b for b in state.bowlers if state.current_game(b) <= state.games),
+               key=lambda b: (state.current_game(b), len(
+                   state.balls[b][state.current_game(b) - 1]), state.bowlers.index(b)))
+
+
 class PracticeMatch:
     """A match in memory; ``source`` deals its cards (a seeded Random, or a fair seed)."""
 
@@ -54,13 +70,9 @@ class PracticeMatch:
         if state.result is not None:
             return False
         if state.decisions:
-            decision = next(iter(state.decisions.values()))
-            self.do(c.ExpireDecision(decision_id=decision["id"], actor="scheduler"),
-                    parse_iso(decision["deadline"]))
+            expire_first_decision(self)
             return True
-        bowler = min((b for b in state.bowlers if state.current_game(b) <= state.games),
-                     key=lambda b: (state.current_game(b), len(
-                         state.balls[b][state.current_game(b) - 1]), state.bowlers.index(b)))
+        bowler = next_bowler(state)
         number = state.current_game(bowler)
         game = rebuild_game(state.balls[bowler][number - 1])
         if (bowler, number) not in self.in_game:

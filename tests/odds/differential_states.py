@@ -19,9 +19,9 @@ from functools import cache
 
 from alley_poker.ledger import MatchState, handle
 from alley_poker.ledger import commands as c
-from alley_poker.ledger.context import parse_iso
 from alley_poker.ledger.endgame import rebuild_game
 from alley_poker.odds.ball_model import BowlerProfile, bowl_ball
+from benchmarks._practice_match import expire_first_decision, next_bowler
 
 START = datetime(2026, 2, 6, 19, 0, tzinfo=UTC)
 NAMES = ("Ann", "Bob", "Cy", "Di", "Ed")
@@ -94,12 +94,9 @@ class _Driver:
                     return self._do(c.DecideBuy(bowler, True, actor=actor))
                 if kind == "end_draw":
                     return self._do(c.DecideEndDraw(bowler, rng.random() < 0.5, actor=actor))
-            self.do(c.ExpireDecision(decision_id=decision["id"], actor="scheduler"),
-                    parse_iso(decision["deadline"]))
+            expire_first_decision(self)
             return True
-        bowler = min((b for b in state.bowlers if state.current_game(b) <= state.games),
-                     key=lambda b: (state.current_game(b), len(
-                         state.balls[b][state.current_game(b) - 1]), state.bowlers.index(b)))
+        bowler = next_bowler(state)
         game = rebuild_game(state.balls[bowler][state.current_game(bowler) - 1])
         ball = bowl_ball(self.profiles[bowler], game, rng)
         self.do(c.RecordBall(bowler, None, ball.pins, standing=sorted(ball.standing),
