@@ -14,13 +14,10 @@ import sqlalchemy as sa
 
 from alley_poker.cli.centre_worker import LOST_LOCK
 from alley_poker.ledger import commands as c
-from alley_poker.service import open_service
 from alley_poker.service.election import lock_key
-from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
 from drivers.feed_writer import FeedWriter, encode_lines
-from drivers.simulator import Simulator
 from tests.scale.conftest import write_config
-from tests.scale.test_multi_process import DESK, start_match
+from tests.scale.test_multi_process import DESK, desk_process, start_match, two_lane_game
 
 TAKEOVER_BUDGET_S = 10  # generous for a loaded CI box; the printed figure is the measure
 
@@ -60,38 +57,33 @@ def test_the_standby_worker_takes_over_when_the_active_one_is_killed(
     standby = cluster.worker(config)
     standby.wait_for(r"standing by for centre")
 
-    simulator = Simulator([1, 2], seed=8, games=1, bowlers_per_lane=2)
-    slots = {(setup.lane, slot): profile.name
-             for setup in simulator.lanes for slot, profile in enumerate(setup.bowlers, 1)}
-    desk_bus = RedisBus(redis_url, channel_prefix=centre_channel_prefix(centre))
-    desk = open_service(postgresql_url, centre=centre, bus=desk_bus)
+    simulator, slots = two_lane_game(seed=8)
     lines = [timed.line for timed in encode_lines(simulator.events(), "apf1", session="fo")]
     half = len(lines) // 2
-    writer = FeedWriter(pty_pair.writer_path).start()
-    try:
-        start_match(desk, "m1", slots, games=1)  # the active worker learns the lanes by bus
-        for line in lines[:half]:
-            writer.write(line)
-        assert writer.flush(10)
-        wait_for_balls(desk, "m1", sum(b",BALL," in line for line in lines[:half]), timeout=30)
+    with desk_process(centre, postgresql_url, redis_url) as desk:
+        writer = FeedWriter(pty_pair.writer_path).start()
+        try:
+            start_match(desk, "m1", slots, games=1)  # the active worker learns the lanes by bus
+            for line in lines[:half]:
+                writer.write(line)
+            assert writer.flush(10)
+            wait_for_balls(desk, "m1", sum(b",BALL," in line for line in lines[:half]), timeout=30)
 
-        killed_at = time.monotonic()
-        active.kill()
-        standby.wait_for(r"active for centre", timeout=TAKEOVER_BUDGET_S)
-        took = time.monotonic() - killed_at
-        report(f"standby active {took:.2f} s after the active worker was SIGKILLed")
-        wait_reading(standby)
+            killed_at = time.monotonic()
+            active.kill()
+            standby.wait_for(r"active for centre", timeout=TAKEOVER_BUDGET_S)
+            took = time.monotonic() - killed_at
+            report(f"standby active {took:.2f} s after the active worker was SIGKILLed")
+            wait_reading(standby)
 
-        for line in lines[half:]:
-            writer.write(line)
-        assert writer.flush(10)
-        bowled = sorted((slots[(ball.lane, ball.bowler)], ball.game, ball.frame, ball.ball,
-                         ball.pins) for ball in simulator.balls)
-        assert wait_for_balls(desk, "m1", len(bowled), timeout=30) == bowled
-    finally:
-        writer.stop()
-        desk_bus.close()
-        desk.repository.store.close()
+            for line in lines[half:]:
+                writer.write(line)
+            assert writer.flush(10)
+            bowled = sorted((slots[(ball.lane, ball.bowler)], ball.game, ball.frame, ball.ball,
+                             ball.pins) for ball in simulator.balls)
+            assert wait_for_balls(desk, "m1", len(bowled), timeout=30) == bowled
+        finally:
+            writer.stop()
 
 
 @pytest.mark.slow
@@ -139,10 +131,8 @@ def test_a_decision_deadline_opened_under_the_active_worker_is_kept_by_the_stand
     standby = cluster.worker(config)
     standby.wait_for(r"standing by for centre")
 
-    desk_bus = RedisBus(redis_url, channel_prefix=centre_channel_prefix(centre))
-    desk = open_service(postgresql_url, centre=centre, bus=desk_bus)
-    store = desk.repository.store
-    try:
+    with desk_process(centre, postgresql_url, redis_url) as desk:
+        store = desk.repository.store
         # Ann strikes (three cards, stacked: no joker), then throws a gutter ball: she has
         # DEADLINE_S to pick the card to lose.  The active worker hears of it by the bus.
         desk.execute("m1", c.CreateMatch("m1", ["Ann", "Bob"], games=1, test_mode=True,
@@ -170,9 +160,6 @@ def test_a_decision_deadline_opened_under_the_active_worker_is_kept_by_the_stand
                                  timeout=DEADLINE_S + TAKEOVER_BUDGET_S)
         records = store.load("m1")
         hand = desk.state("m1").hands["Ann"]
-    finally:
-        desk_bus.close()
-        store.close()
 
     assert closed["data"]["decision_id"] == decision["id"]
     assert (closed["data"]["outcome"], closed["data"]["actor"]) == ("expired", "scheduler")

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 import requests
 
 from alley_poker.ledger.commands import ConsentToAnte, StartMatch
-from alley_poker.service import open_service
+from alley_poker.service import AlleyService, open_service
 from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
 from drivers.feed_writer import FeedWriter, serve
 from drivers.simulator import Simulator
@@ -58,6 +60,35 @@ def start_match(service, match_id: str, slots: dict, games: int) -> None:
     service.execute(match_id, StartMatch(actor=DESK))
 
 
+def two_lane_game(seed: int) -> tuple[Simulator, dict]:
+    """A simulator's one game on lanes 1-2, two bowlers a lane, and the match's slots for it."""
+    simulator = Simulator([1, 2], seed=seed, games=1, bowlers_per_lane=2)
+    return simulator, {(setup.lane, slot): profile.name
+                       for setup in simulator.lanes
+                       for slot, profile in enumerate(setup.bowlers, 1)}
+
+
+@contextmanager
+def desk_process(centre: str, postgresql_url: str, redis_url: str) -> Iterator[AlleyService]:
+    """The desk: a service of its own over the centre's store, on the centre's Redis bus
+    (``desk.bus``); both closed after."""
+    desk = open_service(postgresql_url, centre=centre,
+                        bus=RedisBus(redis_url, channel_prefix=centre_channel_prefix(centre)))
+    try:
+        yield desk
+    finally:
+        desk.bus.close()
+        desk.repository.store.close()
+
+
+def wait_every_ball(desk: AlleyService, match_id: str, balls: int, deadline: float) -> None:
+    """Until the ledger has recorded ``balls`` balls in ``match_id`` (by ``deadline``, a
+    ``time.monotonic()``)."""
+    while desk.state(match_id).balls_recorded < balls:
+        assert time.monotonic() < deadline, "the worker never ran every ball"
+        time.sleep(0.1)
+
+
 def balls_in(updates: list[dict], match_id: str) -> list[tuple]:
     return [(e["data"]["bowler"], e["data"]["game"], e["data"]["frame"], e["data"]["ball"],
              e["data"]["pins"])
@@ -76,36 +107,32 @@ def test_a_kiosk_on_the_second_web_process_sees_every_ball_fed_to_the_worker_in_
 
     # The desk (a third process on the same bus) sets up the match; the lanes must reach the
     # worker's and both web processes' lane maps through Redis.
-    simulator = Simulator([1, 2], seed=5, games=1, bowlers_per_lane=2)
-    slots = {(setup.lane, slot): profile.name
-             for setup in simulator.lanes for slot, profile in enumerate(setup.bowlers, 1)}
-    desk_bus = RedisBus(redis_url, channel_prefix=centre_channel_prefix(centre))
-    desk = open_service(postgresql_url, centre=centre, bus=desk_bus)
-    kiosk = Kiosk(web2, "1-2")
-    writer = FeedWriter(pty_pair.writer_path).start()
-    try:
-        start_match(desk, "m1", slots, games=1)
-        deadline = time.monotonic() + 10
-        while kiosk.join() != ["m1"]:
-            assert time.monotonic() < deadline, "web #2 never learned the match's lanes"
-            time.sleep(0.1)
+    simulator, slots = two_lane_game(seed=5)
+    with desk_process(centre, postgresql_url, redis_url) as desk:
+        kiosk = Kiosk(web2, "1-2")
+        writer = FeedWriter(pty_pair.writer_path).start()
+        try:
+            start_match(desk, "m1", slots, games=1)
+            deadline = time.monotonic() + 10
+            while kiosk.join() != ["m1"]:
+                assert time.monotonic() < deadline, "web #2 never learned the match's lanes"
+                time.sleep(0.1)
 
-        started = time.monotonic()
-        serve(simulator, writer, speed=0)
-        assert writer.flush(10)
-        bowled = [(slots[(ball.lane, ball.bowler)], ball.game, ball.frame, ball.ball, ball.pins)
-                  for ball in simulator.balls]
-        kiosk.wait(lambda updates: len(balls_in(updates, "m1")) >= len(bowled), timeout=60)
-        elapsed = time.monotonic() - started
-        print(f"\n{len(bowled)} balls: feed → worker → Redis → web #2 → kiosk in {elapsed:.2f} s")
+            started = time.monotonic()
+            serve(simulator, writer, speed=0)
+            assert writer.flush(10)
+            bowled = [(slots[(ball.lane, ball.bowler)], ball.game, ball.frame, ball.ball, ball.pins)
+                      for ball in simulator.balls]
+            kiosk.wait(lambda updates: len(balls_in(updates, "m1")) >= len(bowled), timeout=60)
+            elapsed = time.monotonic() - started
+            print(f"\n{len(bowled)} balls: feed → worker → Redis → web #2 → kiosk "
+                  f"in {elapsed:.2f} s")
 
-        assert balls_in(kiosk.updates, "m1") == bowled
-        # Every event once, in ledger order, none missing, up to the ledger's last.
-        seqs = [e["seq"] for update in kiosk.updates for e in update["events"]]
-        assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
-        assert seqs[-1] == desk.state("m1").seq
-    finally:
-        writer.stop()
-        kiosk.close()
-        desk_bus.close()
-        desk.repository.store.close()
+            assert balls_in(kiosk.updates, "m1") == bowled
+            # Every event once, in ledger order, none missing, up to the ledger's last.
+            seqs = [e["seq"] for update in kiosk.updates for e in update["events"]]
+            assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+            assert seqs[-1] == desk.state("m1").seq
+        finally:
+            writer.stop()
+            kiosk.close()

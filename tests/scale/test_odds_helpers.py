@@ -261,11 +261,13 @@ def test_a_scaled_out_workers_odds_are_shared_with_a_helper(
         cluster, helpers, centre, postgresql_url, redis_url, pty_pair, tmp_path):
     """``[odds] shared = true``: the active worker's odds of a fed game settle, part of
     their runs made by an ``alley-poker odds-helper`` process through the centre's Redis."""
-    from alley_poker.service import open_service
-    from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
     from drivers.feed_writer import FeedWriter, serve
-    from drivers.simulator import Simulator
-    from tests.scale.test_multi_process import start_match
+    from tests.scale.test_multi_process import (
+        desk_process,
+        start_match,
+        two_lane_game,
+        wait_every_ball,
+    )
 
     config = write_config(tmp_path / "alley.toml", centre=centre, feed_url=pty_pair.reader_path)
     with config.open("a", encoding="utf-8") as toml:
@@ -274,31 +276,24 @@ def test_a_scaled_out_workers_odds_are_shared_with_a_helper(
     helpers.start(centre)
     worker = cluster.worker(config)
     worker.wait_for(r"active for centre")
-    simulator = Simulator([1, 2], seed=7, games=1, bowlers_per_lane=2)
-    slots = {(setup.lane, slot): profile.name
-             for setup in simulator.lanes for slot, profile in enumerate(setup.bowlers, 1)}
-    desk_bus = RedisBus(redis_url, channel_prefix=centre_channel_prefix(centre))
-    desk = open_service(postgresql_url, centre=centre, bus=desk_bus)
-    odds: list[dict] = []
-    desk_bus.subscribe(lambda topic, message: odds.append(message["odds"])
-                       if message.get("kind") == "odds" else None)
-    writer = FeedWriter(pty_pair.writer_path).start()
-    try:
-        start_match(desk, "m1", slots, games=1)
-        serve(simulator, writer, speed=0)
-        assert writer.flush(10)
-        deadline = time.monotonic() + 120
-        while desk.state("m1").balls_recorded < len(simulator.balls):
-            assert time.monotonic() < deadline, "the worker never ran every ball"
-            time.sleep(0.1)
-        last = desk.state("m1").seq
-        _until(lambda: any(o["seq"] == last and o["settled"] for o in odds), 60,
-               f"the settled odds of the last event (#{last})")
-        assert _helper_chunks(redis_url, centre) > 0
-    finally:
-        writer.stop()
-        desk_bus.close()
-        desk.repository.store.close()
+    simulator, slots = two_lane_game(seed=7)
+    with desk_process(centre, postgresql_url, redis_url) as desk:
+        odds: list[dict] = []
+        desk.bus.subscribe(lambda topic, message: odds.append(message["odds"])
+                           if message.get("kind") == "odds" else None)
+        writer = FeedWriter(pty_pair.writer_path).start()
+        try:
+            start_match(desk, "m1", slots, games=1)
+            serve(simulator, writer, speed=0)
+            assert writer.flush(10)
+            deadline = time.monotonic() + 120
+            wait_every_ball(desk, "m1", len(simulator.balls), deadline)
+            last = desk.state("m1").seq
+            _until(lambda: any(o["seq"] == last and o["settled"] for o in odds), 60,
+                   f"the settled odds of the last event (#{last})")
+            assert _helper_chunks(redis_url, centre) > 0
+        finally:
+            writer.stop()
 
 
 def test_a_chunk_whose_owner_is_gone_is_dropped_unrun(helpers, shared, centre, redis_url):

@@ -13,13 +13,16 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from alley_poker.service import AlleyService, open_service
-from alley_poker.service.redis_bus import RedisBus, centre_channel_prefix
+from alley_poker.service import AlleyService
 from alley_poker.store.phone_links import PhoneLinkStore
 from drivers.feed_writer import FeedWriter, serve
-from drivers.simulator import Simulator
 from tests.scale.conftest import write_config
-from tests.scale.test_multi_process import start_match
+from tests.scale.test_multi_process import (
+    desk_process,
+    start_match,
+    two_lane_game,
+    wait_every_ball,
+)
 from tests.web.test_phone_socket import PhoneClient
 
 # A worker and two web processes per test: the slow tier (docs/performance.md).
@@ -57,46 +60,39 @@ def fed_centre(cluster, centre, postgresql_url, redis_url, pty_pair,
         toml.write("[odds]\nenabled = true\niterations = 20\nprocesses = 0\n")
     _web1, web2 = cluster.scaled_out(config)
 
-    simulator = Simulator([1, 2], seed=5, games=1, bowlers_per_lane=2)
-    slots = {(setup.lane, slot): profile.name
-             for setup in simulator.lanes for slot, profile in enumerate(setup.bowlers, 1)}
-    desk_bus = RedisBus(redis_url, channel_prefix=centre_channel_prefix(centre))
-    desk = open_service(postgresql_url, centre=centre, bus=desk_bus)
-    writer = FeedWriter(pty_pair.writer_path).start()
-    phone = None
-    try:
-        start_match(desk, "m1", slots, games=1)
-        bowler = slots[(1, 1)]
-        phone = PhoneClient(web2, phone_session(desk, centre, bowler), kinds=ODDS_KINDS)
-        joined = phone.joins.get(timeout=10)
-        assert joined.get("bowler") == bowler, joined
-        serve(simulator, writer, speed=0)
-        assert writer.flush(10)
+    simulator, slots = two_lane_game(seed=5)
+    with desk_process(centre, postgresql_url, redis_url) as desk:
+        writer = FeedWriter(pty_pair.writer_path).start()
+        phone = None
+        try:
+            start_match(desk, "m1", slots, games=1)
+            bowler = slots[(1, 1)]
+            phone = PhoneClient(web2, phone_session(desk, centre, bowler), kinds=ODDS_KINDS)
+            joined = phone.joins.get(timeout=10)
+            assert joined.get("bowler") == bowler, joined
+            serve(simulator, writer, speed=0)
+            assert writer.flush(10)
 
-        deadline = time.monotonic() + 90
-        while desk.state("m1").balls_recorded < len(simulator.balls):
-            assert time.monotonic() < deadline, "the worker never ran every ball"
-            time.sleep(0.1)
-        last = desk.state("m1").seq
-        # The queue keeps each match's latest request, so the odds of the last change the
-        # worker made always come, whatever was dropped before them.
-        odds: list[dict] = []
-        while not odds or odds[-1]["seq"] < last:
-            assert time.monotonic() < deadline, f"odds seen: {[o['seq'] for o in odds]}"
-            try:
-                kind, message = phone.next(timeout=1)
-            except queue.Empty:
-                continue
-            if kind == "match_odds":
-                assert message["match_id"] == "m1"
-                odds.append(message["odds"])
-        yield FedCentre(desk, centre, web2, slots, len(simulator.balls), last, odds)
-    finally:
-        if phone is not None:
-            phone.close()
-        writer.stop()
-        desk_bus.close()
-        desk.repository.store.close()
+            deadline = time.monotonic() + 90
+            wait_every_ball(desk, "m1", len(simulator.balls), deadline)
+            last = desk.state("m1").seq
+            # The queue keeps each match's latest request, so the odds of the last change the
+            # worker made always come, whatever was dropped before them.
+            odds: list[dict] = []
+            while not odds or odds[-1]["seq"] < last:
+                assert time.monotonic() < deadline, f"odds seen: {[o['seq'] for o in odds]}"
+                try:
+                    kind, message = phone.next(timeout=1)
+                except queue.Empty:
+                    continue
+                if kind == "match_odds":
+                    assert message["match_id"] == "m1"
+                    odds.append(message["odds"])
+            yield FedCentre(desk, centre, web2, slots, len(simulator.balls), last, odds)
+        finally:
+            if phone is not None:
+                phone.close()
+            writer.stop()
 
 
 def test_a_phone_on_the_second_web_process_gets_the_odds_the_worker_computed(fed_centre):
