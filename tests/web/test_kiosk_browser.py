@@ -377,6 +377,14 @@ def test_the_kiosk_announces_each_moment_of_a_match_and_has_a_four_colour_deck(s
     assert service.state("m1").result is not None
 
 
+def ann_and_bob_on_the_kiosk(stacked_kiosk, start=start_stacked_match):
+    """Ann on lane 1 and Bob on lane 2 in match m1, started by ``start`` (test mode), and the
+    kiosk's page opened on it: the service and the page."""
+    service, open_page = stacked_kiosk
+    start(service, "m1", {(1, 1): "Ann", (2, 1): "Bob"})
+    return service, open_page()
+
+
 def bowl_to_a_bought_automatic_win(service) -> None:
     """Ann and Bob bowl a game of open frames (Ann a spare, Bob a strike, in frame 1), tie
     lowest and decline the draw; Ann buys a card and draws the good joker."""
@@ -392,9 +400,7 @@ def bowl_to_a_bought_automatic_win(service) -> None:
 
 
 def test_the_kiosk_names_the_winner(stacked_kiosk):
-    service, open_page = stacked_kiosk
-    start_stacked_match(service, "m1", {(1, 1): "Ann", (2, 1): "Bob"})
-    page = open_page()
+    service, page = ann_and_bob_on_the_kiosk(stacked_kiosk)
     bowl_to_a_bought_automatic_win(service)
     assert "WINNER — Ann" in wait_for_banner(page, "WINNER")
 
@@ -413,9 +419,7 @@ PAINTED_BANNERS = """() => {
 
 
 def test_a_good_joker_bought_at_the_end_is_announced_as_an_automatic_win(stacked_kiosk):
-    service, open_page = stacked_kiosk
-    start_stacked_match(service, "m1", {(1, 1): "Ann", (2, 1): "Bob"})
-    page = open_page()
+    service, page = ann_and_bob_on_the_kiosk(stacked_kiosk)
     page.evaluate(PAINTED_BANNERS)  # the banner's text on every frame the page paints
     bowl_to_a_bought_automatic_win(service)
     wait_for_banner(page, "WINNER")

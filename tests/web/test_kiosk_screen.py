@@ -7,6 +7,7 @@ from alley_poker.ledger import commands as c
 from tests.web.conftest import DESK
 from tests.web.conftest import start_stacked_match as start_unlogged
 from tests.web.test_kiosk_browser import (
+    ann_and_bob_on_the_kiosk,
     ball,
     bowl_to_a_bought_automatic_win,
     open_frames,
@@ -36,9 +37,7 @@ def settle_a_split_pot(service) -> None:
 
 
 def test_the_result_stays_after_settlement_and_after_a_reload(stacked_kiosk):
-    service, open_page = stacked_kiosk
-    start_stacked_match(service, "m1", {(1, 1): "Ann", (2, 1): "Bob"})
-    page = open_page()
+    service, page = ann_and_bob_on_the_kiosk(stacked_kiosk, start=start_stacked_match)
     bowl_to_a_bought_automatic_win(service)
     service.execute("m1", c.CommissionerConfirmResult(actor=DESK))
     assert service.lanes.assignment("m1") is None  # the lanes are free again
