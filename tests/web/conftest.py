@@ -107,6 +107,15 @@ def signed_in_client(app):
     return client, token
 
 
+def post_new_match(client, csrf: str, bowlers: list[tuple[int, str]], **fields):
+    """``POST /api/v1/matches`` of match m2, one game, each ``(lane, bowler)`` of ``bowlers``
+    in slot 1 of its lane (``fields`` added to the body); the answer."""
+    body = {"match_id": "m2", "games": 1,
+            "slots": [{"lane": lane, "slot": 1, "bowler": bowler} for lane, bowler in bowlers],
+            **fields}
+    return client.post("/api/v1/matches", json=body, headers={"X-CSRFToken": csrf})
+
+
 def signed_in_tablet(app):
     """A signed-in commissioner's test client and ``send(method, url, body=None)``, which
     sends ``body`` as JSON with the CSRF token and returns the status code and the JSON."""

@@ -7,7 +7,13 @@ from __future__ import annotations
 import pytest
 
 from alley_poker.ledger import commands as c
-from tests.web.conftest import DESK, open_kiosk, signed_in_client, signed_in_desk
+from tests.web.conftest import (
+    DESK,
+    open_kiosk,
+    post_new_match,
+    signed_in_client,
+    signed_in_desk,
+)
 
 RECORD_BALL = "/api/v1/matches/m1/commands/record-ball"
 
@@ -25,8 +31,7 @@ RECORD_BALL = "/api/v1/matches/m1/commands/record-ball"
 ], ids=["nul", "esc", "rlo", "isolate", "zwsp", "bom", "markup", "blank", "too-long"])
 def test_a_hostile_new_bowler_name_is_refused_saying_why(app, service, name, shown):
     client, csrf = signed_in_client(app)
-    body = {"match_id": "m2", "games": 1, "slots": [{"lane": 3, "slot": 1, "bowler": name}]}
-    answer = client.post("/api/v1/matches", json=body, headers={"X-CSRFToken": csrf})
+    answer = post_new_match(client, csrf, [(3, name)])
     assert answer.status_code == 422, answer.get_json()
     error = answer.get_json()["error"]
     assert error["field"] == "slots.0.bowler" and shown in error["message"], error
@@ -36,10 +41,7 @@ def test_a_hostile_new_bowler_name_is_refused_saying_why(app, service, name, sho
 def test_names_are_stored_nfc_normalised_and_trimmed(app, service):
     client, csrf = signed_in_client(app)
     decomposed = "Rene\u0301"  # e + combining acute, as some keyboards send it
-    body = {"match_id": "m2", "games": 1,
-            "slots": [{"lane": 3, "slot": 1, "bowler": f"  {decomposed} "},
-                      {"lane": 4, "slot": 1, "bowler": "Dee"}]}
-    answer = client.post("/api/v1/matches", json=body, headers={"X-CSRFToken": csrf})
+    answer = post_new_match(client, csrf, [(3, f"  {decomposed} "), (4, "Dee")])
     assert answer.status_code == 201, answer.get_json()
     assert list(service.state("m2").bowlers) == ["Ren\u00e9", "Dee"]
     # The same name typed precomposed is the same bowler.

@@ -21,7 +21,14 @@ from alley_poker.web.centre_access import centre_of
 from drivers.base import Heartbeat
 from drivers.dialects.apf1 import Apf1Encoder
 from tests.conftest import centre_app
-from tests.web.conftest import DESK, OPEN_NIGHT, PIN, csrf_token_from, signed_in_client
+from tests.web.conftest import (
+    DESK,
+    OPEN_NIGHT,
+    PIN,
+    csrf_token_from,
+    post_new_match,
+    signed_in_client,
+)
 from tests.web.test_sockets import KioskClient
 
 
@@ -74,10 +81,7 @@ def test_a_match_with_a_wrongly_typed_rule_is_422_and_stores_no_seed(tmp_path):
     app = centre_app(testing=True, pin=PIN, secret_key="test-secret",
                      database_url=f"sqlite:///{database}", **OPEN_NIGHT)
     client, csrf = signed_in_client(app)
-    body = {"match_id": "m2", "games": 1, "rules": {"ante_cents": "abc"},
-            "slots": [{"lane": 3, "slot": 1, "bowler": "Cy"},
-                      {"lane": 4, "slot": 1, "bowler": "Dee"}]}
-    answer = client.post("/api/v1/matches", json=body, headers={"X-CSRFToken": csrf})
+    answer = post_new_match(client, csrf, [(3, "Cy"), (4, "Dee")], rules={"ante_cents": "abc"})
     assert answer.status_code == 422, answer.get_json()
     error = answer.get_json()["error"]
     assert error["code"] == "validation_failed" and error["field"].startswith("rules")
@@ -94,9 +98,7 @@ def test_a_match_with_a_wrongly_typed_rule_is_422_and_stores_no_seed(tmp_path):
 ], ids=["hangul-filler", "grapheme-joiner", "variation-selector"])
 def test_a_name_with_a_default_ignorable_character_is_refused(app, service, name, shown):
     client, csrf = signed_in_client(app)
-    body = {"match_id": "m2", "games": 1, "slots": [{"lane": 3, "slot": 1, "bowler": name},
-                                                    {"lane": 4, "slot": 1, "bowler": "Dee"}]}
-    answer = client.post("/api/v1/matches", json=body, headers={"X-CSRFToken": csrf})
+    answer = post_new_match(client, csrf, [(3, name), (4, "Dee")])
     assert answer.status_code == 422, answer.get_json()
     error = answer.get_json()["error"]
     assert error["field"] == "slots.0.bowler" and shown in error["message"], error
@@ -105,10 +107,7 @@ def test_a_name_with_a_default_ignorable_character_is_refused(app, service, name
 
 def test_a_full_width_name_is_the_same_bowler_as_the_plain_one(app, service):
     client, csrf = signed_in_client(app)
-    body = {"match_id": "m2", "games": 1,
-            "slots": [{"lane": 3, "slot": 1, "bowler": "\uff21\uff4e\uff4e"},
-                      {"lane": 4, "slot": 1, "bowler": "Dee"}]}
-    answer = client.post("/api/v1/matches", json=body, headers={"X-CSRFToken": csrf})
+    answer = post_new_match(client, csrf, [(3, "\uff21\uff4e\uff4e"), (4, "Dee")])
     assert answer.status_code == 201, answer.get_json()
     assert list(service.state("m2").bowlers) == ["Ann", "Dee"]
 

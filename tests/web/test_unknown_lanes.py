@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import centre_app
-from tests.web.conftest import PIN, signed_in_client
+from tests.web.conftest import PIN, post_new_match, signed_in_client
 
 
 @pytest.fixture
@@ -16,10 +16,7 @@ def eight_lane_app(service):
 def test_a_match_on_lane_150_of_an_8_lane_centre_is_refused_naming_its_lanes(
         eight_lane_app, service):
     client, csrf = signed_in_client(eight_lane_app)
-    body = {"match_id": "m2", "games": 1,
-            "slots": [{"lane": 7, "slot": 1, "bowler": "Cy"},
-                      {"lane": 150, "slot": 1, "bowler": "Dee"}]}
-    answer = client.post("/api/v1/matches", json=body, headers={"X-CSRFToken": csrf})
+    answer = post_new_match(client, csrf, [(7, "Cy"), (150, "Dee")])
     assert answer.status_code == 422, answer.get_json()
     error = answer.get_json()["error"]
     assert (error["code"], error["field"]) == ("unknown_lane", "slots.1.lane")
@@ -28,8 +25,7 @@ def test_a_match_on_lane_150_of_an_8_lane_centre_is_refused_naming_its_lanes(
     lanes = client.get("/api/v1/lanes").get_json()["lanes"]
     assert [lane["lane"] for lane in lanes] == list(range(1, 9))
 
-    body["slots"][1]["lane"] = 8
-    answer = client.post("/api/v1/matches", json=body, headers={"X-CSRFToken": csrf})
+    answer = post_new_match(client, csrf, [(7, "Cy"), (8, "Dee")])
     assert answer.status_code == 201, answer.get_json()
 
 
