@@ -63,6 +63,15 @@ def write_config(path: Path, *, lanes: int, database_url: str | None,
     return path
 
 
+def get_ms(url: str, timeout: float) -> float:
+    """The milliseconds a ``GET`` of ``url`` takes, its whole answer read (an ``OSError``,
+    ``urllib.error.URLError`` among them, when it fails or takes over ``timeout``)."""
+    started = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=timeout) as answer:
+        answer.read()
+    return (time.perf_counter() - started) * 1000
+
+
 def peak_rss_mb(pid: int) -> float:
     """Process ``pid``'s peak resident set size so far (``VmHWM``), in MiB."""
     status = Path(f"/proc/{pid}/status").read_text()

@@ -29,14 +29,13 @@ import importlib.util
 import statistics
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 import socketio
 
 from benchmarks._idle_flood import IdleFlood, worker_only_sections
 from benchmarks._output import print_result
-from benchmarks._service_process import ServiceProcess, write_config
+from benchmarks._service_process import ServiceProcess, get_ms, write_config
 from benchmarks.slow_clients import prepare_store
 
 READ_TIMEOUT_S = 10.0
@@ -59,11 +58,8 @@ def timed_reads(url: str, samples: int, budget_s: float) -> tuple[list[float], i
     for _ in range(samples):
         if time.monotonic() > deadline:
             break
-        started = time.perf_counter()
         try:
-            with urllib.request.urlopen(url, timeout=READ_TIMEOUT_S) as answer:
-                answer.read()
-            took.append((time.perf_counter() - started) * 1000)
+            took.append(get_ms(url, timeout=READ_TIMEOUT_S))
         except Exception:
             failures += 1
             took.append(READ_TIMEOUT_S * 1000)

@@ -28,13 +28,12 @@ import statistics
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 import socketio
 
 from benchmarks._output import print_result
-from benchmarks._service_process import ServiceProcess, write_config
+from benchmarks._service_process import ServiceProcess, get_ms, write_config
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -158,11 +157,8 @@ def measure(base_url: str, samples: int) -> dict[str, float]:
         finally:
             fresh.disconnect()
     for _ in range(samples):
-        started = time.perf_counter()
         try:
-            with urllib.request.urlopen(f"{base_url}/api/v1/matches", timeout=10) as answer:
-                answer.read()
-            http_ms.append((time.perf_counter() - started) * 1000)
+            http_ms.append(get_ms(f"{base_url}/api/v1/matches", timeout=10))
         except Exception:
             failures += 1
     return {**_figures("join_ms", join_ms), **_figures("connect_ms", connect_ms),
