@@ -27,8 +27,25 @@ BENCH_SECRET_KEY = "latency-bench-secret-key-0123456789abcdef"
 Feeds = Sequence[tuple[str, str, Sequence[int]]]
 
 
-class SingleBox:
+class _Deployment:
+    """What both deployments share: their ``processes`` by name, the one of them named
+    ``feeds_name`` reading the feeds, and every one stopped on ``close()``."""
+
+    feeds_name: str
+    processes: dict[str, ServiceProcess]
+
+    @property
+    def feeds_process(self) -> ServiceProcess:
+        return self.processes[self.feeds_name]
+
+    def close(self) -> None:
+        for process in self.processes.values():
+            process.stop()
+
+
+class SingleBox(_Deployment):
     name = "single"
+    feeds_name = "serve"
 
     def __init__(self, workdir: Path, *, server: str | None = None):
         self.workdir = workdir
@@ -51,17 +68,10 @@ class SingleBox:
     def urls(self) -> list[str]:
         return [self.processes["serve"].base_url]
 
-    @property
-    def feeds_process(self) -> ServiceProcess:
-        return self.processes["serve"]
 
-    def close(self) -> None:
-        for process in self.processes.values():
-            process.stop()
-
-
-class ScaledOut:
+class ScaledOut(_Deployment):
     name = "scaled"
+    feeds_name = "worker"
 
     def __init__(self, workdir: Path, *, pg_url: str = DEFAULT_PG_URL,
                  redis_url: str = DEFAULT_REDIS_URL, web_processes: int = 2,
@@ -123,16 +133,11 @@ class ScaledOut:
         return [process.base_url for name, process in self.processes.items()
                 if name.startswith("web")]
 
-    @property
-    def feeds_process(self) -> ServiceProcess:
-        return self.processes["worker"]
-
     def close(self) -> None:
         import redis
         import sqlalchemy as sa
 
-        for process in self.processes.values():
-            process.stop()
+        super().close()
         if self._closed:
             return
         self._closed = True
