@@ -3,6 +3,7 @@ the given state untouched, is applied, and the invariants are checked after it."
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -79,5 +80,11 @@ class Match:
         self.now += timedelta(seconds=seconds)
 
     def replayed(self) -> MatchState:
-        records = [event_to_record(e) for e in self.events]
-        return replay("m1", [event_from_record(r) for r in records])
+        return replayed_from_records("m1", self.events)
+
+
+def replayed_from_records(match_id: str, events) -> MatchState:
+    """The match rebuilt by ``replay`` from ``events`` turned into their stored records (through
+    JSON, as the store keeps them) and back."""
+    records = json.loads(json.dumps([event_to_record(e) for e in events]))
+    return replay(match_id, [event_from_record(r) for r in records])

@@ -4,7 +4,6 @@ its JSON records) always rebuilds the same state."""
 
 from __future__ import annotations
 
-import json
 import random
 from datetime import timedelta
 
@@ -24,15 +23,12 @@ from alley_poker.ledger import (
     CommandRefused,
     MatchState,
     check_invariants,
-    event_from_record,
-    event_to_record,
     handle,
-    replay,
 )
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.endgame import rebuild_game
 from alley_poker.ledger.state import core_to_json
-from tests.ledger.helpers import DESK, FEED, START
+from tests.ledger.helpers import DESK, FEED, START, replayed_from_records
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 CARDS = [str(card) for card in FULL_DECK] + ["GJ", "BJ"]
@@ -241,8 +237,7 @@ class LedgerMachine(RuleBasedStateMachine):
     @invariant()
     def replay_rebuilds_the_same_state(self):
         if hasattr(self, "state"):
-            records = json.loads(json.dumps([event_to_record(e) for e in self.events]))
-            rebuilt = replay("prop", [event_from_record(r) for r in records])
+            rebuilt = replayed_from_records("prop", self.events)
             assert rebuilt.snapshot() == self.state.snapshot()
             mine, theirs = self.state.restorable(), rebuilt.restorable()
             assert (mine is None) == (theirs is None)
