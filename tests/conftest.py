@@ -123,6 +123,18 @@ def serve_output_until_serving(process: subprocess.Popen) -> str:
     return "".join(lines)
 
 
+def stop_serving(process: subprocess.Popen, timeout: float) -> str | None:
+    """SIGTERM to ``process`` (a served centre: it hands over and stops), SIGKILL if it has not
+    ended within ``timeout`` seconds; the rest of its stdout pipe (None without one)."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        rest, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        rest, _ = process.communicate()
+    return rest
+
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -21,7 +20,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from tests.conftest import serve_output_until_serving, skip_or_fail
+from tests.conftest import serve_output_until_serving, skip_or_fail, stop_serving
 from tests.ports import free_port
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -158,12 +157,7 @@ def test_installed_serve_serves_the_kiosk_and_its_vendored_client(installed: Pat
         status, _sign_in = fetch(f"http://127.0.0.1:{port}/commissioner")
         assert status == 200
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
+        stop_serving(process, timeout=15)
     assert process.returncode == 0
 
 
@@ -223,12 +217,7 @@ def test_init_then_doctor_then_serve_from_a_clean_venv(clean_venv: Path, outside
         status, metrics = fetch(f"http://127.0.0.1:{port}/metrics")
         assert status == 200 and b"alley_socket_clients" in metrics
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            rest, _ = process.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            rest, _ = process.communicate()
+        rest = stop_serving(process, timeout=30)
     assert process.returncode == 0, rest
     assert "Traceback" not in output + rest
     assert (centre / "var" / "alley-poker.sqlite3").exists()
