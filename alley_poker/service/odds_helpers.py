@@ -76,6 +76,8 @@ _REPLY_KEPT_S = 60
 #: The longest an owner waits for a chunk a live helper holds (a machine so busy that its
 #: helper cannot finish a chunk in a minute is no help).
 _LONGEST_WAIT_S = 60.0
+#: The longest a single blocking read of Redis waits (well under redis-py's socket timeout).
+_LONGEST_BLOCK_S = 1.0
 _LATEST_KEPT_S = 6 * 3600
 #: How long a centre's helper list and chunk counts outlive its last helper.
 _COUNTS_KEPT_S = 7 * 24 * 3600
@@ -182,10 +184,15 @@ class SharedChunks:
         pipe.execute()
         deadline = started + timeout
         while True:
-            reply = self._redis.blpop([reply_key],
-                                      timeout=max(0.05, deadline - time.perf_counter()))
+            # Each wait shorter than the client's socket timeout (redis-py's default is 5 s):
+            # a longer BLPOP ends in the client's TimeoutError, not in Redis's empty answer
+            # (a loaded CI host waited 30 s for a chunk and lost it so).
+            reply = self._redis.blpop([reply_key], timeout=min(
+                _LONGEST_BLOCK_S, max(0.05, deadline - time.perf_counter())))
             if reply is not None:
                 break
+            if time.perf_counter() < deadline:
+                continue  # still within its time
             if self._redis.lrem(self.keys["chunks"], 1, payload):
                 raise SharedChunkLost(taken=False)  # no helper took it: taken back
             if not self._redis.exists(_running_key(self.keys, task)):

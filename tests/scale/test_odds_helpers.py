@@ -314,3 +314,28 @@ def test_a_chunk_whose_owner_is_gone_is_dropped_unrun(helpers, shared, centre, r
     assert replies and replies[0].get("dropped")
     helper.popen.terminate()
     helper.wait_for(r"stopped: 0 chunks run .* 1 dropped unrun", timeout=20)
+
+
+def test_an_owner_waits_for_its_chunk_past_the_redis_clients_socket_timeout(
+        helpers, shared, centre):
+    """redis-py ends any read after 5 s (its default socket timeout); an owner given longer
+    (a slow chunk's ten expected durations) still gets the runs of a helper that starts
+    late, not the client's TimeoutError (which lost the chunk on a loaded CI host)."""
+    chunks = shared(timeout_s=30)
+    state = _state(7)
+    outcome: list[object] = []
+
+    def hand_out() -> None:
+        try:
+            outcome.append(chunks.run(state.match_id, state, 300, 0, 150, {}, "fast", None))
+        except Exception as problem:  # the assertion below says which
+            outcome.append(problem)
+
+    waiting = threading.Thread(target=hand_out)
+    waiting.start()
+    _until(lambda: _queued(chunks) == 1, 10, "the chunk queued")
+    time.sleep(6.5)  # past the client's 5 s, no helper yet
+    helpers.start(centre)
+    waiting.join(30)
+    assert outcome and isinstance(outcome[0], dict), outcome
+    assert outcome[0]["iterations"] == 300
