@@ -22,6 +22,7 @@ from hypothesis import settings
 from alley_poker.centre import Centre, Role, build_centre
 from alley_poker.config import AlleyConfig
 from alley_poker.web import create_app
+from tests.cpu_account import CpuLog
 from tests.csp_watch import CspWatch, poll_from_outside
 
 IN_CI = bool(os.environ.get("CI"))
@@ -260,6 +261,19 @@ def _deal_out_long_tests(items, long) -> None:
         run.extend(short[:take])
         del short[:take]
     items[:] = [item for run in runs for item in run] + short
+
+
+_CPU_LOG = (CpuLog(os.environ["ALLEY_POKER_TEST_CPU_LOG"])
+            if os.environ.get("ALLEY_POKER_TEST_CPU_LOG") else None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """With ALLEY_POKER_TEST_CPU_LOG set, each test's CPU (tests/cpu_account.py)."""
+    done = _CPU_LOG.measure(item.nodeid) if _CPU_LOG is not None else None
+    yield
+    if done is not None:
+        done()
 
 
 #: Figures tests measured for a person to read (restart times, takeover times), shown together
