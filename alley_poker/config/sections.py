@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import Annotated, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 from tzlocal import get_localzone
 
 from alley_poker.odds.stopping import SETTLED_ERROR
@@ -152,47 +159,52 @@ class FeedConfig(Section):
 _LOCAL_TIME = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
 
 
+def _a_time_of_day(value: str) -> str:
+    if not _LOCAL_TIME.match(value):
+        raise ValueError(f"{value!r} is not a 24-hour time of day like \"04:00\"")
+    return value
+
+
+#: A local time of day, 24-hour ``HH:MM``.
+TimeOfDay = Annotated[str, AfterValidator(_a_time_of_day)]
+
+
+def hour_and_minute(time_of_day: str) -> tuple[int, int]:
+    """The hour and the minute of an ``HH:MM`` time.
+
+    >>> hour_and_minute("23:30")
+    (23, 30)
+    """
+    hour, minute = time_of_day.split(":")
+    return int(hour), int(minute)
+
+
 class BackupConfig(Section):
     """The nightly online backup of a SQLite ledger (PostgreSQL is backed up by its own tools)."""
 
     enabled: bool = True
     #: Where the dated copies go; relative to the working directory, like the database URL.
     folder: Annotated[str, Field(min_length=1)] = "var/backups"
-    #: Local time of day, 24-hour ``HH:MM``.
-    at: str = "04:00"
+    at: TimeOfDay = "04:00"
     #: How many nightly copies to keep; older ones are deleted after each backup.
     keep: Annotated[int, Field(ge=1, le=3650)] = 14
 
-    @field_validator("at")
-    @classmethod
-    def _a_time_of_day(cls, value: str) -> str:
-        if not _LOCAL_TIME.match(value):
-            raise ValueError(f"{value!r} is not a 24-hour time of day like \"04:00\"")
-        return value
-
     @property
     def hour(self) -> int:
-        return int(self.at.split(":")[0])
+        return hour_and_minute(self.at)[0]
 
     @property
     def minute(self) -> int:
-        return int(self.at.split(":")[1])
+        return hour_and_minute(self.at)[1]
 
 
 class NightConfig(Section):
     """The league night's scheduled close: a match still in play then raises an alarm."""
 
-    #: Local time of day, 24-hour ``HH:MM`` (a close after midnight is the next morning's).
-    close: str = "23:30"
+    #: A close after midnight is the next morning's.
+    close: TimeOfDay = "23:30"
     #: An IANA time zone such as ``"America/Chicago"``; empty: the machine's local zone.
     timezone: str = ""
-
-    @field_validator("close")
-    @classmethod
-    def _a_time_of_day(cls, value: str) -> str:
-        if not _LOCAL_TIME.match(value):
-            raise ValueError(f"{value!r} is not a 24-hour time of day like \"23:30\"")
-        return value
 
     @field_validator("timezone")
     @classmethod
@@ -208,11 +220,11 @@ class NightConfig(Section):
 
     @property
     def hour(self) -> int:
-        return int(self.close.split(":")[0])
+        return hour_and_minute(self.close)[0]
 
     @property
     def minute(self) -> int:
-        return int(self.close.split(":")[1])
+        return hour_and_minute(self.close)[1]
 
     def zone(self) -> tzinfo:
         """The zone the close is in: the configured one, else the machine's local zone."""
