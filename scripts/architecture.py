@@ -63,12 +63,9 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      ("alley_poker.centre",)),
     ("web", "the web adapter: kiosks, tablet, phone, JSON API and Socket.IO",
      ("alley_poker.web", "kiosk")),
-    # web.server (the one-box and web-node servers) runs a process rather than answering a
-    # request and imports serving's deadlines and tuning: it is of this layer, though its file
-    # is still in web/ (issue 39: the centre builder's rewrite may move it here).
     ("serving", "running the server process: gunicorn embedded and its worker, read deadlines, "
      "the interpreter's pauses and the process's memory",
-     ("alley_poker.serving", "alley_poker.web.server")),
+     ("alley_poker.serving",)),
     ("commands", "the command line, the demos, the worker's process and the centre's set-up",
      ("alley_poker.cli", "alley_poker.setup_centre")),
     ("benchmarks", "the figures: benchmarks that drive the house from outside",

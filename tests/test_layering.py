@@ -36,7 +36,7 @@ def test_every_module_has_a_layer_no_arrow_points_up_and_there_is_no_cycle():
 def test_the_graph_sees_the_imports_a_module_makes():
     """A sanity check of the reading: imports at the top, inside a function and relative."""
     graph = architecture.import_graph()
-    imported = {each.imported for each in graph["alley_poker.web.server"]}
+    imported = {each.imported for each in graph["alley_poker.serving.centre_servers"]}
     assert {"alley_poker.centre", "alley_poker.web"} <= imported
     assert "alley_poker.service.redis_bus" in {each.imported for each in
                                                graph["alley_poker.centre"]}  # in a function

@@ -37,7 +37,7 @@ from alley_poker.ledger.values import automatic_loss
 from alley_poker.ledger.views import public_match_view
 from alley_poker.service import AlleyService
 from alley_poker.service.feeds import FeedSupervisor
-from alley_poker.web.server import AlleyServer
+from alley_poker.serving.centre_servers import AlleyServer
 from drivers.board_server import BoardState, LiveBoardServer, serve_board
 from drivers.feed_writer import FeedWriter, serve
 from drivers.simulator import Simulator

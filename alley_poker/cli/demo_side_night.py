@@ -47,6 +47,7 @@ from alley_poker.ledger.match_status import FINISHED
 from alley_poker.odds.ball_model import BowlerProfile
 from alley_poker.service.side_export import side_night_export
 from alley_poker.service.side_nights import SideNightError, SideNights
+from alley_poker.serving.centre_servers import AlleyServer
 from alley_poker.side_games import (
     BracketSettings,
     PayBracket,
@@ -58,7 +59,6 @@ from alley_poker.side_games import (
     SideGameError,
 )
 from alley_poker.verifier.side_night import verify_side_export
-from alley_poker.web.server import AlleyServer
 from drivers.simulator import LaneSetup, Simulator
 
 #: The break between games, in the scorer's ball-times (25 s each): the lanes bowl each game

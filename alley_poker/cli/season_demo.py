@@ -34,7 +34,7 @@ from alley_poker.ledger import CommandRefused
 from alley_poker.ledger import commands as c
 from alley_poker.ledger.match_status import FINISHED
 from alley_poker.odds.ball_model import BowlerProfile
-from alley_poker.web.server import AlleyServer
+from alley_poker.serving.centre_servers import AlleyServer
 from drivers.simulator import LaneSetup, Simulator
 
 LEAGUE_ID = "demo-tuesday"

@@ -21,8 +21,8 @@ def serve(config_path: Path | None, host: str, port: int, server_kind: str) -> N
     """
     start_http_process(redis_too=True)
     from alley_poker.config import ConfigError, load_config
+    from alley_poker.serving.centre_servers import AlleyServer, MissingPin, require_commissioner_pin
     from alley_poker.store.event_store import StoreError
-    from alley_poker.web.server import AlleyServer, MissingPin, require_commissioner_pin
 
     try:
         config = load_config(config_path)

@@ -24,13 +24,13 @@ def web(config_path: Path | None, host: str, port: int, server_kind: str) -> Non
     from alley_poker.centre import ScaledSetupError
     from alley_poker.config import ConfigError, load_config
     from alley_poker.service.redis_bus import BusUnavailable
-    from alley_poker.store.event_store import StoreError
-    from alley_poker.web.server import (
+    from alley_poker.serving.centre_servers import (
         MissingPin,
         WebServer,
         require_commissioner_pin,
         require_shared_secret_key,
     )
+    from alley_poker.store.event_store import StoreError
 
     try:
         config = load_config(config_path)

@@ -103,7 +103,7 @@ class CommissionerConfig(Section):
 the commissioner's PIN must have at least 4 characters ...
     """
 
-    #: None: no PIN set (a server refuses to start so: web.server.commissioner_pin_hash).
+    #: None: no PIN set (a server refuses to start so: serving.centre_servers.commissioner_pin).
     pin_hash: str | None = None
 
     @model_validator(mode="before")

@@ -235,8 +235,8 @@ def build_one_box(config: Any) -> Callable[[], Built]:
 
     def build() -> Built:
         from alley_poker.config import ConfigError
+        from alley_poker.serving.centre_servers import AlleyServer
         from alley_poker.store.event_store import StoreError
-        from alley_poker.web.server import AlleyServer
 
         try:
             server = AlleyServer(config, listen=False)
@@ -254,8 +254,8 @@ def build_web_process(config: Any) -> Callable[[], Built]:
     def build() -> Built:
         from alley_poker.centre import ScaledSetupError
         from alley_poker.service.redis_bus import BusUnavailable
+        from alley_poker.serving.centre_servers import WebServer
         from alley_poker.store.event_store import StoreError
-        from alley_poker.web.server import WebServer
 
         try:
             server = WebServer(config, listen=False)

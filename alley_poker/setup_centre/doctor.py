@@ -85,8 +85,8 @@ def read_env_file(path: Path) -> dict[str, str]:
 
 
 def check_pin(env: Mapping[str, str], *, set_pin: str = "alley-poker set-pin DIR") -> list[str]:
+    from alley_poker.serving.centre_servers import PIN_ENV, MissingPin, commissioner_pin
     from alley_poker.setup_centre.writer import NEW_PIN_MIN_LENGTH, PIN_CHECKED_ENV
-    from alley_poker.web.server import PIN_ENV, MissingPin, commissioner_pin
 
     try:
         pin = commissioner_pin(env)

@@ -287,8 +287,8 @@ def replace_pin(env_file: Path, pin: str) -> None:
     """Put a new commissioner's PIN (its hash) into the environment file ``init`` wrote,
     keeping everything else in it (the session key: signed-in tablets stay signed in).  The
     file is replaced whole, 0600 and its owner's as before."""
+    from alley_poker.serving.centre_servers import PIN_ENV
     from alley_poker.web.auth import hash_pin
-    from alley_poker.web.server import PIN_ENV
 
     if len(pin.strip()) < NEW_PIN_MIN_LENGTH:
         raise SetupError(pin_too_short())

@@ -73,7 +73,7 @@ def test_a_ball_moves_the_ball_and_odds_metrics_on_a_served_centre(tmp_path):
     and timed, and its odds' lag is observed."""
     from alley_poker.config import load_config_text
     from alley_poker.ledger.commands import ConsentToAnte, StartMatch
-    from alley_poker.web.server import AlleyServer
+    from alley_poker.serving.centre_servers import AlleyServer
     from drivers.base import BallRecorded
 
     config = load_config_text(

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from alley_poker.serving import http_timeouts
-from alley_poker.web.server import HttpThread
+from alley_poker.serving.centre_servers import HttpThread
 from tests.web.test_sockets import KioskClient
 
 

@@ -17,8 +17,9 @@ server refuses to start without them:
 >>> require_commissioner_pin(load_config_text('[centre]\\nname = "X"\\nlanes = 2', env={}))
 Traceback (most recent call last):
 ...
-alley_poker.web.server.MissingPin: set ALLEY_POKER_COMMISSIONER_PIN to the commissioner's PIN \
-(at least 4 characters) before starting the server; the tablet cannot be signed in without one
+alley_poker.serving.centre_servers.MissingPin: set ALLEY_POKER_COMMISSIONER_PIN \
+to the commissioner's PIN (at least 4 characters) before starting the server; \
+the tablet cannot be signed in without one
 >>> require_commissioner_pin(load_config_text('[centre]\\nname = "X"\\nlanes = 2',
 ...     env={PIN_ENV: " 2468 "}))
 """
@@ -76,7 +77,7 @@ def require_shared_secret_key(config: AlleyConfig) -> None:
     ...     env={}))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    alley_poker.web.server.MissingPin: set ALLEY_POKER_SECRET_KEY to the same random value ...
+    alley_poker.serving.centre_servers.MissingPin: set ALLEY_POKER_SECRET_KEY to the same ...
     """
     if config.web.secret_key is None:
         raise MissingPin(
