@@ -10,9 +10,9 @@ from alley_poker.service import open_service
 from alley_poker.service.fair_export import match_export
 from alley_poker.verifier.verify import verify_export
 from tests.league.play import decline_the_end
-from tests.web.conftest import start_match
+from tests.web.conftest import signed_in_tablet, start_match
 from tests.web.test_fair_verify_agreement import browser_verdicts, verify_page  # noqa: F401
-from tests.web.test_night_close import desk, mid_match
+from tests.web.test_night_close import mid_match
 from tests.web.test_tablet_browser import match_card, tablet  # noqa: F401
 
 FEED = "feed:test"
@@ -36,7 +36,7 @@ def finish(service, match_id: str, bowlers) -> None:
 
 
 def test_a_no_show_is_refunded_over_the_api_and_the_night_balances(app, service):
-    send = desk(app)
+    _, send = signed_in_tablet(app)
     start_match(service, "m2", THREE)
     frames(service, "m2", ("Ann", "Bob"), 4)            # Cy never came
     before = service.state("m2").seq
@@ -64,7 +64,7 @@ def test_a_no_show_is_refunded_over_the_api_and_the_night_balances(app, service)
 
 
 def test_a_bowler_who_leaves_bowls_no_more_and_is_never_up(app, service):
-    send = desk(app)
+    _, send = signed_in_tablet(app)
     start_match(service, "m2", THREE)
     frames(service, "m2", ("Ann", "Bob", "Cy"), 2)
     status, body = send("POST", "/api/v1/matches/m2/commands/bowler-gone",
@@ -88,7 +88,7 @@ def test_a_bowler_who_leaves_bowls_no_more_and_is_never_up(app, service):
 
 def test_settle_as_the_hands_stand_any_time_closes_the_open_decision_with_the_reason(
         app, service):
-    send = desk(app)
+    _, send = signed_in_tablet(app)
     mid_match(service)                     # Ann's card to lose is pending, frame 2
     status, body = send("POST", "/api/v1/matches/m1/commands/settle-as-hands-stand",
                         {"reason": "lane 1's pinsetter broke"})
