@@ -251,8 +251,8 @@ def _deal_out_long_tests(items, long) -> None:
     chosen = set(long)
     short = [item for item in items if item not in chosen]
     runs: list[list] = [[] for _ in range(workers)]
-    for index, item in enumerate(long):
-        runs[index % workers].append(item)
+    for unit in _kept_together(long):
+        min(runs, key=len).extend(unit)
     left = len(items)
     for number, run in enumerate(runs):
         size = left // (workers - number)  # worksteal's first split: pending // nodes left
@@ -274,6 +274,19 @@ def pytest_runtest_protocol(item, nextitem):
     yield
     if done is not None:
         done()
+
+
+def _kept_together(long) -> list[list]:
+    """The long tests in units a worker runs whole: all of a module's when they share a
+    module-scoped fixture (a demo night, a clean venv, a served centre), so it is made once,
+    not once on each worker its tests were dealt to (ci2: the side-games demo night was
+    bowled four times, 140 s of CPU); any other long test alone."""
+    units: dict[str, list] = {}
+    for item in long:
+        shares = any(definitions and definitions[-1].scope in ("module", "package", "class")
+                     for definitions in item._fixtureinfo.name2fixturedefs.values())
+        units.setdefault(item.module.__name__ if shares else item.nodeid, []).append(item)
+    return list(units.values())
 
 
 #: Figures tests measured for a person to read (restart times, takeover times), shown together
