@@ -127,11 +127,15 @@
         // hundred held balls must not push the live matches off the page.
         const fold = el("details", "held-lane-balls");
         fold.open = items.length <= FOLD_OVER || openLanes.has(lane);
-        fold.append(el("summary", "", "Each ball of lane " + lane + " (" + items.length + ")"),
-                    rows);
-        fold.addEventListener("toggle", function () {
-          if (fold.open) openLanes.add(lane); else openLanes.delete(lane);
+        const summary = el("summary", "", "Each ball of lane " + lane + " (" + items.length + ")");
+        // Only the desk's own opening is remembered: a click on the summary (the key that
+        // opens it clicks it too), before the fold turns.  The "toggle" event also fires for
+        // the state a fold is drawn in, so a lane drawn open while it held three balls was
+        // kept open when it held thirteen.
+        summary.addEventListener("click", function () {
+          if (fold.open) openLanes.delete(lane); else openLanes.add(lane);
         });
+        fold.append(summary, rows);
         group.append(head, fold);
         return group;
       });

@@ -197,3 +197,26 @@ def test_the_tablet_discards_a_lane_then_a_feed_with_one_reason_each(
     discard.click()
     screen.locator("#held-progress", has_text="2 held balls discarded").wait_for()
     assert still_open(service) == {held[7][1]}
+
+
+def test_a_lane_drawn_open_with_few_balls_is_folded_once_it_holds_many(tablet, service):
+    """A lane first drawn with two held balls (shown open) that then holds six is one line
+    again: only the desk's own click keeps a lane open.  (The fold's "toggle" event fires
+    for the state it is drawn in too; taken as the desk's, it kept the lane open — ci3.)"""
+    lane_5 = tablet.locator("#held li.held-lane[data-lane='5']")
+    hold_balls(service, 5, 2)
+    lane_5.locator("li.held-item").nth(1).wait_for()  # two balls: drawn open
+    tablet.evaluate("() => new Promise(done => setTimeout(done, 100))")  # its toggle fired
+    for frame in range(3, 7):
+        service.router.handle(BallRecorded(
+            lane=5, bowler=1, game=1, frame=frame, ball=1, pins=frame,
+            source="scorer", raw=f"$APF1,5{frame},BALL,5,1,1,{frame},1,{frame}"))
+    lane_5.get_by_text("Each ball of lane 5 (6)").wait_for()
+    assert not lane_5.locator("li.held-item").first.is_visible()
+    lane_5.get_by_text("Each ball of lane 5 (6)").click()  # the desk opens it: it stays open
+    lane_5.locator("li.held-item").first.wait_for()
+    service.router.handle(BallRecorded(
+        lane=5, bowler=1, game=1, frame=7, ball=1, pins=7,
+        source="scorer", raw="$APF1,57,BALL,5,1,1,7,1,7"))
+    lane_5.get_by_text("Each ball of lane 5 (7)").wait_for()
+    assert lane_5.locator("li.held-item").first.is_visible()
