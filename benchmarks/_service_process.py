@@ -20,7 +20,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -79,9 +79,9 @@ def peak_rss_mb(pid: int) -> float:
                 if line.startswith("VmHWM:")) / 1024
 
 
-def children(pid: int) -> list[int]:
-    """The live processes whose parent is ``pid``."""
-    found = []
+def process_stats() -> Iterator[tuple[int, list[str]]]:
+    """``(pid, fields)`` of every live process: ``/proc/<pid>/stat`` after its command's
+    name (``fields[1]`` the parent, ``fields[11:15]`` its and its reaped children's CPU)."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -89,9 +89,12 @@ def children(pid: int) -> list[int]:
             stat = (entry / "stat").read_text()
         except OSError:
             continue  # gone meanwhile
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            found.append(int(entry.name))
-    return found
+        yield int(entry.name), stat.rsplit(")", 1)[1].split()
+
+
+def children(pid: int) -> list[int]:
+    """The live processes whose parent is ``pid``."""
+    return [child for child, fields in process_stats() if int(fields[1]) == pid]
 
 
 def cpu_seconds(pid: int) -> float:

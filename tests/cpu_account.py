@@ -13,7 +13,8 @@ import json
 import os
 import resource
 import time
-from pathlib import Path
+
+from benchmarks._service_process import process_stats
 
 _TICK = os.sysconf("SC_CLK_TCK")
 
@@ -23,16 +24,9 @@ def _descendants_cpu(root: int) -> float:
     spent (/proc/<pid>/stat: utime, stime, cutime, cstime)."""
     parents: dict[int, int] = {}
     spent: dict[int, float] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue  # gone meanwhile
-        fields = stat[stat.rindex(")") + 2:].split()
-        parents[int(entry.name)] = int(fields[1])
-        spent[int(entry.name)] = sum(int(value) for value in fields[11:15]) / _TICK
+    for pid, fields in process_stats():
+        parents[pid] = int(fields[1])
+        spent[pid] = sum(int(value) for value in fields[11:15]) / _TICK
     below, frontier = set(), {root}
     while frontier:
         frontier = {pid for pid, parent in parents.items() if parent in frontier} - below
