@@ -336,6 +336,11 @@
       // The service worker's kept copy, the socket not connected (a reload while the
       // server is down): the phone shows its last state and is re-connecting.
       if (keptCopy && !socket.connected) setConnection("down", "▲ Reconnecting…");
+      // A kept copy with the socket connected: the service worker still thought the server
+      // silent (the read raced the "live" message to it), and what changed during the drop
+      // (a match finished meanwhile) is not in the copy and no push will bring it.  By the
+      // time this reply is here the worker has heard the server again: read once more.
+      if (keptCopy && socket.connected) refresh(1000);
     },
     function (read) {
       if (!read.screen) return;
