@@ -18,7 +18,11 @@ from alley_poker.fairness.chain import GENESIS, link_hash
 from alley_poker.store.event_store import EventStore
 from alley_poker.store.schema import events
 from alley_poker.verifier.verify import verify_export
-from tests.store.conftest import postgres_admin_engine, postgresql_url  # noqa: F401 (fixtures)
+from tests.store.conftest import (  # noqa: F401 (fixtures)
+    new_postgresql_url,
+    postgres_admin_engine,
+    postgresql_url,
+)
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import skip_or_fail
-from tests.store.conftest import postgres_admin_engine, postgresql_url  # noqa: F401 (fixtures)
+from tests.store.conftest import (  # noqa: F401 (fixtures)
+    new_postgresql_url,
+    postgres_admin_engine,
+    postgresql_url,
+)
 from tests.web.conftest import PIN, free_port
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]

@@ -13,6 +13,8 @@ import pytest
 
 from alley_poker.service import open_service
 from tests.store.conftest import (  # noqa: F401  (fixtures shared with the store tests)
+    new_postgresql_url,
+    new_sqlite_url,
     postgres_admin_engine,
     postgresql_url,
     sqlite_url,

@@ -42,18 +42,40 @@ def postgres_admin_engine():
 
 
 @pytest.fixture
-def postgresql_url(postgres_admin_engine):
-    """The URL of a fresh, empty schema of its own on the test PostgreSQL server."""
-    schema = f"alley_test_{os.getpid()}_{uuid.uuid4().hex[:10]}"
-    with postgres_admin_engine.connect() as connection:
-        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    url = make_url(postgres_admin_url()).update_query_dict({"options": f"-csearch_path={schema}"})
-    yield url.render_as_string(hide_password=False)
+def new_postgresql_url(postgres_admin_engine):
+    """``new_postgresql_url()``: the URL of a fresh, empty schema of its own on the test
+    PostgreSQL server, dropped after the test; as many as the test asks for."""
+    schemas: list[str] = []
+
+    def new() -> str:
+        schema = f"alley_test_{os.getpid()}_{uuid.uuid4().hex[:10]}"
+        with postgres_admin_engine.connect() as connection:
+            connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+        schemas.append(schema)
+        url = make_url(postgres_admin_url()).update_query_dict(
+            {"options": f"-csearch_path={schema}"})
+        return url.render_as_string(hide_password=False)
+
+    yield new
     with postgres_admin_engine.connect() as connection:
         # A killed worker's session ends when the server sees its socket close; never hang
         # the suite on one that lingers.
         connection.execute(sa.text("SET lock_timeout = '20s'"))
-        connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        for schema in schemas:
+            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+
+
+@pytest.fixture
+def postgresql_url(new_postgresql_url):
+    """The URL of a fresh, empty schema of its own on the test PostgreSQL server."""
+    return new_postgresql_url()
+
+
+@pytest.fixture
+def new_sqlite_url(tmp_path):
+    """``new_sqlite_url()``: the URL of a new SQLite file in the test's folder."""
+    made = iter(range(1_000_000))
+    return lambda: f"sqlite:///{tmp_path / f'store-{next(made)}' / 'alley-poker.sqlite3'}"
 
 
 @pytest.fixture
