@@ -160,3 +160,21 @@ def match_states(seed: int) -> tuple[tuple[MatchState, dict], ...]:
 def recorded_states(matches: int) -> list[tuple[MatchState, dict]]:
     """Every state kept from the first ``matches`` matches (about four a match)."""
     return [entry for seed in range(matches) for entry in match_states(seed)]
+
+
+#: Rules few states show: the quick tier's subsets hold a state of each.
+RARE_TAGS = ("steal", "in_the_hole", "buy", "buy_open", "joker_armed", "jokers_swapped",
+             "courtesy", "end_draw")
+
+
+def covering_states(matches: int, count: int) -> list[tuple[MatchState, dict]]:
+    """``count`` of the first ``matches`` matches' states, spread over them, with at least
+    one of each of ``RARE_TAGS``: the quick tier's stand-in for all of them."""
+    states = recorded_states(matches)
+    chosen = {index: None for index in range(0, len(states), len(states) // 5)}
+    for tag in RARE_TAGS:
+        with_tag = [index for index, (_state, tags) in enumerate(states) if tags[tag]]
+        for index in with_tag[:1]:
+            chosen[index] = None
+    return [states[index] for index in sorted(chosen)][:count]
+

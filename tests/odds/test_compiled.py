@@ -22,7 +22,7 @@ from alley_poker.odds.compact import JOKER_A, JOKER_B, HandJudge, compile_start
 from alley_poker.odds.fast import WarmRuns, fast_win_odds
 from benchmarks._practice_match import PracticeMatch
 from tests.conftest import skip_or_fail
-from tests.odds.differential_states import recorded_states
+from tests.odds.differential_states import covering_states, recorded_states
 
 
 @pytest.fixture(autouse=True)
@@ -51,9 +51,9 @@ def _both_ways(monkeypatch, on: bool) -> None:
     monkeypatch.setattr(fast_engine, "COMPILED_BALLS", on)
 
 
-def test_on_every_recorded_state_the_compiled_engine_gives_the_python_engines_odds(
-        monkeypatch):
-    states = recorded_states(60)
+def same_odds_both_ways(monkeypatch, states) -> int:
+    """Assert both engines give each of ``states`` the very same odds; how many they played
+    out (not enumerated)."""
     played = 0
     for index, (state, _tags) in enumerate(states):
         _both_ways(monkeypatch, True)
@@ -62,7 +62,20 @@ def test_on_every_recorded_state_the_compiled_engine_gives_the_python_engines_od
         in_python = fast_win_odds(state, iterations=150, seed=index)
         assert in_c == in_python, index
         played += not in_python.enumerated
-    assert played >= 150  # most states still had balls to bowl: both engines ran
+    return played
+
+
+def test_on_states_of_every_rare_rule_the_compiled_engine_gives_the_python_engines_odds(
+        monkeypatch):
+    # The quick tier's stand-in for the test below (a state of each rare rule).
+    assert same_odds_both_ways(monkeypatch, covering_states(48, 14)) >= 7
+
+
+@pytest.mark.slow
+def test_on_every_recorded_state_the_compiled_engine_gives_the_python_engines_odds(
+        monkeypatch):
+    # The quick tier's longest test when it was there (272 states, 12 s of CPU).
+    assert same_odds_both_ways(monkeypatch, recorded_states(60)) >= 150  # most still bowled
 
 
 def test_warm_runs_and_every_ball_of_a_match_give_the_same_odds_both_ways(monkeypatch):

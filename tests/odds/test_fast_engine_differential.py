@@ -32,7 +32,7 @@ import pytest
 
 from alley_poker.odds import fast as fast_engine
 from alley_poker.odds import win_odds
-from tests.odds.differential_states import recorded_states
+from tests.odds.differential_states import RARE_TAGS, covering_states, recorded_states
 
 #: The family-wise chance of a false alarm, split between the per-state and the total test.
 FALSE_ALARM = 1e-3
@@ -47,8 +47,6 @@ QUICK_STATES, QUICK_LEDGER_RUNS, QUICK_FAST_RUNS = 14, 150, 1500
 #: other samples of the same odds and gave chi-square 46.6 on 20 df, p 7e-4, just short of
 #: the level of 5e-4 (ci2); at 400, chi-square 104 on 20 df, p 9e-13 (a few seconds more).
 GUTTER_STATES, GUTTER_LEDGER_RUNS, GUTTER_FAST_RUNS = 12, 400, 2400
-RARE_TAGS = ("steal", "in_the_hole", "buy", "buy_open", "joker_armed", "jokers_swapped",
-             "courtesy", "end_draw")
 
 
 def _chi2_upper_z(statistic: float, df: int) -> float:
@@ -148,13 +146,7 @@ def differential_check(states, fast_runs: int, ledger_runs: int, *, family: int 
 
 def quick_states():
     """A subset of the recorded states that covers every rare tag."""
-    states = recorded_states(ALL_MATCHES)
-    chosen = {index: None for index in range(0, len(states), len(states) // 5)}
-    for tag in RARE_TAGS:
-        with_tag = [index for index, (_state, tags) in enumerate(states) if tags[tag]]
-        for index in with_tag[:1]:
-            chosen[index] = None
-    return [states[index] for index in sorted(chosen)][:QUICK_STATES]
+    return covering_states(ALL_MATCHES, QUICK_STATES)
 
 
 def gutter_states():
