@@ -152,12 +152,27 @@ def _parse(text: str) -> ast.Module:
     return ast.parse(text)
 
 
+#: The imports and calls of each syntax tree, in ``ast.walk``'s order, by the tree's id (the
+#: tree kept beside them, so the id stays its own): every check reads them, and walking a
+#: tree is most of a check's time (the layering tests check a copy of the tree nine times).
+_WALKED: dict[int, tuple[ast.Module, tuple[ast.AST, ...]]] = {}
+
+
+def _imports_and_calls(tree: ast.Module) -> tuple[ast.AST, ...]:
+    kept = _WALKED.get(id(tree))
+    if kept is None or kept[0] is not tree:
+        nodes = tuple(node for node in ast.walk(tree)
+                      if isinstance(node, ast.Import | ast.ImportFrom | ast.Call))
+        kept = _WALKED[id(tree)] = (tree, nodes)
+    return kept[1]
+
+
 def imports_of(name: str, path: Path, tree: ast.Module,
                modules: Mapping[str, object]) -> list[Import]:
     """Every import of another module of ours in ``tree`` (module ``name``, file ``path``)."""
     found: dict[str, Import] = {}
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(tree):
+    for node in _imports_and_calls(tree):
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
@@ -185,7 +200,11 @@ def _compiled(target: str, name: str, path: Path) -> bool:
     from module ``name`` in file ``path``: the tree's root is as many folders up as
     ``name`` has packages."""
     up = name.count(".") + (path.name == "__init__.py")
-    root = path.parents[up]
+    return _c_source_in(path.parents[up], target)
+
+
+@lru_cache(maxsize=16384)
+def _c_source_in(root: Path, target: str) -> bool:
     return root.joinpath(*target.split(".")).with_suffix(".c").is_file()
 
 
@@ -279,7 +298,7 @@ def framework_imports(trees: Mapping[str, tuple[Path, ast.Module]], layers=LAYER
     for name, (_path, tree) in trees.items():
         if layer_of(name, layers) not in PLAIN_LAYERS:
             continue
-        for node in ast.walk(tree):
+        for node in _imports_and_calls(tree):
             names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
                      else [node.module or ""] if isinstance(node, ast.ImportFrom)
                      and not node.level else [])
@@ -314,7 +333,7 @@ def constructions_outside_the_builder(trees: Mapping[str, tuple[Path, ast.Module
         if name == BUILDER or not _in_package(name, "alley_poker"):
             continue
         own = _defined_at_top(tree)
-        for node in ast.walk(tree):
+        for node in _imports_and_calls(tree):
             if not isinstance(node, ast.Call):
                 continue
             callee = (node.func.id if isinstance(node.func, ast.Name)
