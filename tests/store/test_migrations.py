@@ -74,13 +74,19 @@ def test_a_new_database_is_built_as_the_migrations_would_have_built_it(backend, 
         assert built_tables[table] == shape, table
 
 
-def test_only_a_database_with_no_tables_is_built_without_the_migrations(sqlite_url):
-    # One that held tables once, even migrated down to nothing, is upgraded by Alembic.
-    with EventStore.open(sqlite_url) as store:
+def downgraded(url: str, revision: str) -> None:
+    """The database at ``url`` opened (built at head if new) and migrated down to
+    ``revision`` by Alembic."""
+    with EventStore.open(url) as store:
         config = alembic_config()
         with store.engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.downgrade(config, "0009")
+            command.downgrade(config, revision)
+
+
+def test_only_a_database_with_no_tables_is_built_without_the_migrations(sqlite_url):
+    # One that held tables once, even migrated down to nothing, is upgraded by Alembic.
+    downgraded(sqlite_url, "0009")
     with EventStore.open(sqlite_url) as upgraded:
         assert current_revision(upgraded.engine) == head_revision()
         assert "side_events" in sa.inspect(upgraded.engine).get_table_names()
@@ -99,12 +105,12 @@ def test_the_comparison_would_notice_a_schema_the_migrations_do_not_build(store)
 
 
 def test_the_migrations_go_down_to_nothing_and_back_up(store_url):
-    with EventStore.open(store_url) as store:
-        config = alembic_config()
-        with store.engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.downgrade(config, "base")
-        assert set(sa.inspect(store.engine).get_table_names()) <= {"alembic_version"}
+    downgraded(store_url, "base")
+    engine = sa.create_engine(store_url)
+    try:
+        assert set(sa.inspect(engine).get_table_names()) <= {"alembic_version"}
+    finally:
+        engine.dispose()
     with EventStore.open(store_url) as reopened:
         assert schema_differences(reopened.engine, metadata) == []
 
@@ -140,11 +146,7 @@ def test_a_served_process_opening_an_up_to_date_database_does_not_load_alembic(s
     # when there is nothing to migrate, and a new database is built without it; a database
     # a revision behind is still migrated by it.
     assert opened_in_a_new_process(store_url) == "alembic not loaded"
-    with EventStore.open(store_url) as store:
-        config = alembic_config()
-        with store.engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.downgrade(config, "0009")
+    downgraded(store_url, "0009")
     assert opened_in_a_new_process(store_url) == "alembic loaded"
     assert opened_in_a_new_process(store_url) == "alembic not loaded"
     with EventStore.open(store_url) as store:
