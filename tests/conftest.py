@@ -169,6 +169,7 @@ class Chromium:
             self.running = self.playwright.chromium.launch(executable_path=CHROMIUM,
                                                            args=CHROMIUM_ARGS)
             self.csp.attach(self.running)
+            _no_service_worker_on_new_pages(self.running)
         return self.running
 
     def fail_on_csp_violations(self) -> None:
@@ -177,6 +178,21 @@ class Chromium:
         if seen:
             pytest.fail("the page broke its Content-Security-Policy (web.security_headers):\n"
                         + "\n".join(seen), pytrace=False)
+
+
+def _no_service_worker_on_new_pages(browser) -> None:
+    """A page opened with ``browser.new_page`` runs without the app's service worker: its
+    install fetches and keeps every file of the screen again, a quarter of a kiosk's load in
+    Chromium's CPU, for a test that never goes offline.  The tests of the offline screens
+    (test_kiosk_offline.py, test_kiosk_hung_server.py) open contexts of their own
+    (``browser.new_context``), where it runs as on a lane's screen."""
+    open_page = browser.new_page
+
+    def new_page(*args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("service_workers", "block")
+        return open_page(*args, **kwargs)
+
+    browser.new_page = new_page
 
 
 @pytest.fixture(scope="session")
