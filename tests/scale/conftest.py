@@ -55,13 +55,18 @@ def centre() -> str:
     return f"t-{uuid.uuid4().hex[:10]}"
 
 
-def write_config(path: Path, *, centre: str, feed_url: str | None = None) -> Path:
-    """A centre's alley.toml; the database and Redis URLs come from the environment."""
+def write_config(path: Path, *, centre: str, feed_url: str | None = None,
+                 odds: str = "enabled = false") -> Path:
+    """A centre's alley.toml; the database and Redis URLs come from the environment.
+
+    The live odds are off unless a test is about them (``odds``: the ``[odds]`` keys): a
+    worker's odds pool is two processes working out every ball's odds at a low priority,
+    which still take their share of the two cores the suite's other tests are waiting for."""
     feeds = "" if feed_url is None else (
         f'[[feeds]]\nname = "scorer"\nurl = "{feed_url}"\nlanes = [1, 2, 3, 4]\n'
         "heartbeat_s = 5\n")
-    path.write_text(f'[centre]\nid = "{centre}"\nname = "Scale Test Lanes"\nlanes = 4\n{feeds}',
-                    encoding="utf-8")
+    path.write_text(f'[centre]\nid = "{centre}"\nname = "Scale Test Lanes"\nlanes = 4\n'
+                    f"[odds]\n{odds}\n{feeds}", encoding="utf-8")
     return path
 
 

@@ -269,10 +269,9 @@ def test_a_scaled_out_workers_odds_are_shared_with_a_helper(
         wait_every_ball,
     )
 
-    config = write_config(tmp_path / "alley.toml", centre=centre, feed_url=pty_pair.reader_path)
-    with config.open("a", encoding="utf-8") as toml:
-        toml.write("[odds]\nenabled = true\niterations = 4000\nfirst_iterations = 400\n"
-                   "processes = 0\nshared = true\n")
+    config = write_config(tmp_path / "alley.toml", centre=centre, feed_url=pty_pair.reader_path,
+                          odds="enabled = true\niterations = 4000\nfirst_iterations = 400\n"
+                               "processes = 0\nshared = true")
     helpers.start(centre)
     worker = cluster.worker(config)
     worker.wait_for(r"active for centre")

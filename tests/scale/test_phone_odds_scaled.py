@@ -55,9 +55,8 @@ def fed_centre(cluster, centre, postgresql_url, redis_url, pty_pair,
                tmp_path) -> Iterator[FedCentre]:
     """A centre with odds on; the first bowler's phone on web #2 joined before a whole game
     was fed to the worker, and kept every ``match_odds`` until the last ball's."""
-    config = write_config(tmp_path / "alley.toml", centre=centre, feed_url=pty_pair.reader_path)
-    with config.open("a", encoding="utf-8") as toml:
-        toml.write("[odds]\nenabled = true\niterations = 20\nprocesses = 0\n")
+    config = write_config(tmp_path / "alley.toml", centre=centre, feed_url=pty_pair.reader_path,
+                          odds="enabled = true\niterations = 20\nprocesses = 0")
     _web1, web2 = cluster.scaled_out(config)
 
     simulator, slots = two_lane_game(seed=5)

@@ -128,7 +128,8 @@ def signed_in_tablet(app):
     return client, send
 
 
-#: A centre of four lanes over SQLite with one feed, for ``alley-poker serve`` in a test.
+#: A centre of four lanes over SQLite with one feed, for ``alley-poker serve`` in a test; no
+#: live odds (their pool: two more processes at work on every ball, for tests not about them).
 SERVE_CONFIG = """
 [centre]
 id = "test-centre"
@@ -137,6 +138,9 @@ lanes = 4
 
 [database]
 url = "sqlite:///{database}"
+
+[odds]
+enabled = false
 
 [[feeds]]
 name = "scorer"
