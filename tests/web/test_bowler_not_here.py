@@ -9,9 +9,9 @@ from alley_poker.ledger import commands as c
 from alley_poker.service import open_service
 from alley_poker.service.fair_export import match_export
 from alley_poker.verifier.verify import verify_export
+from tests.fair_verify_page import browser_verdicts, verify_page  # noqa: F401
 from tests.league.play import decline_the_end
 from tests.web.conftest import signed_in_tablet, start_match
-from tests.web.test_fair_verify_agreement import browser_verdicts, verify_page  # noqa: F401
 from tests.web.test_night_close import mid_match
 from tests.web.test_tablet_browser import match_card, tablet  # noqa: F401
 
