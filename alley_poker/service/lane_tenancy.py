@@ -49,7 +49,7 @@ from alley_poker.service.held import HeldBalls, ball_record
 from alley_poker.service.lanes import LaneMap
 from alley_poker.service.ledger_gateway import LedgerGateway
 from alley_poker.store.held_balls import same_ball
-from drivers.base import BallCorrected, BallRecorded, LaneOpened
+from drivers.base import BallCorrected, BallRecorded, LaneOpened, ScoresheetSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +133,24 @@ def is_new_game(state: MatchState, bowler: str, ball: BallRecorded) -> bool:
         next_position(tuple((b["pins"], b["foul"]) for b in balls)) is None
 
 
+def sheet_is_new_game(state: MatchState, bowler: str, sheet: ScoresheetSnapshot) -> bool:
+    """Whether ``sheet`` shows a new game rather than ``bowler``'s game in ``state``: that
+    game has no ball, or one of its balls reads otherwise on the sheet.
+
+    Unlike a live first ball, a sheet shows the whole game, so a *finished* game's sheet is
+    still that game's: the scorer sends one after a game's last frame, and under load it may
+    be read after the match settled and the next league took the lanes.  Taken for a new
+    game, it would deal the early bowler's game into whoever sits in the slot now.
+    """
+    if bowler not in state.bowlers or not 1 <= sheet.game <= state.games:
+        return True
+    recorded = state.balls[bowler][sheet.game - 1]
+    shown = {(ball.frame, ball.ball): ball for ball in sheet.ball_events()}
+    return not recorded or any(
+        (b["frame"], b["ball"]) in shown and not reads_as(b, shown[(b["frame"], b["ball"])])
+        for b in recorded)
+
+
 def nearby_lanes(lanes: tuple[int, ...] | list[int]) -> list[int]:
     """``lanes`` and the other lane of each one's pair (a league match owns its pair).
 
@@ -166,16 +184,23 @@ class TenantRouting:
     def _is_over(self, match_id: str) -> bool:
         return self.ledger.shared_state(match_id).status in FINISHED  # it holds no lanes
 
-    def _tenant_of(self, ball: BallRecorded,
-                   found: tuple[str, str] | None) -> tuple[str, str] | None:
+    def _tenant_of(self, ball: BallRecorded, found: tuple[str, str] | None, *,
+                   sheet: ScoresheetSnapshot | None = None) -> tuple[str, str] | None:
         """``(match_id, bowler)`` whose ``ball`` is: the match seated in its slot now
         (``found``; else the match holding the lane, with :data:`NOBODY`), unless the ball's
-        scorer game belongs to a match that is over."""
+        scorer game belongs to a match that is over.  For a ``sheet`` (``ball`` its first),
+        the whole sheet says whether it is that match's game."""
         on_lane = self.lanes.matches_on(ball.lane)
         seated = Tenant(*found) if found else \
             Tenant(on_lane[0], NOBODY) if len(on_lane) == 1 else None
+
+        def is_new(bound: Tenant, first: BallRecorded) -> bool:
+            if sheet is None or bound.bowler == NOBODY:
+                return self._is_new_game(bound, first)
+            return sheet_is_new_game(self.ledger.shared_state(bound.match_id), bound.bowler,
+                                     sheet)
         tenant = self.scorer_games.tenant(ball, seated, is_over=self._is_over,
-                                          is_new_game=self._is_new_game)
+                                          is_new_game=is_new)
         return None if tenant is None else (tenant.match_id, tenant.bowler)
 
     def _is_new_game(self, bound: Tenant, first: BallRecorded) -> bool:

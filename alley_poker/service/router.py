@@ -155,7 +155,7 @@ class LaneEventRouter(HeldBallDesk, TenantRouting):
     def _on_snapshot(self, sheet: ScoresheetSnapshot) -> None:
         found = self.lanes.bowler_at(sheet.lane, sheet.bowler)
         first = sheet.ball_events()[:1]
-        found = self._tenant_of(first[0], found) if first else found
+        found = self._tenant_of(first[0], found, sheet=sheet) if first else found
         if found is None or found[1] == NOBODY:
             return
         match_id, bowler = found

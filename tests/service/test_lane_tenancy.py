@@ -99,6 +99,44 @@ def test_a_sheet_of_the_early_game_is_not_recovered_into_the_late_match(early):
     assert pins_of(early, "early", "Ann") == [9, 0] * 3
 
 
+def nines_sheet(frames: int) -> ScoresheetSnapshot:
+    return ScoresheetSnapshot(lane=1, bowler=1, game=1, source="scorer", frames=tuple(
+        (SheetBall(9), SheetBall(0)) for _frame in range(frames)))
+
+
+def test_the_sheet_of_a_finished_early_game_stays_with_the_early_match():
+    """The scorer sends a sheet after a game's last frame; read after the early match
+    settled and the late league took the lanes (a busy reader), it is the early game's
+    whole sheet, not a new game: Ivy, seated where Ann bowled, is dealt none of it."""
+    service = AlleyService(MemoryRepository())
+    start(service, "early", {(1, 1): "Ann", (2, 1): "Bob"})
+    bowl(service, NINES)
+    service.execute("early", CommissionerVoidMatch(reason="over", actor=DESK))
+    start(service, "late", {(1, 1): "Ivy", (2, 1): "Jo"})
+    service.handle_lane_event(nines_sheet(10))
+    assert pins_of(service, "late", "Ivy") == []
+    assert pins_of(service, "early", "Ann") == [9, 0] * 10
+    assert service.held.open_items() == []
+    # Ivy's own game then counts from its first ball.
+    service.handle_lane_event(LaneOpened(lane=1, bowlers=(BowlerSlot(1, "IVY"),), game=1))
+    bowl(service, [(1, 1, 10), (2, 1, 7), (2, 2, 3)])
+    assert pins_of(service, "late", "Ivy") == [10, 7, 3]
+
+
+def test_a_sheet_of_another_game_under_the_old_number_is_the_late_matchs():
+    """A reader that missed the late game's OPEN and first lines (a cable out) learns them
+    from the sheet: its balls are not the early game's, so they are the late match's."""
+    service = AlleyService(MemoryRepository())
+    start(service, "early", {(1, 1): "Ann", (2, 1): "Bob"})
+    bowl(service, NINES)
+    service.execute("early", CommissionerVoidMatch(reason="over", actor=DESK))
+    start(service, "late", {(1, 1): "Ivy", (2, 1): "Jo"})
+    service.handle_lane_event(ScoresheetSnapshot(lane=1, bowler=1, game=1, source="scorer",
+                                                 frames=((SheetBall(7), SheetBall(2)),)))
+    assert pins_of(service, "late", "Ivy") == [7, 2]
+    assert pins_of(service, "early", "Ann") == [9, 0] * 10
+
+
 def test_balls_of_a_slot_nobody_held_stay_with_the_match_on_the_lane():
     service = AlleyService(MemoryRepository())
     start(service, "early", {(1, 1): "Ann", (2, 1): "Bob"})

@@ -3,7 +3,9 @@ pair read with pyserial): the early league's match settles, the late league star
 same lanes, and its scorer bowls.
 
 Three evenings: (a) one scorer process runs through both leagues (it opens the lanes again
-and numbers the late games from 1); (b) the scorer is restarted for the late league (a new
+and numbers the late games from 1), and the early games' last lines (the sheet after the
+last frame, the game's end) are read only once the late league has started, as a busy
+reader may; (b) the scorer is restarted for the late league (a new
 session, its lines numbered from 1 again); (c) as (b), with balls held from the early league
 (the scorer showed a name nobody in the early match has, and the desk dismissed the seat
 request, so they stay on the held-balls list).
@@ -25,7 +27,7 @@ from alley_poker.bowling import Game
 from alley_poker.config import FeedConfig
 from alley_poker.ledger import commands as c
 from alley_poker.service.feeds import FeedSupervisor
-from drivers.base import GameEnded
+from drivers.base import BallRecorded, GameEnded, ScoresheetSnapshot
 from drivers.feed_writer import FeedWriter, ScorerOutput
 from drivers.named_lanes import named_lanes
 from drivers.simulator import Simulator
@@ -56,9 +58,19 @@ class Scorer:
         self.output = ScorerOutput("apf1", session=session, writer=self.writer)
         self.output.send(None)  # HELLO: a scorer announces its session when it starts
 
-    def bowl(self, simulator: Simulator) -> None:
-        for timed in simulator.events():
-            self.output.send(timed.event)
+    def bowl(self, simulator: Simulator, *, hold_tail: bool = False) -> list:
+        """Send the simulator's lines; with ``hold_tail``, keep back (and return) those
+        after its last ball."""
+        events = [timed.event for timed in simulator.events()]
+        last_ball = max(at for at, event in enumerate(events)
+                        if isinstance(event, BallRecorded))
+        tail = events[last_ball + 1:] if hold_tail else []
+        self.send(events[:len(events) - len(tail)])
+        return tail
+
+    def send(self, events: list) -> None:
+        for event in events:
+            self.output.send(event)
         assert self.writer.flush(30), "the pty did not take the scorer's lines"
 
     def stop(self) -> None:
@@ -132,7 +144,7 @@ def test_the_late_league_gets_every_late_ball_and_none_of_the_early_league(
         # --- the early league ------------------------------------------------------------
         early = desk.nights.start("early", [b.bowler_id for b in desk.store.bowlers("early")],
                                   actor=DESK, night_date=NIGHT).matches[0]
-        scorer.bowl(early_sim)
+        early_tail = scorer.bowl(early_sim, hold_tail=evening == "one-scorer")
         expected_early = league_balls(early_sim, EARLY)
         assert wait_until(lambda: ledger_balls(service.state(early)) == expected_early, 60), \
             (ledger_balls(service.state(early)), expected_early)
@@ -154,6 +166,9 @@ def test_the_late_league_gets_every_late_ball_and_none_of_the_early_league(
         # --- the late league on the same lanes ---------------------------------------------
         late = desk.nights.start("late", [b.bowler_id for b in desk.store.bowlers("late")],
                                  actor=DESK, night_date=NIGHT).matches[0]
+        if early_tail:
+            assert any(isinstance(event, ScoresheetSnapshot) for event in early_tail)
+            scorer.send(early_tail)  # the early game's last sheet, read only now
         if evening != "one-scorer":
             scorer.stop()  # the scorer is restarted: a new session, lines from 1 again
             scorer = Scorer(pty_pair.writer_path, "boot-2")
