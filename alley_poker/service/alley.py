@@ -153,6 +153,18 @@ class AlleyService:
         return self.repository.shared_state(match_id,
                                             refresh=self.bus.is_shared and self.reads_catch_up)
 
+    def last_finished_in(self, lane: int, slot: int) -> tuple[str, str] | None:
+        """The match over now that held lane ``lane`` slot ``slot`` last, and its bowler
+        there: whose a scoresheet is when this process heard none of its game (it started
+        after the lanes changed hands).  None without an assignment log."""
+        if self.assignments is None:
+            return None
+        for match_id, slots in reversed(self.assignments.last_held().items()):
+            bowler = slots.get((lane, slot))
+            if bowler is not None and self.shared_state(match_id).status in FINISHED:
+                return match_id, bowler
+        return None
+
     def caught_up_state(self, match_id: str) -> MatchState:
         """:meth:`shared_state`, caught up with the ledger when processes share it, even where
         reads do not catch up by themselves (the router, before it holds or refuses a ball)."""

@@ -104,6 +104,19 @@ class ScorerGames:
                     self._games.pop(next(iter(self._games)))
         return seated
 
+    def knows(self, key: GameKey) -> bool:
+        with self._lock:
+            return key in self._games
+
+    def recall(self, key: GameKey, tenant: Tenant) -> bool:
+        """Remember ``tenant`` for a game this process has not heard (learned another way);
+        False, changing nothing, when the game is known already."""
+        with self._lock:
+            if key in self._games:
+                return False
+            self._games[key] = tenant
+            return True
+
     def opened(self, lane: int, game: int, *, is_over: Callable[[str], bool]) -> None:
         """The scorer opened game ``game`` on ``lane``: the games it numbered ``game`` or
         later there for a match that is over are that match's past; these numbers now
@@ -193,6 +206,8 @@ class TenantRouting:
         on_lane = self.lanes.matches_on(ball.lane)
         seated = Tenant(*found) if found else \
             Tenant(on_lane[0], NOBODY) if len(on_lane) == 1 else None
+        if sheet is not None and seated is not None:
+            self._recall_finished_game(sheet, seated)
 
         def is_new(bound: Tenant, first: BallRecorded) -> bool:
             if sheet is None or bound.bowler == NOBODY:
@@ -202,6 +217,30 @@ class TenantRouting:
         tenant = self.scorer_games.tenant(ball, seated, is_over=self._is_over,
                                           is_new_game=is_new)
         return None if tenant is None else (tenant.match_id, tenant.bowler)
+
+    def _recall_finished_game(self, sheet: ScoresheetSnapshot, seated: Tenant) -> None:
+        """A sheet of a game this process never heard, for a slot whose bowler has bowled
+        nothing of it: a reader started after the lanes changed hands may be reading the
+        early game's last sheet, re-sent.  If the match over now that held the slot last
+        recorded that game as the sheet shows it, the game is that match's (as if this
+        process had heard it); else the sheet is the seated bowler's."""
+        key = (sheet.lane, sheet.bowler, sheet.game)
+        if seated.bowler == NOBODY or self.scorer_games.knows(key) or \
+                not self._bowled_nothing_of(seated.match_id, seated.bowler, sheet.game):
+            return
+        past = self.ledger.last_finished_in(sheet.lane, sheet.bowler)
+        if past is None or past[0] == seated.match_id or \
+                sheet_is_new_game(self.ledger.shared_state(past[0]), past[1], sheet):
+            return
+        if self.scorer_games.recall(key, Tenant(*past)):
+            log.warning("lane %s slot %s: a scoresheet of %s's game %s in %s (over) was read "
+                        "after the lanes changed hands: it stays with that match",
+                        sheet.lane, sheet.bowler, past[1], sheet.game, past[0])
+
+    def _bowled_nothing_of(self, match_id: str, bowler: str, game: int) -> bool:
+        state = self.ledger.shared_state(match_id)
+        return bowler in state.bowlers and 1 <= game <= state.games \
+            and not state.balls[bowler][game - 1]
 
     def _is_new_game(self, bound: Tenant, first: BallRecorded) -> bool:
         if bound.bowler == NOBODY:
