@@ -47,8 +47,11 @@ PLANS = ("undo", "drain", "void", "correct", "drain", "undo", "plain", "settle_e
 class _Bot:
     """One match played at random through ``decide``, in memory."""
 
-    def __init__(self, match_id: str, rng: random.Random, plan: str, day: int) -> None:
+    def __init__(self, match_id: str, rng: random.Random, plan: str, day: int,
+                 gutter_detection: str | None = None) -> None:
         self.rng, self.plan = rng, plan
+        #: A house's gutter rule; with one, the scorer also flags some 0s "not a gutter".
+        self.gutter_detection = gutter_detection
         self.deal = SeededDeal(bytes(rng.getrandbits(8) for _ in range(32)))
         self.now = START + timedelta(days=day, seconds=rng.randrange(3600))
         self.state = MatchState.empty(match_id)
@@ -70,6 +73,8 @@ class _Bot:
         bowlers = list(NAMES[:rng.randint(2, 4 if self.plan != "drain" else 5)])
         rules: dict[str, Any] = {"strike_cards": 4 if self.plan == "drain" else 2,
                                  "good_joker": rng.choice(["JOKER-A", "JOKER-B"])}
+        if self.gutter_detection:
+            rules["gutter_detection"] = self.gutter_detection
         self.do(c.CreateMatch(match_id, bowlers, 1, rules=rules, actor=DESK))
         for bowler in bowlers:
             self.do(c.ConsentToAnte(bowler, actor=f"bowler:{bowler}"))
@@ -108,10 +113,12 @@ class _Bot:
             pins = up
         if self.hold is not None and count % 2 and game.at_full_rack:
             pins = 0  # a gutter ball: its lost card is reshuffled in, and again by the undo
-        gutter = pins == 0 and (self.hold is not None or rng.random() < 0.6)
+        gutter = True if pins == 0 and (self.hold is not None or rng.random() < 0.6) else None
+        if self.gutter_detection and pins == 0 and not gutter:
+            gutter = rng.choice([False, None])  # the scorer says "not a gutter", or nothing
         split = True if (pins < up and game.at_full_rack and rng.random() < 0.3) else None
         actor = DESK if desk else f"feed:lane-{1 + self.state.bowlers.index(bowler) // 2}"
-        done = self.do(c.RecordBall(bowler, None, pins, gutter=gutter or None, split=split,
+        done = self.do(c.RecordBall(bowler, None, pins, gutter=gutter, split=split,
                                     actor=actor), seconds=rng.randint(20, 90))
         if desk and done:
             self.hold, self.held_at = bowler, count
@@ -199,13 +206,16 @@ def export_of(state: MatchState, events: list, centre: str = "corpus") -> dict[s
             "inputs": action_inputs(state.match_id, events), "events": records}
 
 
-def varied_exports(n: int, seed: int = 0) -> list[dict[str, Any]]:
-    """``n`` exports of settled or void matches, of every plan in turn (deterministic)."""
+def varied_exports(n: int, seed: int = 0, *,
+                   gutter_detection: str | None = None) -> list[dict[str, Any]]:
+    """``n`` exports of settled or void matches, of every plan in turn (deterministic);
+    with ``gutter_detection``, under that house rule, the scorer flagging some balls of no
+    pins "not a gutter"."""
     rng = random.Random(seed)
     found = []
     for index in range(n):
         bot = _Bot(f"m{seed}-{index + 1}", random.Random(rng.getrandbits(64)),
-                   PLANS[index % len(PLANS)], index // 40)
+                   PLANS[index % len(PLANS)], index // 40, gutter_detection)
         bot.play()
         found.append(export_of(bot.state, bot.events))
     return found

@@ -95,7 +95,7 @@
   function emptyState() {  // the parts of the match this verifier follows (an undo restores)
     return { status: "new", bowlers: [], hands: {}, pile: [], powers: {}, armed: [], paid: {},
              won: {}, pot: 0, freaky: false, shares: null, paidOut: {}, fairness: null,
-             balls: {}, decisions: {}, lowest: [], consents: [], streak: {}, gone: [] };
+             balls: {}, decisions: {}, lowest: [], consents: [], streak: {}, gone: [], holes: {} };
   }
   function snapshot(s) {
     const hands = {};
@@ -107,7 +107,7 @@
                out[b] = s.balls[b].map(function (game) { return game.slice(); }); return out;
              }, {}),
              decisions: Object.assign({}, s.decisions), lowest: s.lowest.slice(), consents: s.consents.slice(),
-             streak: Object.assign({}, s.streak), gone: s.gone.slice() };
+             streak: Object.assign({}, s.streak), gone: s.gone.slice(), holes: Object.assign({}, s.holes) };
   }
 
   function Walk(exp, seed) {
@@ -173,6 +173,7 @@
     this.ante = d.ante_cents;
     this.handicaps = isObject(d.handicaps) ? d.handicaps : {};
     this.spans = !!(isObject(d.rules) && d.rules.streak_spans_games);
+    this.gutterBy = isObject(d.rules) && d.rules.gutter_detection || "flag_or_full_rack";
     this.s.status = "open";
     this.created = e.at;
   };
@@ -216,6 +217,7 @@
     }
     this.take(seq, b, d.refund_cents, "a refund");
     remove(s.bowlers, b); delete s.hands[b]; delete s.paid[b]; delete s.won[b]; delete s.balls[b];
+    delete s.holes[b];
     if (s.consents.indexOf(b) >= 0) remove(s.consents, b);
   };
   Walk.prototype.pile_stacked = function (e, d, seq) {
@@ -279,12 +281,16 @@
       }
       this.counts.courtesy++;
     }
+    this.movedByRules(e, seq);
     remove(s.hands[d.from_bowler], d.card); s.hands[d.bowler].push(d.card);
   };
   Walk.prototype.card_returned = function (e, d, seq) {
     this.dealt(seq);
     this.kind = "card_returned"; this.causedBy(seq, { bowler: d.bowler, for_ball: null });
-    remove(this.holds(seq, d.bowler, d.card), d.card);
+    const hand = this.holds(seq, d.bowler, d.card);
+    if (d.why === "gutter") this.jokerFirst(seq, d, hand);
+    remove(hand, d.card);
+    this.movedByRules(e, seq);
     this.s.pile.push(d.card);
     if (JOKERS.indexOf(d.card) >= 0 && this.s.freaky && this.s.armed.indexOf(d.card) < 0) this.s.armed.push(d.card);
   };
@@ -303,11 +309,6 @@
     s.powers = Object.assign({}, p);
     s.armed = [];
     this.armedDrawn = null;
-  };
-  Walk.prototype.holland_daze = function (e, d, seq) {
-    const hand = this.s.hands[this.seated(seq, d.bowler)];
-    if (hand.length) fail(seq, d.bowler + " is Holland-dazed still holding " + hand.join(" "));
-    this.s.streak[d.bowler] = null;
   };
   Walk.prototype.buy_paid = function (e, d, seq) {
     this.pay(seq, this.seated(seq, d.bowler), d.cents, "a buy");

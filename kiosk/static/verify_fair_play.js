@@ -1,9 +1,10 @@
 // What the browser's verifier (verify_fair.js) can check of the play without the game's rules:
 // each bowler's balls follow one another (frame by frame, ball by ball) and add up (the pins
 // knocked down are the pins that were standing less those left), the cards and holes a ball
-// brings are that ball's bowler's (`for_ball` names it), a decision is answered and closed for
-// the bowler it was opened for, and the lowest series is the lowest.  Which ball earns how
-// many cards, who wins: those are the rules, which `alley-poker verify` re-runs.
+// brings are that ball's bowler's (`for_ball` names it), a hole is paid off only by a bowler
+// in one, a decision is answered and closed for the bowler it was opened for, and the lowest
+// series is the lowest.  Which ball earns how many cards, who wins: those are the rules, which
+// `alley-poker verify` re-runs.
 (function (root) {
   "use strict";
 
@@ -23,7 +24,18 @@
     // strike or spare in the tenth), all of them exactly when the ball is marked a strike (a
     // full rack) or a spare, none on a gutter ball, and the pins still standing (when the
     // scorer says which) are the rest.  Returns the ball as kept: with the pins it faced.
-    function follows(seq, who, before, ball) {
+    // A gutter ball, as the house's `gutter_detection` says (`by`): the scorer's flag, a full
+    // rack knocked down not at all, or the flag where the scorer sent one and else the full
+    // rack; a foul never is.  It costs the bowler a card, so a log that hides one is refused.
+    function gutterBall(by, ball, fullRack) {
+      if (ball.foul) return false;
+      const inferred = fullRack && ball.pins === 0;
+      if (by === "flag_only") return !!ball.gutter;
+      if (by === "full_rack") return inferred;
+      return ball.gutter !== null && ball.gutter !== undefined ? !!ball.gutter : inferred;
+    }
+
+    function follows(seq, who, before, ball, by) {
       const f = ball.frame, b = ball.ball, where = who + "'s ball in frame " + f + ", ball " + b;
       const next = before ? (f === before.frame && b === before.ball + 1) ||
         (f === before.frame + 1 && b === 1) : (f === 1 && b === 1);
@@ -41,6 +53,10 @@
           (Array.isArray(ball.standing) && !ball.foul && ball.standing.length !== up - ball.pins)) {
         fail(seq, where + " is recorded as " + ball.pins + " pins" + (ball.mark ? " (" + ball.mark + ")" : "") +
              " with " + up + " standing before it");
+      }
+      if (!!ball.gutter_ball !== gutterBall(by, ball, fresh)) {
+        fail(seq, where + (ball.gutter_ball ? " is recorded as a gutter ball, which the house's rule (" + by +
+             ") does not make it" : " is a gutter ball by the house's rule (" + by + "), but is recorded as none"));
       }
       return { frame: f, ball: b, pins: ball.pins, up: up, reading: reading(ball) };
     }
@@ -61,7 +77,7 @@
              ", but their last ball left " + JSON.stringify(last));
       }
       this.s.streak[who] = d.streak_after;
-      list.push(follows(seq, who, list[list.length - 1], d));
+      list.push(follows(seq, who, list[list.length - 1], d, this.gutterBy));
       this.ballNow = { bowler: who, game: d.game, index: list.length - 1 };
     };
 
@@ -70,11 +86,12 @@
       if (!Array.isArray(d.balls) || !d.balls.length || d.balls.length !== list.length) {
         fail(seq, "the correction does not keep " + who + "'s " + list.length + " balls of game " + d.game);
       }
-      const kept = [];
-      d.balls.forEach(function (ball, i) { kept.push(follows(seq, who, i ? kept[i - 1] : null, ball)); });
+      const kept = [], by = this.gutterBy;
+      d.balls.forEach(function (ball, i) { kept.push(follows(seq, who, i ? kept[i - 1] : null, ball, by)); });
       const changed = kept.filter(function (ball, i) { return ball.reading !== list[i].reading; });
-      if (changed.length !== 1) {
-        fail(seq, "a correction changes exactly one ball's reading, but this one changes " + changed.length +
+      // (None when the scorer re-sent the reading it corrects to: the rules take it unchanged.)
+      if (changed.length > 1) {
+        fail(seq, "a correction changes at most one ball's reading, but this one changes " + changed.length +
              " of " + who + "'s balls in game " + d.game);
       }
       this.s.balls[who][d.game - 1] = kept;
@@ -119,10 +136,83 @@
       }
     };
 
+    // A hole is a card owed: paid off only by a bowler who owes one.
     Walk.prototype.hole_deepened = function (e, d, seq) {
       this.kind = "hole_deepened"; this.causedBy(seq, d);
+      const who = this.seated(seq, d.bowler);
+      this.s.holes[who] = (this.s.holes[who] || 0) + 1;
     };
-    Walk.prototype.hole_paid_off = function (e, d, seq) { this.kind = null; this.causedBy(seq, d); };
+    Walk.prototype.hole_paid_off = function (e, d, seq) {
+      this.kind = null; this.causedBy(seq, d);
+      const who = this.seated(seq, d.bowler);
+      if (!(this.s.holes[who] > 0)) fail(seq, who + " is recorded paying off a hole, but is not in the hole");
+      this.s.holes[who] -= 1;
+    };
+    // The card a decision moved is the card it closes on: a lost card is the one returned, a
+    // stolen card the one taken.  Named where `alley-poker verify` names it: at the card's own
+    // event when the rules chose it (the decision expired: `movedByRules`, looking ahead to
+    // the close), else at the close (the card the bowler moved is their choice, and the close
+    // must record it: `closesOnMoved`, looking back), so the events between come first.
+    function moved(x) {
+      const d = x.data;
+      if (x.type === "card_returned" && d.why === "lose_card") return { bowler: d.bowler, card: d.card };
+      if (x.type === "card_taken" && d.via === "steal") return { bowler: d.bowler, card: d.card, from: d.from_bowler };
+      return null;
+    }
+    // A choice names a joker as the bowler saw it, by its power then (GJ, BJ).
+    function agree(choice, m, powers) {
+      const shown = powers[m.card] === undefined ? m.card : powers[m.card] === "good" ? "GJ" : "BJ";
+      const same = function (card) { return card === m.card || card === shown; };
+      return m.from === undefined ? same(choice)
+        : h.isObject(choice) && same(choice.card) && choice.from === m.from;
+    }
+    function disagreement(choice, m) {
+      return "the decision closes on " + JSON.stringify(choice) + ", but " + m.bowler +
+        (m.from === undefined ? " returned " + m.card : " took " + m.card + " from " + m.from);
+    }
+    function closing(x) {
+      return x.type === "decision_closed" && ["chosen", "expired"].indexOf(x.data.outcome) >= 0;
+    }
+    Walk.prototype.movedByRules = function (e, seq) {
+      const m = moved(e), events = this.exp.events;
+      if (!m || e.data.command !== "ExpireDecision") return;
+      for (let i = seq; i < events.length && events[i].data.action === e.data.action; i++) {
+        const x = events[i];
+        if (closing(x) && x.data.bowler === m.bowler) {
+          if (!agree(x.data.choice, m, this.s.powers)) fail(seq, disagreement(x.data.choice, m));
+          return;
+        }
+      }
+    };
+    Walk.prototype.closesOnMoved = function (e, d, seq) {
+      if (!closing(e) || d.command === "ExpireDecision") return;
+      const events = this.exp.events;
+      for (let i = seq - 2; i >= 0 && events[i].data.action === d.action; i--) {
+        const m = moved(events[i]);
+        if (m && m.bowler === d.bowler) {
+          if (!agree(d.choice, m, this.s.powers)) fail(seq, disagreement(d.choice, m));
+          return;
+        }
+      }
+    };
+    // A gutter ball takes the good joker, else the bad one; a bowler holding neither chooses
+    // (a lose-card decision, whose card is returned as "lose_card").
+    Walk.prototype.jokerFirst = function (seq, d, hand) {
+      const powers = this.s.powers;
+      const joker = ["good", "bad"].map(function (power) {
+        return hand.filter(function (card) { return powers[card] === power; })[0];
+      }).filter(Boolean)[0];
+      if (d.card !== joker) {
+        fail(seq, d.bowler + " is recorded losing " + d.card + " to a gutter ball, but the rules take " +
+             (joker ? "the " + powers[joker] + " joker, " + joker : "no card without their choice"));
+      }
+    };
+    Walk.prototype.holland_daze = function (e, d, seq) {
+      const hand = this.s.hands[this.seated(seq, d.bowler)];
+      if (hand.length) fail(seq, d.bowler + " is Holland-dazed still holding " + hand.join(" "));
+      this.s.streak[d.bowler] = null;
+      this.s.holes[d.bowler] = 0;  // a Holland-daze fills the hole
+    };
     Walk.prototype.draw_skipped = function (e, d, seq) { this.kind = null; this.causedBy(seq, d); };
 
     Walk.prototype.decision_opened = function (e, d, seq) {
@@ -147,6 +237,7 @@
         const owner = this.s.decisions[d.decision_id];
         if (owner === undefined) fail(seq, "decision " + d.decision_id + " is not open");
         if (d.bowler !== owner) fail(seq, "decision " + d.decision_id + " is " + owner + "'s, but this names " + d.bowler);
+        if (close) this.closesOnMoved(e, d, seq);
         if (close) delete this.s.decisions[d.decision_id];
         if (close && this.buyer && this.buyer.action === d.action && this.buyer.bowler !== owner) {
           fail(this.buyer.seq, this.buyer.bowler + " is recorded buying, but the buy was " + owner + "'s to decide");
