@@ -138,18 +138,25 @@ def test_a_sheet_of_another_game_under_the_old_number_is_the_late_matchs():
     assert pins_of(service, "early", "Ann") == [9, 0] * 10
 
 
-def test_a_reader_restarted_between_the_leagues_keeps_the_early_games_last_sheet(tmp_path):
-    """The reader restarts after the early match settled (it remembers no scorer game), the
-    late match takes the lanes, and the scorer re-sends the early game's last sheet before
-    it opens the lane for the late league: the assignment log says who held the slot last,
-    and that match recorded the game as the sheet shows it, so Ivy is dealt none of it."""
+@pytest.fixture
+def restarted(tmp_path):
+    """The early match bowled Ann's whole game (lane 1 slot 1) and is over; then the reader
+    restarts (it remembers no scorer game) and the late match takes the lanes, Ivy seated
+    where Ann bowled."""
     database = tmp_path / "ledger.sqlite3"
     service = open_service(database)
     start(service, "early", {(1, 1): "Ann", (2, 1): "Bob"})
     bowl(service, NINES)
     service.execute("early", CommissionerVoidMatch(reason="over", actor=DESK))
-    restarted = open_service(database)
-    start(restarted, "late", {(1, 1): "Ivy", (2, 1): "Jo"})
+    again = open_service(database)
+    start(again, "late", {(1, 1): "Ivy", (2, 1): "Jo"})
+    return again
+
+
+def test_a_reader_restarted_between_the_leagues_keeps_the_early_games_last_sheet(restarted):
+    """The scorer re-sends the early game's last sheet before it opens the lane for the late
+    league: the assignment log says who held the slot last, and that match recorded the game
+    as the sheet shows it, so Ivy is dealt none of it."""
     restarted.handle_lane_event(nines_sheet(10))
     assert pins_of(restarted, "late", "Ivy") == []
     assert restarted.held.open_items("late") == []
@@ -159,19 +166,13 @@ def test_a_reader_restarted_between_the_leagues_keeps_the_early_games_last_sheet
 
 
 def test_a_reader_restarted_between_the_leagues_takes_a_late_sheet_unlike_the_early_game(
-        tmp_path):
-    """As above, but the sheet is not the early game's (the cable was out while Ivy bowled
-    her first frame): her frame is recovered from it."""
-    database = tmp_path / "ledger.sqlite3"
-    service = open_service(database)
-    start(service, "early", {(1, 1): "Ann", (2, 1): "Bob"})
-    bowl(service, NINES)
-    service.execute("early", CommissionerVoidMatch(reason="over", actor=DESK))
-    restarted = open_service(database)
-    start(restarted, "late", {(1, 1): "Ivy", (2, 1): "Jo"})
+        restarted):
+    """The sheet is not the early game's (the cable was out while Ivy bowled her first
+    frame): her frame is recovered from it."""
     restarted.handle_lane_event(ScoresheetSnapshot(lane=1, bowler=1, game=1, source="scorer",
                                                    frames=((SheetBall(7), SheetBall(2)),)))
     assert pins_of(restarted, "late", "Ivy") == [7, 2]
+
 
 def test_balls_of_a_slot_nobody_held_stay_with_the_match_on_the_lane():
     service = AlleyService(MemoryRepository())
