@@ -50,9 +50,13 @@ class HungServer:
         self.served = served
         self.pids = served.service_pids()  # gunicorn's arbiter and its one worker
         assert len(self.pids) == 2, self.pids
-        self.api = httpx.Client(base_url=served.base_url, timeout=30,
-                                headers={"Authorization": f"Bearer {token}"})
+        self.token = token
+        self.api = self._desk_client()
         self.hung = False
+
+    def _desk_client(self) -> httpx.Client:
+        return httpx.Client(base_url=self.served.base_url, timeout=30,
+                            headers={"Authorization": f"Bearer {self.token}"})
 
     def record(self, first: int, last: int) -> int:
         """Frames ``first``..``last`` bowled; the match's seq after them."""
@@ -75,6 +79,11 @@ class HungServer:
         for pid in reversed(self.pids):
             os.kill(pid, signal.SIGCONT)
         self.hung = False
+        # The server closes kept-alive connections that idled through the hang as it wakes;
+        # a request sent on one at that moment is cut off unanswered (ci, at load 12): the
+        # desk goes on with new connections, as a tablet's browser would.
+        self.api.close()
+        self.api = self._desk_client()
 
     def close(self) -> None:
         if self.hung:

@@ -310,9 +310,17 @@ def settled_threads(worker: int) -> int:
     return seen
 
 
+#: Threads the worker may start on its own while a test waits (the request pool's next
+#: thread, a background job's first run): fewer than one socket's three, so a socket that
+#: kept its threads still fails the count (a loaded run once ended one above the bound).
+LAZY_THREADS = 2
+
+
 def wait_released(base_url: str, worker: int, threads_at_most: int) -> int:
     """Wait until the ceiling counts no session and the worker's threads are down to
-    ``threads_at_most`` (a socket's ping thread sleeps out its 25 s); its thread count."""
+    ``threads_at_most`` (a socket's ping thread sleeps out its 25 s; :data:`LAZY_THREADS`
+    more are allowed); its thread count."""
+    bound = threads_at_most + LAZY_THREADS
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and (
             _metric(base_url, "alley_socket_sessions") > 0 or
@@ -320,7 +328,7 @@ def wait_released(base_url: str, worker: int, threads_at_most: int) -> int:
         time.sleep(0.5)
     assert _metric(base_url, "alley_socket_sessions") == 0
     threads = proc_figure(worker, "Threads")
-    assert threads <= threads_at_most, (threads, threads_at_most)
+    assert threads <= bound, (threads, threads_at_most, LAZY_THREADS)
     return threads
 
 
